@@ -1,0 +1,194 @@
+//! Getting a device, describing the adapter, and compiling kernels once.
+
+use super::kernels::Kernel;
+use super::GpuError;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// What the reader is told about their GPU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdapterSummary {
+    /// A human name: the driver's device name natively, whatever the browser shares on the web.
+    pub name: String,
+    pub backend: String,
+    pub device_type: String,
+    pub driver: String,
+    pub has_timestamps: bool,
+    pub limits: ComputeLimitsSummary,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComputeLimitsSummary {
+    pub max_workgroup_size_x: u32,
+    pub max_invocations_per_workgroup: u32,
+    pub max_workgroups_per_dimension: u32,
+    pub max_storage_buffer_binding_size: u64,
+    pub min_storage_buffer_offset_alignment: u32,
+}
+
+/// A device and queue, plus the pipelines compiled on them so far.
+pub struct GpuContext {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub adapter: AdapterSummary,
+    pipelines: RefCell<HashMap<(Kernel, u32), wgpu::ComputePipeline>>,
+    lost: Arc<Mutex<Option<String>>>,
+}
+
+impl GpuContext {
+    /// Finds the most capable adapter and opens a device on it with the adapter's own limits,
+    /// so the reader's sizes are checked against what their GPU can really do.
+    pub async fn acquire() -> Result<GpuContext, GpuError> {
+        #[cfg(target_arch = "wasm32")]
+        let backends = {
+            if !browser_has_webgpu() {
+                return Err(GpuError::NoWebGpu);
+            }
+            wgpu::Backends::BROWSER_WEBGPU
+        };
+        // Vulkan only: the GL backend would add a second, slower view of the same CPU driver.
+        #[cfg(not(target_arch = "wasm32"))]
+        let backends = wgpu::Backends::VULKAN;
+
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+            backends,
+            ..wgpu::InstanceDescriptor::new_without_display_handle()
+        });
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface: None,
+                apply_limit_buckets: false,
+            })
+            .await
+            .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+
+        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        let limits = adapter.limits();
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("syncscope"),
+                required_features: features,
+                required_limits: limits.clone(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| GpuError::NoDevice(e.to_string()))?;
+
+        let lost = Arc::new(Mutex::new(None));
+        let lost_by_callback = Arc::clone(&lost);
+        device.set_device_lost_callback(move |reason, message| {
+            let why = if message.is_empty() { format!("{reason:?}") } else { message };
+            if let Ok(mut slot) = lost_by_callback.lock() {
+                *slot = Some(why);
+            }
+        });
+
+        let info = adapter.get_info();
+        let name = [info.name.as_str(), info.driver.as_str()]
+            .into_iter()
+            .find(|s| !s.trim().is_empty())
+            .map(str::to_owned)
+            .unwrap_or_else(|| "a WebGPU adapter (the browser does not share its name)".to_owned());
+        let adapter = AdapterSummary {
+            name,
+            backend: format!("{:?}", info.backend),
+            device_type: format!("{:?}", info.device_type),
+            driver: [info.driver.as_str(), info.driver_info.as_str()]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" "),
+            has_timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
+            limits: ComputeLimitsSummary {
+                max_workgroup_size_x: limits.max_compute_workgroup_size_x,
+                max_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
+                max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
+                max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size as u64,
+                min_storage_buffer_offset_alignment: limits.min_storage_buffer_offset_alignment,
+            },
+        };
+        Ok(GpuContext { device, queue, adapter, pipelines: RefCell::default(), lost })
+    }
+
+    /// Why the device was lost, if it was.
+    pub fn lost_reason(&self) -> Option<String> {
+        self.lost.lock().ok().and_then(|slot| slot.clone())
+    }
+
+    pub fn check_alive(&self) -> Result<(), GpuError> {
+        match self.lost_reason() {
+            Some(why) => Err(GpuError::DeviceLost(why)),
+            None => Ok(()),
+        }
+    }
+
+    /// Destroys the device, as a lost GPU would. Used by tests and the "simulate loss" control.
+    pub fn destroy(&self) {
+        self.device.destroy();
+    }
+
+    /// The pipeline for `kernel` with `workgroup_size`, compiled on first use. A compile or
+    /// validation error comes back with the compiler's own message and source positions.
+    pub async fn pipeline(
+        &self,
+        kernel: Kernel,
+        workgroup_size: u32,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
+        if let Some(p) = self.pipelines.borrow().get(&(kernel, workgroup_size)) {
+            return Ok(p.clone());
+        }
+        self.check_alive()?;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(kernel.file_name()),
+            source: wgpu::ShaderSource::Wgsl(kernel.source().into()),
+        });
+        let constants = [("workgroup_size", f64::from(workgroup_size))];
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(kernel.file_name()),
+            layout: None,
+            module: &module,
+            entry_point: Some(kernel.entry_point()),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &constants,
+                ..Default::default()
+            },
+            cache: None,
+        });
+        if let Some(error) = scope.pop().await {
+            let info = module.get_compilation_info().await;
+            let mut message = info
+                .messages
+                .iter()
+                .map(|m| match &m.location {
+                    Some(at) => format!(
+                        "{}:{}:{}: {:?}: {}",
+                        kernel.file_name(),
+                        at.line_number,
+                        at.line_position,
+                        m.message_type,
+                        m.message
+                    ),
+                    None => format!("{:?}: {}", m.message_type, m.message),
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            if message.is_empty() {
+                message = error.to_string();
+            }
+            return Err(GpuError::Shader { file: kernel.file_name(), message });
+        }
+        self.pipelines.borrow_mut().insert((kernel, workgroup_size), pipeline.clone());
+        Ok(pipeline)
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn browser_has_webgpu() -> bool {
+    let Some(window) = web_sys::window() else { return false };
+    let gpu = js_sys::Reflect::get(&window.navigator(), &"gpu".into());
+    matches!(gpu, Ok(v) if !v.is_undefined() && !v.is_null())
+}

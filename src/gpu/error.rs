@@ -1,0 +1,58 @@
+//! Everything that can keep the GPU half of a lesson from running, each with a message a
+//! reader can act on.
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GpuError {
+    /// The browser has no `navigator.gpu` at all.
+    NoWebGpu,
+    /// WebGPU exists but gave no adapter (blocklisted GPU, flag off, headless without one).
+    NoAdapter(String),
+    /// The adapter refused a device.
+    NoDevice(String),
+    /// The device was lost (driver reset, GPU removed, `device.destroy()`).
+    DeviceLost(String),
+    /// A kernel failed to compile or validate; the message is the compiler's own.
+    Shader { file: &'static str, message: String },
+    /// Any other validation or out-of-memory error while running a kernel.
+    Run(String),
+    /// The reader's parameters were refused before anything was dispatched.
+    BadParams(String),
+}
+
+impl GpuError {
+    /// True when trying again (after reconnecting) may help.
+    pub fn is_recoverable(&self) -> bool {
+        matches!(self, GpuError::DeviceLost(_) | GpuError::Run(_) | GpuError::BadParams(_))
+    }
+}
+
+impl std::fmt::Display for GpuError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GpuError::NoWebGpu => write!(
+                f,
+                "This browser has no WebGPU, so the real kernel cannot run here. The model still \
+                 works. WebGPU is on by default in Chrome and Edge 113+ (Windows, macOS, ChromeOS, \
+                 Android), in Safari 26+, and in Firefox 141+ on Windows; elsewhere look for \
+                 chrome://flags/#enable-unsafe-webgpu or dom.webgpu.enabled in about:config."
+            ),
+            GpuError::NoAdapter(why) => write!(
+                f,
+                "WebGPU is present but offered no GPU adapter ({why}). The browser may block this \
+                 GPU or its driver, or run without GPU access. The model still works; check \
+                 chrome://gpu (or your browser's equivalent) to see why."
+            ),
+            GpuError::NoDevice(why) => write!(f, "The GPU adapter refused to open a device: {why}"),
+            GpuError::DeviceLost(why) => {
+                write!(f, "The GPU device was lost ({why}). Reconnect to get a new one.")
+            }
+            GpuError::Shader { file, message } => {
+                write!(f, "The kernel {file} did not compile on this GPU:\n{message}")
+            }
+            GpuError::Run(why) => write!(f, "The GPU run failed: {why}"),
+            GpuError::BadParams(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for GpuError {}

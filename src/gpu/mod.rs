@@ -1,0 +1,13 @@
+//! The GPU layer: the same code natively (wgpu over Vulkan, for tests and the real-GPU
+//! report) and in the browser (wgpu over WebGPU).
+
+mod context;
+mod error;
+pub mod kernels;
+pub mod race;
+mod readback;
+mod timing;
+
+pub use context::{AdapterSummary, ComputeLimitsSummary, GpuContext};
+pub use error::GpuError;
+pub use timing::PassTimer;

@@ -1,0 +1,19 @@
+//! One module per lesson: its model program, its kernels, its allowed outcomes and its text.
+//! The pure parts live here and are host-tested; each lesson's page is in `crate::ui`.
+
+pub mod race;
+
+/// Every lesson the site knows, in the order the index lists them.
+pub const LESSONS: &[LessonInfo] = &[race::INFO];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonInfo {
+    /// The value of `?lesson=` that opens it.
+    pub id: &'static str,
+    pub title: &'static str,
+    pub summary: &'static str,
+}
+
+pub fn find(id: &str) -> Option<&'static LessonInfo> {
+    LESSONS.iter().find(|l| l.id == id)
+}

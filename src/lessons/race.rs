@@ -1,0 +1,154 @@
+//! The race-condition lesson: `counter++` from many threads, racy or atomic.
+
+use crate::gpu::kernels::Kernel;
+use crate::model::{Instr, Line, Machine, Program};
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "race",
+    title: "The lost update",
+    summary: "counter++ from many threads: watch an update vanish, then fix it with atomicAdd.",
+};
+
+/// The one memory cell of this lesson.
+pub const COUNTER: usize = 0;
+/// The one register each thread uses.
+pub const VALUE: usize = 0;
+
+/// Model threads the lesson can show.
+pub const MODEL_THREADS: RangeInclusive<usize> = 2..=8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// `atomicLoad`, add, `atomicStore`: three steps with a window between them.
+    Racy,
+    /// `atomicAdd`: one indivisible step.
+    Atomic,
+}
+
+impl Variant {
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Racy => "racy",
+            Variant::Atomic => "atomic",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "racy" => Some(Variant::Racy),
+            "atomic" => Some(Variant::Atomic),
+            _ => None,
+        }
+    }
+
+    /// The model program. Its markers name lines of [`Variant::kernel`]'s source.
+    pub fn program(self) -> Program {
+        let lines = match self {
+            Variant::Racy => vec![
+                Line { instr: Instr::Load { reg: VALUE, addr: COUNTER }, marker: "load" },
+                Line { instr: Instr::AddImm { reg: VALUE, imm: 1 }, marker: "add" },
+                Line { instr: Instr::Store { addr: COUNTER, reg: VALUE }, marker: "store" },
+            ],
+            Variant::Atomic => vec![Line {
+                instr: Instr::AtomicAdd { reg: VALUE, addr: COUNTER, imm: 1 },
+                marker: "atomic-add",
+            }],
+        };
+        Program { lines, memory_names: vec!["counter"], register_names: vec!["value"] }
+    }
+
+    /// A fresh model: `threads` threads, the counter at 0.
+    pub fn machine(self, threads: usize) -> Machine {
+        Machine::new(Arc::new(self.program()), threads, vec![0])
+    }
+
+    /// The kernel the GPU panel dispatches.
+    pub fn kernel(self) -> Kernel {
+        match self {
+            Variant::Racy => Kernel::RaceRacy,
+            Variant::Atomic => Kernel::RaceAtomic,
+        }
+    }
+
+    /// The instrumented kernel that records each access for the replay.
+    pub fn replay_kernel(self) -> Kernel {
+        match self {
+            Variant::Racy => Kernel::RaceReplayRacy,
+            Variant::Atomic => Kernel::RaceReplayAtomic,
+        }
+    }
+
+    /// Final counts the rules allow after `n` increments from 0.
+    ///
+    /// Racy: every store writes one more than some value already in the counter, so the final
+    /// value is at least 1 and at most `n`; any value in between can happen. Atomic: exactly
+    /// `n`. The host tests check this against every interleaving of the model.
+    pub fn allowed_final_counts(self, n: u32) -> RangeInclusive<u32> {
+        match (self, n) {
+            (_, 0) => 0..=0,
+            (Variant::Racy, n) => 1..=n,
+            (Variant::Atomic, n) => n..=n,
+        }
+    }
+}
+
+/// The parameters of one GPU run, as the reader set them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GpuParams {
+    pub invocations: u32,
+    pub workgroup_size: u32,
+}
+
+impl GpuParams {
+    pub const DEFAULT: GpuParams = GpuParams { invocations: 1024, workgroup_size: 64 };
+
+    pub fn workgroups(&self) -> u32 {
+        self.invocations.div_ceil(self.workgroup_size)
+    }
+}
+
+/// Upper bound on invocations, whatever the adapter allows: enough to show the effect, small
+/// enough that "run 100×" stays quick on a software rasteriser.
+pub const MAX_INVOCATIONS: u32 = 1 << 22;
+
+/// The slice of an adapter's limits that this lesson depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComputeLimits {
+    pub max_workgroup_size_x: u32,
+    pub max_invocations_per_workgroup: u32,
+    pub max_workgroups_per_dimension: u32,
+}
+
+/// Checks the reader's sizes against the adapter's limits, with a message that says which
+/// limit was hit and what to choose instead.
+pub fn check_params(p: GpuParams, limits: &ComputeLimits) -> Result<GpuParams, String> {
+    let max_wg = limits.max_workgroup_size_x.min(limits.max_invocations_per_workgroup);
+    if p.workgroup_size == 0 || p.workgroup_size > max_wg {
+        return Err(format!(
+            "workgroup size must be between 1 and {max_wg} on this GPU (got {})",
+            p.workgroup_size
+        ));
+    }
+    if p.invocations == 0 || p.invocations > MAX_INVOCATIONS {
+        return Err(format!(
+            "invocations must be between 1 and {MAX_INVOCATIONS} (got {})",
+            p.invocations
+        ));
+    }
+    if p.workgroups() > limits.max_workgroups_per_dimension {
+        return Err(format!(
+            "{} invocations in workgroups of {} need {} workgroups, but this GPU allows {} in one \
+             dimension: use larger workgroups or fewer invocations",
+            p.invocations,
+            p.workgroup_size,
+            p.workgroups(),
+            limits.max_workgroups_per_dimension
+        ));
+    }
+    Ok(p)
+}
+
+/// Most invocations the replay records: enough to see a pattern, few enough to read.
+pub const MAX_REPLAY_INVOCATIONS: u32 = 16;

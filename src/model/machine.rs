@@ -1,0 +1,197 @@
+//! The state of a few model threads and one step of one of them.
+
+use super::program::{Addr, Instr, Program};
+use std::sync::Arc;
+
+/// Where a thread stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadStatus {
+    /// It can take its next instruction.
+    Ready,
+    /// It arrived at a barrier and waits for the others.
+    AtBarrier,
+    /// It ran past its last instruction.
+    Done,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadState {
+    pub pc: usize,
+    pub regs: Vec<i64>,
+    pub status: ThreadStatus,
+}
+
+/// What one step did, in terms a narrator can say out loud.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Loaded { addr: Addr, value: i64 },
+    Added { from: i64, to: i64 },
+    Stored { addr: Addr, value: i64 },
+    AtomicAdded { addr: Addr, old: i64, new: i64 },
+    ArrivedAtBarrier { arrived: usize, of: usize },
+    /// The last arrival: every waiting thread leaves the barrier together.
+    BarrierReleased { threads: usize },
+}
+
+/// One thread's step: which thread, which instruction, what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub thread: usize,
+    pub pc: usize,
+    pub effect: Effect,
+}
+
+/// Why a thread could not step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepError {
+    NoSuchThread(usize),
+    Finished(usize),
+    Waiting(usize),
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepError::NoSuchThread(t) => write!(f, "there is no thread {t}"),
+            StepError::Finished(t) => write!(f, "thread {t} has finished"),
+            StepError::Waiting(t) => write!(f, "thread {t} is waiting at the barrier"),
+        }
+    }
+}
+
+/// Threads, their registers and program counters, shared memory and the barrier.
+///
+/// Cloning is cheap enough (a few threads, a few cells) that history keeps whole snapshots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Machine {
+    program: Arc<Program>,
+    pub threads: Vec<ThreadState>,
+    pub memory: Vec<i64>,
+    /// Threads that have arrived at the current barrier and not yet been released.
+    pub barrier_arrivals: usize,
+}
+
+impl Machine {
+    pub fn new(program: Arc<Program>, threads: usize, memory: Vec<i64>) -> Self {
+        let regs = program.register_names.len();
+        let status = if program.is_empty() { ThreadStatus::Done } else { ThreadStatus::Ready };
+        Machine {
+            threads: vec![ThreadState { pc: 0, regs: vec![0; regs], status }; threads],
+            memory,
+            barrier_arrivals: 0,
+            program,
+        }
+    }
+
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.threads.iter().all(|t| t.status == ThreadStatus::Done)
+    }
+
+    /// Threads that may take a step now, in thread order.
+    pub fn ready_threads(&self) -> impl Iterator<Item = usize> + '_ {
+        self.threads
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.status == ThreadStatus::Ready)
+            .map(|(i, _)| i)
+    }
+
+    /// Runs one instruction of thread `t`.
+    pub fn step(&mut self, t: usize) -> Result<Event, StepError> {
+        let thread = self.threads.get(t).ok_or(StepError::NoSuchThread(t))?;
+        match thread.status {
+            ThreadStatus::Done => return Err(StepError::Finished(t)),
+            ThreadStatus::AtBarrier => return Err(StepError::Waiting(t)),
+            ThreadStatus::Ready => {}
+        }
+        let pc = thread.pc;
+        let instr = self.program.lines[pc].instr;
+        let effect = match instr {
+            Instr::Load { reg, addr } => {
+                let value = self.memory[addr];
+                self.threads[t].regs[reg] = value;
+                Effect::Loaded { addr, value }
+            }
+            Instr::AddImm { reg, imm } => {
+                let from = self.threads[t].regs[reg];
+                let to = from + imm;
+                self.threads[t].regs[reg] = to;
+                Effect::Added { from, to }
+            }
+            Instr::Store { addr, reg } => {
+                let value = self.threads[t].regs[reg];
+                self.memory[addr] = value;
+                Effect::Stored { addr, value }
+            }
+            Instr::AtomicAdd { reg, addr, imm } => {
+                let old = self.memory[addr];
+                let new = old + imm;
+                self.memory[addr] = new;
+                self.threads[t].regs[reg] = old;
+                Effect::AtomicAdded { addr, old, new }
+            }
+            Instr::Barrier => return Ok(self.arrive(t, pc)),
+        };
+        self.advance(t);
+        Ok(Event { thread: t, pc, effect })
+    }
+
+    fn advance(&mut self, t: usize) {
+        let thread = &mut self.threads[t];
+        thread.pc += 1;
+        thread.status =
+            if thread.pc >= self.program.len() { ThreadStatus::Done } else { ThreadStatus::Ready };
+    }
+
+    /// A thread reaches a barrier. The barrier counts every thread of the workgroup that has
+    /// not finished; the last one to arrive releases them all.
+    fn arrive(&mut self, t: usize, pc: usize) -> Event {
+        self.threads[t].status = ThreadStatus::AtBarrier;
+        self.barrier_arrivals += 1;
+        let expected = self.threads.iter().filter(|th| th.status != ThreadStatus::Done).count();
+        if self.barrier_arrivals < expected {
+            return Event {
+                thread: t,
+                pc,
+                effect: Effect::ArrivedAtBarrier { arrived: self.barrier_arrivals, of: expected },
+            };
+        }
+        let waiting: Vec<usize> = self
+            .threads
+            .iter()
+            .enumerate()
+            .filter(|(_, th)| th.status == ThreadStatus::AtBarrier)
+            .map(|(i, _)| i)
+            .collect();
+        for &w in &waiting {
+            self.advance(w);
+        }
+        self.barrier_arrivals = 0;
+        Event { thread: t, pc, effect: Effect::BarrierReleased { threads: waiting.len() } }
+    }
+
+    /// A sentence for screen readers and the step log, e.g. "thread 2 loads 5 from counter".
+    pub fn narrate(&self, event: &Event) -> String {
+        let cell = |a: Addr| self.program.memory_names.get(a).copied().unwrap_or("memory");
+        let t = event.thread;
+        match &event.effect {
+            Effect::Loaded { addr, value } => format!("thread {t} loads {value} from {}", cell(*addr)),
+            Effect::Added { from, to } => format!("thread {t} adds in its register: {from} → {to}"),
+            Effect::Stored { addr, value } => format!("thread {t} stores {value} to {}", cell(*addr)),
+            Effect::AtomicAdded { addr, old, new } => format!(
+                "thread {t} atomically adds to {}: it was {old}, now {new}",
+                cell(*addr)
+            ),
+            Effect::ArrivedAtBarrier { arrived, of } => {
+                format!("thread {t} arrives at the barrier ({arrived} of {of})")
+            }
+            Effect::BarrierReleased { threads } => {
+                format!("thread {t} arrives last: the barrier releases all {threads} threads")
+            }
+        }
+    }
+}

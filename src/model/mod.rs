@@ -1,0 +1,14 @@
+//! The deterministic model: a few threads stepping through a tiny program over shared
+//! memory. Pure Rust, no web or GPU types, so every rule here is tested on the host.
+
+mod machine;
+mod program;
+mod replay;
+mod schedule;
+mod session;
+
+pub use machine::{Effect, Event, Machine, StepError, ThreadState, ThreadStatus};
+pub use program::{Addr, Instr, Line, Program, Reg};
+pub use replay::{AccessRecord, ReplayAccess, ReplayError, ReplayLane, ReplayStep, ReplayTimeline};
+pub use schedule::{splitmix64, Schedule};
+pub use session::{Session, MAX_TICKS};

@@ -1,0 +1,63 @@
+//! Programs for the model: a handful of instructions that map one-to-one onto lines of a
+//! real WGSL kernel, so that the line the model is on can be highlighted in the shader.
+
+/// A memory cell of the model (an index into [`crate::model::Machine::memory`]).
+pub type Addr = usize;
+/// A register of one thread (an index into [`crate::model::ThreadState::regs`]).
+pub type Reg = usize;
+
+/// One instruction of a model thread.
+///
+/// These are the steps a GPU really takes for the lessons' kernels: `counter++` is three of
+/// them (load, add, store), an `atomicAdd` is one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Instr {
+    /// `reg = memory[addr]` — a plain (or relaxed atomic) load.
+    Load { reg: Reg, addr: Addr },
+    /// `reg = reg + imm` — private arithmetic; no other thread can see it.
+    AddImm { reg: Reg, imm: i64 },
+    /// `memory[addr] = reg` — a plain (or relaxed atomic) store.
+    Store { addr: Addr, reg: Reg },
+    /// `reg = atomicAdd(&memory[addr], imm)` — one indivisible read-modify-write that
+    /// returns the value it replaced.
+    AtomicAdd { reg: Reg, addr: Addr, imm: i64 },
+    /// `workgroupBarrier()` — nobody leaves until every thread has arrived.
+    Barrier,
+}
+
+/// An instruction together with the marker that finds its line in the kernel source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub instr: Instr,
+    /// Text that appears in exactly one line of the kernel (as a `// step: <marker>` comment).
+    pub marker: &'static str,
+}
+
+/// The program every thread of the model runs (SIMT: one program, many threads), plus the
+/// names of the memory cells and registers so the UI and narration can speak of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub lines: Vec<Line>,
+    pub memory_names: Vec<&'static str>,
+    pub register_names: Vec<&'static str>,
+}
+
+impl Program {
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The 1-based line of `source` that carries the marker of instruction `pc`, if any.
+    pub fn source_line(&self, pc: usize, source: &str) -> Option<usize> {
+        let marker = self.lines.get(pc)?.marker;
+        let needle = format!("// step: {marker}");
+        source
+            .lines()
+            .position(|line| line.trim_end().ends_with(&needle))
+            .map(|i| i + 1)
+    }
+}

@@ -1,0 +1,151 @@
+//! A model run with full history: step, back, redo, scrub, and manual choices that cut
+//! off the future they replace.
+
+use super::machine::{Event, Machine, StepError};
+use super::schedule::Schedule;
+
+/// A run of the model under a schedule, with every state it has been in.
+#[derive(Clone, Debug)]
+pub struct Session {
+    schedule: Schedule,
+    /// `states[i]` is the machine after `i` ticks; `states[0]` is the start.
+    states: Vec<Machine>,
+    /// `ticks[i]` holds the events that led from `states[i]` to `states[i + 1]`.
+    ticks: Vec<Vec<Event>>,
+    cursor: usize,
+}
+
+/// No lesson's model needs more than this; it only guards against a program that never ends.
+pub const MAX_TICKS: usize = 10_000;
+
+impl Session {
+    pub fn new(start: Machine, schedule: Schedule) -> Self {
+        Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0 }
+    }
+
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+
+    /// Changes the schedule from the current step on; steps already taken stay.
+    pub fn set_schedule(&mut self, schedule: Schedule) {
+        if schedule != self.schedule {
+            self.truncate_future();
+            self.schedule = schedule;
+        }
+    }
+
+    pub fn current(&self) -> &Machine {
+        &self.states[self.cursor]
+    }
+
+    pub fn start(&self) -> &Machine {
+        &self.states[0]
+    }
+
+    /// How many ticks have been taken to reach the current state.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// How many ticks are known (taken, or ahead of the cursor after stepping back).
+    pub fn known_ticks(&self) -> usize {
+        self.ticks.len()
+    }
+
+    /// Events of the tick that led to the current state (empty at the start).
+    pub fn last_events(&self) -> &[Event] {
+        if self.cursor == 0 { &[] } else { &self.ticks[self.cursor - 1] }
+    }
+
+    /// Events of every tick up to the current one, oldest first.
+    pub fn past_events(&self) -> impl Iterator<Item = (usize, &Event)> {
+        self.ticks[..self.cursor].iter().enumerate().flat_map(|(i, evs)| evs.iter().map(move |e| (i + 1, e)))
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.current().is_finished()
+    }
+
+    /// One tick forward: redo a known tick, or let the schedule choose. Returns false when
+    /// nothing moved (finished, or a manual schedule waiting for the reader).
+    pub fn step(&mut self) -> bool {
+        if self.cursor < self.ticks.len() {
+            self.cursor += 1;
+            return true;
+        }
+        if self.ticks.len() >= MAX_TICKS {
+            return false;
+        }
+        let Some(threads) = self.schedule.pick(self.current(), self.cursor, self.last_events()) else {
+            return false;
+        };
+        self.push_tick(&threads).is_ok()
+    }
+
+    /// The reader moves thread `t` by one instruction. A different choice from the one
+    /// recorded next replaces the future; the same choice is a redo.
+    pub fn step_thread(&mut self, t: usize) -> Result<(), StepError> {
+        if let Some(next) = self.ticks.get(self.cursor) {
+            if next.len() == 1 && next[0].thread == t {
+                self.cursor += 1;
+                return Ok(());
+            }
+        }
+        self.current().clone().step(t)?;
+        self.truncate_future();
+        self.push_tick(&[t])
+    }
+
+    pub fn back(&mut self) -> bool {
+        if self.cursor == 0 {
+            return false;
+        }
+        self.cursor -= 1;
+        true
+    }
+
+    /// Goes to tick `target`, taking new ticks from the schedule if needed; stops early where
+    /// the run ends. Returns the tick reached.
+    pub fn seek(&mut self, target: usize) -> usize {
+        if target <= self.ticks.len() {
+            self.cursor = target;
+        } else {
+            self.cursor = self.ticks.len();
+            while self.cursor < target && self.step() {}
+        }
+        self.cursor
+    }
+
+    /// Runs the schedule to its end (bounded by [`MAX_TICKS`]) and returns the final state;
+    /// the cursor stays where it was.
+    pub fn run_to_end(&mut self) -> &Machine {
+        let here = self.cursor;
+        self.cursor = self.ticks.len();
+        while self.step() {}
+        self.cursor = here;
+        self.states.last().expect("a session always has its start state")
+    }
+
+    pub fn reset(&mut self) {
+        self.cursor = 0;
+    }
+
+    fn truncate_future(&mut self) {
+        self.ticks.truncate(self.cursor);
+        self.states.truncate(self.cursor + 1);
+    }
+
+    fn push_tick(&mut self, threads: &[usize]) -> Result<(), StepError> {
+        let mut next = self.current().clone();
+        let mut events = Vec::with_capacity(threads.len());
+        for &t in threads {
+            events.push(next.step(t)?);
+        }
+        self.truncate_future();
+        self.states.push(next);
+        self.ticks.push(events);
+        self.cursor += 1;
+        Ok(())
+    }
+}
