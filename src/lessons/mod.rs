@@ -1,6 +1,7 @@
 //! One module per lesson: its model program, its kernels, its allowed outcomes and its text.
 //! The pure parts live here and are host-tested; each lesson's page is in `crate::ui`.
 
+pub mod param;
 pub mod race;
 
 /// Every lesson the site knows, in the order the index lists them.

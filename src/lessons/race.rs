@@ -152,3 +152,70 @@ pub fn check_params(p: GpuParams, limits: &ComputeLimits) -> Result<GpuParams, S
 
 /// Most invocations the replay records: enough to see a pattern, few enough to read.
 pub const MAX_REPLAY_INVOCATIONS: u32 = 16;
+
+/// Everything a link to this lesson can set. Every field has a default, and every value
+/// read from a URL is checked: a bad one falls back to the default with a message saying so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaceSettings {
+    pub variant: Variant,
+    pub threads: usize,
+    pub schedule: crate::model::Schedule,
+    pub step: usize,
+    pub gpu: GpuParams,
+}
+
+impl Default for RaceSettings {
+    fn default() -> Self {
+        RaceSettings {
+            variant: Variant::Racy,
+            threads: 4,
+            schedule: crate::model::Schedule::Lockstep,
+            step: 0,
+            gpu: GpuParams::DEFAULT,
+        }
+    }
+}
+
+impl RaceSettings {
+    /// Reads settings through `get` (a URL's query, say); returns them and one message per
+    /// value that was refused.
+    pub fn parse(get: impl Fn(&str) -> Option<String>) -> (RaceSettings, Vec<String>) {
+        use super::param::{in_range, one_of};
+        let mut s = RaceSettings::default();
+        let mut problems = Vec::new();
+        let seed = match get("seed").map(|v| in_range("seed", &v, 0u64..=u64::MAX)) {
+            Some(Err(e)) => {
+                problems.push(e);
+                1
+            }
+            Some(Ok(n)) => n,
+            None => 1,
+        };
+        let mut note = |r: Result<(), String>| {
+            if let Err(e) = r {
+                problems.push(e);
+            }
+        };
+        if let Some(v) = get("variant") {
+            note(one_of("variant", &v, &["racy", "atomic"]).map(|v| s.variant = Variant::from_name(v).unwrap_or(Variant::Racy)));
+        }
+        if let Some(v) = get("threads") {
+            note(in_range("threads", &v, 2u64..=8).map(|n| s.threads = n as usize));
+        }
+        if let Some(v) = get("schedule") {
+            note(one_of("schedule", &v, &crate::model::Schedule::NAMES).map(|name| {
+                s.schedule = crate::model::Schedule::from_name(name, seed).unwrap_or(s.schedule)
+            }));
+        }
+        if let Some(v) = get("step") {
+            note(in_range("step", &v, 0u64..=crate::model::MAX_TICKS as u64).map(|n| s.step = n as usize));
+        }
+        if let Some(v) = get("invocations") {
+            note(in_range("invocations", &v, 1u64..=u64::from(MAX_INVOCATIONS)).map(|n| s.gpu.invocations = n as u32));
+        }
+        if let Some(v) = get("workgroup") {
+            note(in_range("workgroup", &v, 1u64..=1024).map(|n| s.gpu.workgroup_size = n as u32));
+        }
+        (s, problems)
+    }
+}

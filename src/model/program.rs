@@ -51,6 +51,22 @@ impl Program {
         self.lines.is_empty()
     }
 
+    /// The instruction at `pc` written the way the kernel writes it.
+    pub fn describe(&self, pc: usize) -> String {
+        let Some(line) = self.lines.get(pc) else { return "done".into() };
+        let cell = |a: Addr| self.memory_names.get(a).copied().unwrap_or("memory");
+        let reg = |r: Reg| self.register_names.get(r).copied().unwrap_or("r");
+        match line.instr {
+            Instr::Load { reg: r, addr } => format!("{} = atomicLoad(&{})", reg(r), cell(addr)),
+            Instr::AddImm { reg: r, imm } => format!("{0} = {0} + {imm}", reg(r)),
+            Instr::Store { addr, reg: r } => format!("atomicStore(&{}, {})", cell(addr), reg(r)),
+            Instr::AtomicAdd { reg: r, addr, imm } => {
+                format!("{} = atomicAdd(&{}, {imm})", reg(r), cell(addr))
+            }
+            Instr::Barrier => "workgroupBarrier()".into(),
+        }
+    }
+
     /// The 1-based line of `source` that carries the marker of instruction `pc`, if any.
     pub fn source_line(&self, pc: usize, source: &str) -> Option<usize> {
         let marker = self.lines.get(pc)?.marker;

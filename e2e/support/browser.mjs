@@ -1,0 +1,41 @@
+// Headless Chromium from the system (Debian's /usr/bin/chromium), with or without WebGPU.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'artifacts');
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+const QUIET = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+];
+
+/** `webgpu: false` leaves the flag off, so `requestAdapter()` returns null: a real no-GPU page. */
+export async function launch({ webgpu = true } = {}) {
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  const args = [...QUIET, ...(webgpu ? ['--enable-unsafe-webgpu', '--enable-features=Vulkan'] : [])];
+  return chromium.launch({ executablePath, args, headless: true });
+}
+
+/** A page that remembers every console error and uncaught exception. */
+export async function openPage(browser, url, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(m.text());
+  });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.goto(url);
+  return page;
+}
+
+export function screenshotPath(name) {
+  return path.join(ARTIFACTS, `${name}.png`);
+}

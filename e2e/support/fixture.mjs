@@ -1,0 +1,23 @@
+// Per-file set-up: the built site on a loopback server and one browser.
+import { before, after } from 'node:test';
+import path from 'node:path';
+import { serve } from './server.mjs';
+import { launch } from './browser.mjs';
+
+export const DIST = path.resolve(import.meta.dirname, '..', '..', 'dist');
+
+/** Returns an object whose `url` and `browser` are filled in before the file's tests run. */
+export function useSite({ webgpu = true, base = '/', headers = {}, extra = {} } = {}) {
+  const site = {};
+  before(async () => {
+    site.server = await serve({ root: DIST, base, headers, extra });
+    site.url = site.server.url;
+    site.origin = site.server.origin;
+    site.browser = await launch({ webgpu });
+  });
+  after(async () => {
+    await site.browser?.close();
+    site.server?.close();
+  });
+  return site;
+}

@@ -1,0 +1,46 @@
+# Sourced by the other scripts: where the tools are and which wasm route this machine takes.
+#
+# Two routes build the wasm half:
+#   rustup  - the machine's rustup has the wasm32-unknown-unknown target; nothing special.
+#   debian  - no wasm32 std can be downloaded, so Debian's rustc-web compiles one itself
+#             (-Zbuild-std) and lld-19's wasm-ld links. Only the wasm build sees these settings;
+#             host tests keep the machine's normal toolchain.
+
+SYNCSCOPE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export SYNCSCOPE_ROOT
+
+TRUNK_VERSION=0.22.1
+# Must equal the wasm-bindgen version in Cargo.lock (Cargo.toml pins it with `=`).
+WASM_BINDGEN_VERSION=0.2.130
+DEBIAN_TOOLCHAIN=syncscope-web
+
+export PATH="$HOME/.cargo/bin:$SYNCSCOPE_ROOT/node_modules/.bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+# Vulkan loaders complain on every start without one.
+if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR:-}" ]; then
+  export XDG_RUNTIME_DIR="${TMPDIR:-/tmp}/syncscope-xdg-$(id -u)"
+  mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+fi
+
+wasm_route() {
+  if command -v rustup >/dev/null 2>&1 &&
+    rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    echo rustup
+  else
+    echo debian
+  fi
+}
+
+# Runs a command with the wasm build's settings for this machine's route.
+with_wasm_toolchain() {
+  if [ "$(wasm_route)" = debian ]; then
+    RUSTUP_TOOLCHAIN="$DEBIAN_TOOLCHAIN" RUSTC_BOOTSTRAP=1 \
+      CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=/usr/lib/llvm-19/bin/wasm-ld \
+      "$@"
+  else
+    "$@"
+  fi
+}
+
+log() { printf '\033[1m[syncscope]\033[0m %s\n' "$*" >&2; }

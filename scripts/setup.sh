@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Installs what syncscope needs, and only what is missing: safe to run again and again.
+#
+#   scripts/setup.sh          what building and serving the site needs
+#   scripts/setup.sh --test   that, plus Chromium, a Vulkan driver (Mesa lavapipe) and Playwright
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+cd "$SYNCSCOPE_ROOT"
+
+want_test=false
+[ "${1:-}" = "--test" ] && want_test=true
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_updated=false
+apt_install() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if ! command -v apt-get >/dev/null; then
+    log "please install: ${missing[*]} (no apt-get here)"
+    return 1
+  fi
+  if ! $apt_updated; then
+    log "apt-get update"
+    as_root apt-get update -qq
+    apt_updated=true
+  fi
+  log "apt-get install ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# 1. A Rust toolchain that can build wasm32.
+if [ "$(wasm_route)" = rustup ]; then
+  log "wasm32 target: rustup's"
+else
+  if rustup target add wasm32-unknown-unknown >/dev/null 2>&1; then
+    log "wasm32 target: installed by rustup"
+  else
+    log "wasm32 target: rustup has none here; using Debian's rustc-web with -Zbuild-std"
+    apt_install rustc-web cargo-web rust-web-src lld-19
+    if ! rustup toolchain list | grep -q "^$DEBIAN_TOOLCHAIN"; then
+      rustup toolchain link "$DEBIAN_TOOLCHAIN" /usr
+    fi
+  fi
+fi
+
+# 2. wasm-bindgen-cli, at the version Cargo.lock uses.
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes)"
+  # Without --locked: one of its locked dependencies is no longer on crates.io.
+  cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+# 3. Trunk. 0.22.1 declares a newer rustc than some stable toolchains; Debian's is new enough.
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  log "installing trunk $TRUNK_VERSION (long: 10-30 minutes on 2 cores, once)"
+  if [ "$(wasm_route)" = debian ]; then
+    cargo +"$DEBIAN_TOOLCHAIN" install -q trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version
+  else
+    cargo install -q trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version
+  fi
+fi
+
+# 4. Node tools: binaryen's wasm-opt (Debian's older binaryen miscompiles this output) and,
+#    for tests, playwright-core, which drives Debian's Chromium (it downloads no browser).
+if ! command -v npm >/dev/null; then
+  apt_install nodejs npm
+fi
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] ||
+  [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# 5. Test-only: a browser with WebGPU, and a Vulkan driver for the native kernel tests.
+if $want_test; then
+  apt_install chromium mesa-vulkan-drivers libvulkan1
+fi
+log "set-up complete ($(wasm_route) route)"

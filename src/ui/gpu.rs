@@ -1,0 +1,95 @@
+//! The reader's GPU, shared by every panel of a page: connecting, what went wrong, and
+//! reconnecting after a loss.
+
+use crate::gpu::{GpuContext, GpuError};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::rc::Rc;
+
+#[derive(Clone)]
+pub enum GpuState {
+    Connecting,
+    Ready(Rc<GpuContext>),
+    Unavailable(GpuError),
+}
+
+/// A handle every component can copy; `use_context::<GpuHandle>()` finds it.
+#[derive(Clone, Copy)]
+pub struct GpuHandle {
+    pub state: RwSignal<GpuState, LocalStorage>,
+}
+
+impl GpuHandle {
+    pub fn connect_on_start() -> Self {
+        let handle = GpuHandle { state: RwSignal::new_local(GpuState::Connecting) };
+        handle.connect();
+        handle
+    }
+
+    /// Asks for a new adapter and device (again, after a loss).
+    pub fn connect(self) {
+        self.state.set(GpuState::Connecting);
+        spawn_local(async move {
+            let next = match GpuContext::acquire().await {
+                Ok(ctx) => GpuState::Ready(Rc::new(ctx)),
+                Err(e) => GpuState::Unavailable(e),
+            };
+            self.state.set(next);
+        });
+    }
+
+    pub fn context(self) -> Option<Rc<GpuContext>> {
+        match self.state.get() {
+            GpuState::Ready(ctx) => Some(ctx),
+            _ => None,
+        }
+    }
+
+    /// Records a failed run: a lost device turns the whole page's GPU state to unavailable,
+    /// so every panel offers the reconnect.
+    pub fn report(self, error: &GpuError) {
+        if matches!(error, GpuError::DeviceLost(_)) {
+            self.state.set(GpuState::Unavailable(error.clone()));
+        }
+    }
+}
+
+/// One line naming the adapter, or saying why there is none and what to do.
+#[component]
+pub fn GpuStatus() -> impl IntoView {
+    let gpu = expect_context::<GpuHandle>();
+    move || match gpu.state.get() {
+        GpuState::Connecting => view! {
+            <p class="gpu-status" data-testid="gpu-status" data-state="connecting">"Looking for a GPU…"</p>
+        }
+        .into_any(),
+        GpuState::Ready(ctx) => {
+            let a = &ctx.adapter;
+            let detail = format!(
+                "{}{}{}",
+                a.device_type,
+                if a.driver.is_empty() { String::new() } else { format!(", {}", a.driver) },
+                if a.has_timestamps { ", timestamp queries" } else { ", no timestamp queries" }
+            );
+            view! {
+                <p class="gpu-status" data-testid="gpu-status" data-state="ready">
+                    "Your GPU: " <strong data-testid="adapter-name">{a.name.clone()}</strong>
+                    <span class="muted">" (" {detail} ")"</span>
+                </p>
+            }
+            .into_any()
+        }
+        GpuState::Unavailable(e) => {
+            let recoverable = e.is_recoverable();
+            view! {
+                <div class="notice warn gpu-status" role="alert" data-testid="gpu-status" data-state="unavailable">
+                    <p data-testid="gpu-unavailable">{e.to_string()}</p>
+                    <Show when=move || recoverable>
+                        <button data-testid="gpu-reconnect" on:click=move |_| gpu.connect()>"Reconnect"</button>
+                    </Show>
+                </div>
+            }
+            .into_any()
+        }
+    }
+}

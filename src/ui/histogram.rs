@@ -1,0 +1,76 @@
+//! A small SVG bar chart with labelled axes: how often each value came up.
+
+use leptos::prelude::*;
+
+const WIDTH: f64 = 560.0;
+const HEIGHT: f64 = 220.0;
+const LEFT: f64 = 48.0;
+const BOTTOM: f64 = 40.0;
+const TOP: f64 = 12.0;
+const RIGHT: f64 = 12.0;
+
+#[component]
+pub fn Histogram(
+    /// `(value, count)` pairs, in the order to draw them.
+    #[prop(into)]
+    bins: Signal<Vec<(u32, u32)>>,
+    x_label: &'static str,
+    y_label: &'static str,
+    /// Values the model allows are drawn plainly; any other value is drawn as an alarm.
+    #[prop(into)]
+    allowed: Signal<std::ops::RangeInclusive<u32>>,
+) -> impl IntoView {
+    let chart = move || {
+        let bins = bins.get();
+        let allowed = allowed.get();
+        let max = bins.iter().map(|b| b.1).max().unwrap_or(1).max(1);
+        let plot_w = WIDTH - LEFT - RIGHT;
+        let plot_h = HEIGHT - TOP - BOTTOM;
+        let slot = plot_w / bins.len().max(1) as f64;
+        let bar_w = (slot * 0.8).max(1.0);
+        let label_every = (bins.len() / 12).max(1);
+        let bars = bins
+            .iter()
+            .enumerate()
+            .map(|(i, &(value, count))| {
+                let h = plot_h * f64::from(count) / f64::from(max);
+                let x = LEFT + slot * i as f64 + (slot - bar_w) / 2.0;
+                let y = TOP + plot_h - h;
+                let ok = allowed.contains(&value);
+                let label = (i % label_every == 0).then(|| {
+                    view! {
+                        <text x=x + bar_w / 2.0 y=HEIGHT - BOTTOM + 16.0 text-anchor="middle" class="tick">
+                            {value.to_string()}
+                        </text>
+                    }
+                });
+                view! {
+                    <rect x=x y=y width=bar_w height=h class=if ok { "bar" } else { "bar outside" }>
+                        <title>{format!("{value}: {count} runs")}</title>
+                    </rect>
+                    {label}
+                }
+            })
+            .collect_view();
+        view! {
+            <line x1=LEFT y1=TOP + plot_h x2=WIDTH - RIGHT y2=TOP + plot_h class="axis" />
+            <line x1=LEFT y1=TOP x2=LEFT y2=TOP + plot_h class="axis" />
+            <text x=LEFT - 6.0 y=TOP + 4.0 text-anchor="end" class="tick">{max.to_string()}</text>
+            <text x=LEFT - 6.0 y=TOP + plot_h text-anchor="end" class="tick">"0"</text>
+            {bars}
+        }
+    };
+    let summary = move || {
+        bins.get().iter().map(|(v, c)| format!("{v}: {c}")).collect::<Vec<_>>().join(", ")
+    };
+    view! {
+        <figure class="histogram" data-testid="histogram">
+            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=move || format!("{y_label} by {x_label}: {}", summary())>
+                {chart}
+                <text x=LEFT + (WIDTH - LEFT - RIGHT) / 2.0 y=HEIGHT - 4.0 text-anchor="middle" class="axis-label">{x_label}</text>
+                <text x=12.0 y=TOP + (HEIGHT - TOP - BOTTOM) / 2.0 text-anchor="middle" class="axis-label"
+                    transform=format!("rotate(-90 12 {})", TOP + (HEIGHT - TOP - BOTTOM) / 2.0)>{y_label}</text>
+            </svg>
+        </figure>
+    }
+}

@@ -1,0 +1,3 @@
+//! One page per lesson.
+
+pub mod race;

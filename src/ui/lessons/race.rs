@@ -1,0 +1,480 @@
+//! The race-condition lesson page: the model of a few threads beside the real kernel.
+
+use crate::gpu::race::{run_race, run_replay, RaceBatch};
+use crate::gpu::GpuError;
+use crate::lessons::race::{check_params, ComputeLimits, GpuParams, RaceSettings, Variant, MODEL_THREADS};
+use crate::model::{ReplayAccess, ReplayTimeline, Schedule, Session};
+use crate::ui::code_view::CodeView;
+use crate::ui::gpu::{GpuHandle, GpuStatus};
+use crate::ui::histogram::Histogram;
+use crate::ui::lanes::ThreadLanes;
+use crate::ui::player::Player;
+use crate::ui::query;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::collections::BTreeMap;
+
+fn fresh_session(variant: Variant, threads: usize, schedule: Schedule) -> Session {
+    let mut s = Session::new(variant.machine(threads), schedule);
+    s.run_to_end();
+    s
+}
+
+#[component]
+pub fn RaceLesson() -> impl IntoView {
+    let (settings, problems) = RaceSettings::parse(query::get);
+    let variant = RwSignal::new(settings.variant);
+    let threads = RwSignal::new(settings.threads);
+    let schedule = RwSignal::new(settings.schedule);
+    let session = RwSignal::new({
+        let mut s = fresh_session(settings.variant, settings.threads, settings.schedule);
+        s.seek(settings.step);
+        s
+    });
+    let rebuild = move || {
+        session.set(fresh_session(variant.get_untracked(), threads.get_untracked(), schedule.get_untracked()))
+    };
+
+    view! {
+        <article class="lesson race">
+            <h1>"The lost update"</h1>
+            {(!problems.is_empty()).then(|| view! {
+                <div class="notice warn" role="alert" data-testid="param-error">
+                    {problems.into_iter().map(|p| view! { <p>{p}</p> }).collect_view()}
+                </div>
+            })}
+            <LessonText />
+            <VariantToggle variant=variant on_change=move || rebuild() />
+            <div class="lesson-grid">
+                <section class="panel model-panel" aria-labelledby="model-heading">
+                    <h2 id="model-heading">"The model"</h2>
+                    <ModelControls threads=threads schedule=schedule session=session on_change=move || rebuild() />
+                    <ModelView session=session />
+                </section>
+                <section class="panel code-panel" aria-labelledby="code-heading">
+                    <h2 id="code-heading">"The kernel"</h2>
+                    <KernelCode variant=variant session=session />
+                </section>
+            </div>
+            <section class="panel gpu-panel" aria-labelledby="gpu-heading">
+                <h2 id="gpu-heading">"Your GPU"</h2>
+                <GpuStatus />
+                <GpuRuns variant=variant initial=settings.gpu />
+            </section>
+            <section class="panel replay-panel" aria-labelledby="replay-heading">
+                <h2 id="replay-heading">"Replay what your GPU did"</h2>
+                <GpuReplay variant=variant threads=threads />
+            </section>
+        </article>
+    }
+}
+
+#[component]
+fn LessonText() -> impl IntoView {
+    view! {
+        <div class="prose">
+            <p>
+                "In source code " <code>"counter++"</code> " looks like one step. The GPU takes three: it "
+                <strong>"loads"</strong> " the counter into a register, " <strong>"adds"</strong> " one to the register, and "
+                <strong>"stores"</strong> " the register back. Between the load and the store there is a window. If another thread "
+                "stores in that window, one of the two stores overwrites the other: an increment is gone. This is a "
+                <em>"lost update"</em> ", and the count it leaves behind depends on timing, so it can change from run to run."
+            </p>
+            <p>
+                "Threads that run in lockstep, like the lanes of one SIMD group, all load the same value before any of them stores, "
+                "so a whole group's increments collapse into one. Threads that run strictly one after another lose nothing. Real GPUs "
+                "do both at once, which is why a racy count of 1,024 increments can end anywhere from 1 to 1,024."
+            </p>
+            <p>
+                <code>"atomicAdd"</code> " does the load, the add and the store as one indivisible operation: no other thread can "
+                "touch the counter in between, so every increment counts, and the value it returns (the one it replaced) is different "
+                "for every caller. Step the model below, then run the same kernel on your GPU."
+            </p>
+        </div>
+    }
+}
+
+#[component]
+fn VariantToggle(variant: RwSignal<Variant>, on_change: impl Fn() + Copy + 'static) -> impl IntoView {
+    let choose = move |v: Variant| {
+        if variant.get_untracked() != v {
+            variant.set(v);
+            on_change();
+        }
+    };
+    view! {
+        <div class="variant-toggle" role="radiogroup" aria-label="kernel variant">
+            <button role="radio" aria-checked=move || (variant.get() == Variant::Racy).to_string()
+                on:click=move |_| choose(Variant::Racy) data-testid="variant-racy">
+                "Racy: atomicLoad, add, atomicStore"
+            </button>
+            <button role="radio" aria-checked=move || (variant.get() == Variant::Atomic).to_string()
+                on:click=move |_| choose(Variant::Atomic) data-testid="variant-atomic">
+                "Atomic: atomicAdd"
+            </button>
+        </div>
+    }
+}
+
+#[component]
+fn ModelControls(
+    threads: RwSignal<usize>,
+    schedule: RwSignal<Schedule>,
+    session: RwSignal<Session>,
+    on_change: impl Fn() + Copy + 'static,
+) -> impl IntoView {
+    let seed = move || match schedule.get() {
+        Schedule::Random { seed } => seed,
+        _ => 1,
+    };
+    let set_schedule = move |name: String, seed: u64| {
+        if let Some(s) = Schedule::from_name(&name, seed) {
+            schedule.set(s);
+            session.update(|sess| {
+                sess.set_schedule(s);
+                sess.run_to_end();
+            });
+        }
+    };
+    view! {
+        <div class="model-controls">
+            <label>
+                "Threads "
+                <input type="number" min=*MODEL_THREADS.start() max=*MODEL_THREADS.end()
+                    prop:value=move || threads.get().to_string() data-testid="model-threads"
+                    on:change=move |e| {
+                        let n = event_target_value(&e).parse::<usize>().unwrap_or(4)
+                            .clamp(*MODEL_THREADS.start(), *MODEL_THREADS.end());
+                        threads.set(n);
+                        on_change();
+                    } />
+            </label>
+            <label>
+                "Schedule "
+                <select data-testid="schedule" on:change=move |e| set_schedule(event_target_value(&e), seed())>
+                    {Schedule::NAMES.iter().map(|n| view! {
+                        <option value=*n selected=move || schedule.get().name() == *n>{*n}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <Show when=move || matches!(schedule.get(), Schedule::Random { .. })>
+                <label>
+                    "Seed "
+                    <input type="number" min="0" prop:value=move || seed().to_string() data-testid="seed"
+                        on:change=move |e| set_schedule("random".into(), event_target_value(&e).parse().unwrap_or(1)) />
+                </label>
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn ModelView(session: RwSignal<Session>) -> impl IntoView {
+    let cursor = Signal::derive(move || session.with(|s| s.cursor()));
+    let total = Signal::derive(move || session.with(|s| s.known_ticks()));
+    let seek = Callback::new(move |i: usize| session.update(|s| {
+        s.seek(i);
+    }));
+    let machine = Signal::derive(move || session.with(|s| s.current().clone()));
+    let moved = Signal::derive(move || session.with(|s| s.last_events().iter().map(|e| e.thread).collect()));
+    let manual = Signal::derive(move || session.with(|s| s.schedule() == Schedule::Manual));
+    let step_thread = Callback::new(move |t: usize| session.update(|s| {
+        let _ = s.step_thread(t);
+    }));
+    let narration = move || {
+        session.with(|s| {
+            let events = s.last_events();
+            if events.is_empty() {
+                "Start: every thread is about to run its first instruction; the counter is 0.".to_owned()
+            } else {
+                events.iter().map(|e| s.current().narrate(e)).collect::<Vec<_>>().join("; ")
+            }
+        })
+    };
+    let outcome = move || {
+        session.with(|s| {
+            let m = s.current();
+            let n = m.threads.len();
+            let count = m.memory[crate::lessons::race::COUNTER];
+            if !m.is_finished() {
+                return String::new();
+            }
+            if count == n as i64 {
+                format!("Finished: {count} of {n} increments counted.")
+            } else {
+                format!("Finished: {count} of {n} increments counted — {} lost.", n as i64 - count)
+            }
+        })
+    };
+    // Keys 1–8 step that thread when the reader schedules by hand.
+    let handle = window_event_listener(leptos::ev::keydown, move |e| {
+        if !manual.get_untracked() || e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        if let Ok(n) = e.key().parse::<usize>() {
+            if (1..=8).contains(&n) {
+                step_thread.run(n - 1);
+                e.prevent_default();
+            }
+        }
+    });
+    on_cleanup(move || handle.remove());
+
+    view! {
+        <Player cursor=cursor total=total seek=seek name="model" keyboard=true />
+        <Show when=move || manual.get()>
+            <p class="hint">"Manual schedule: pick the thread that moves next (keys 1–8)."</p>
+        </Show>
+        <ThreadLanes machine=machine moved=moved on_step_thread=step_thread can_pick=manual />
+        <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
+        <p class="outcome" data-testid="model-outcome">{outcome}</p>
+        <p class="keys muted">"Keys: → or L step · ← or H back · Space play/pause · R reset · End jump to the end"</p>
+    }
+}
+
+#[component]
+fn KernelCode(variant: RwSignal<Variant>, session: RwSignal<Session>) -> impl IntoView {
+    let kernel = Signal::derive(move || variant.get().kernel());
+    let marks = Signal::derive(move || {
+        let source = kernel.get().source();
+        session.with(|s| {
+            let m = s.current();
+            let mut lines: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+            for (t, th) in m.threads.iter().enumerate() {
+                if let Some(line) = m.program().source_line(th.pc, source) {
+                    lines.entry(line).or_default().push(t);
+                }
+            }
+            lines.into_iter().collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <CodeView file=Signal::derive(move || kernel.get().file_name()) source=Signal::derive(move || kernel.get().source()) marks=marks />
+        <p class="muted">"Marked lines: the next instruction of each model thread (t0, t1, …)."</p>
+    }
+}
+
+/// What one press of "run" or "run 100×" gave back.
+#[derive(Clone)]
+struct RunResult {
+    variant: Variant,
+    params: GpuParams,
+    batch: RaceBatch,
+    wall_ms: f64,
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+#[component]
+fn GpuRuns(variant: RwSignal<Variant>, initial: GpuParams) -> impl IntoView {
+    let gpu = expect_context::<GpuHandle>();
+    let invocations = RwSignal::new(initial.invocations.to_string());
+    let workgroup = RwSignal::new(initial.workgroup_size.to_string());
+    let running = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let result = RwSignal::new(None::<RunResult>);
+
+    let run = move |runs: u32| {
+        let Some(ctx) = gpu.context() else { return };
+        let l = ctx.adapter.limits;
+        let limits = ComputeLimits {
+            max_workgroup_size_x: l.max_workgroup_size_x,
+            max_invocations_per_workgroup: l.max_invocations_per_workgroup,
+            max_workgroups_per_dimension: l.max_workgroups_per_dimension,
+        };
+        let parsed = (|| {
+            let n = crate::lessons::param::in_range("invocations", &invocations.get_untracked(), 1..=u64::from(u32::MAX))?;
+            let w = crate::lessons::param::in_range("workgroup size", &workgroup.get_untracked(), 1..=u64::from(u32::MAX))?;
+            check_params(GpuParams { invocations: n as u32, workgroup_size: w as u32 }, &limits)
+        })();
+        let params = match parsed {
+            Ok(p) => p,
+            Err(e) => {
+                error.set(Some(e));
+                return;
+            }
+        };
+        let v = variant.get_untracked();
+        error.set(None);
+        running.set(true);
+        spawn_local(async move {
+            let t0 = now_ms();
+            match run_race(&ctx, v, params, runs).await {
+                Ok(batch) => result.set(Some(RunResult { variant: v, params, batch, wall_ms: now_ms() - t0 })),
+                Err(e) => {
+                    gpu.report(&e);
+                    error.set(Some(e.to_string()));
+                }
+            }
+            running.set(false);
+        });
+    };
+    let ready = move || gpu.context().is_some();
+
+    view! {
+        <div class="gpu-form">
+            <label>"Invocations " <input type="text" inputmode="numeric" prop:value=move || invocations.get()
+                on:input=move |e| invocations.set(event_target_value(&e)) data-testid="gpu-invocations" /></label>
+            <label>"Workgroup size " <input type="text" inputmode="numeric" prop:value=move || workgroup.get()
+                on:input=move |e| workgroup.set(event_target_value(&e)) data-testid="gpu-workgroup" /></label>
+            <button on:click=move |_| run(1) disabled=move || !ready() || running.get() data-testid="gpu-run">"Run on my GPU"</button>
+            <button on:click=move |_| run(100) disabled=move || !ready() || running.get() data-testid="gpu-run-100">"Run 100×"</button>
+            <span class="muted" aria-live="polite">{move || running.get().then_some("running…")}</span>
+        </div>
+        {move || error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="gpu-error">{e}</p> })}
+        {move || result.get().map(|r| view! { <RunReport result=r current=variant /> })}
+    }
+}
+
+#[component]
+fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
+    let RunResult { variant, params, batch, wall_ms } = result;
+    let expected = params.invocations;
+    let allowed = variant.allowed_final_counts(expected);
+    let last = *batch.finals.last().unwrap_or(&0);
+    let runs = batch.finals.len();
+    let all_allowed = batch.finals.iter().all(|c| allowed.contains(c));
+    let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
+    for c in &batch.finals {
+        *counts.entry(*c).or_default() += 1;
+    }
+    let bins: Vec<(u32, u32)> = counts.into_iter().collect();
+    let verdict = if all_allowed {
+        format!("Every final count is one the model allows ({}..={}).", allowed.start(), allowed.end())
+    } else {
+        "A final count lies outside what the model allows: this GPU broke the rules.".to_owned()
+    };
+    let gpu_time = batch.gpu_ns.map(|ns| format!("{:.3} ms on the GPU (timestamp queries)", ns / 1e6));
+    view! {
+        <div class="run-report" data-testid="gpu-report" data-variant=variant.name()>
+            <Show when=move || current.get() != variant>
+                <p class="muted">"These results are from the " {variant.name()} " kernel; switch back or run again."</p>
+            </Show>
+            <dl class="figures">
+                <div><dt>"Kernel"</dt><dd>{variant.kernel().file_name()}</dd></div>
+                <div><dt>"Invocations × workgroup"</dt><dd>{format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)}</dd></div>
+                <div><dt>"Expected"</dt><dd data-testid="gpu-expected">{expected.to_string()}</dd></div>
+                <div><dt>{if runs > 1 { "Observed (last run)" } else { "Observed" }}</dt><dd data-testid="gpu-observed">{last.to_string()}</dd></div>
+                <div><dt>"Lost updates"</dt><dd data-testid="gpu-lost">{(expected - last.min(expected)).to_string()}</dd></div>
+                <div><dt>"Runs"</dt><dd data-testid="gpu-runs">{runs.to_string()}</dd></div>
+                <div><dt>"Runs per second"</dt><dd data-testid="gpu-runs-per-second">{format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))}</dd></div>
+                <div><dt>"Round trip"</dt><dd>{format!("{wall_ms:.1} ms wall clock")}{gpu_time.map(|t| format!(", {t}"))}</dd></div>
+            </dl>
+            <p class=if all_allowed { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=all_allowed.to_string()>{verdict}</p>
+            <Show when=move || { runs > 1 }>
+                <Histogram bins=bins.clone() x_label="final count" y_label="runs" allowed=allowed.clone() />
+            </Show>
+            <pre class="raw" hidden data-testid="gpu-finals">{batch.finals.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")}</pre>
+        </div>
+    }
+}
+
+#[component]
+fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoView {
+    let gpu = expect_context::<GpuHandle>();
+    let timeline = RwSignal::new(None::<(Variant, ReplayTimeline)>);
+    let cursor = RwSignal::new(0usize);
+    let error = RwSignal::new(None::<String>);
+    let running = RwSignal::new(false);
+
+    let record = move |_| {
+        let Some(ctx) = gpu.context() else { return };
+        let v = variant.get_untracked();
+        let n = threads.get_untracked() as u32;
+        running.set(true);
+        error.set(None);
+        spawn_local(async move {
+            let outcome = run_replay(&ctx, v, n).await.and_then(|run| {
+                ReplayTimeline::from_records(&run.records, 0, run.final_count)
+                    .map_err(|e| GpuError::Run(format!("the records do not make a history: {e}")))
+            });
+            match outcome {
+                Ok(t) => {
+                    cursor.set(0);
+                    timeline.set(Some((v, t)));
+                }
+                Err(e) => {
+                    gpu.report(&e);
+                    error.set(Some(e.to_string()));
+                }
+            }
+            running.set(false);
+        });
+    };
+    let total = Signal::derive(move || timeline.with(|t| t.as_ref().map_or(0, |(_, t)| t.steps.len())));
+    let seek = Callback::new(move |i: usize| cursor.set(i.min(total.get_untracked())));
+
+    view! {
+        <div class="prose">
+            <p>
+                "An instrumented copy of the kernel (" <code>"race_replay_racy.wgsl"</code> ", " <code>"race_replay_atomic.wgsl"</code>
+                ") runs as many invocations as the model has threads. Before each access, every invocation takes a ticket from a second "
+                "atomic counter, and afterwards writes down the value it loaded, the value it stored and its tickets. The player below "
+                "steps through those records in ticket order. Every number in it was read back from your GPU."
+            </p>
+            <p class="muted">
+                "The tickets come from a different memory location than the counter, and every WGSL atomic is relaxed: the GPU promises "
+                "no order between accesses to different locations. So the ticket order is one plausible order, not a proof. Where a recorded "
+                "load does not match the counter as replayed in ticket order, the step is marked ⚠."
+            </p>
+        </div>
+        <button on:click=record disabled=move || gpu.context().is_none() || running.get() data-testid="replay-record">
+            {move || format!("Record {} invocations on my GPU ({} kernel)", threads.get(), variant.get().name())}
+        </button>
+        {move || error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="replay-error">{e}</p> })}
+        {move || timeline.get().map(|(v, t)| {
+            let t2 = t.clone();
+            let steps = t.steps.clone();
+            let lanes = move || {
+                let at = cursor.get();
+                let current = at.checked_sub(1).and_then(|i| steps.get(i)).map(|s| s.lane);
+                t2.lanes_at(at).into_iter().enumerate().map(|(i, lane)| view! {
+                    <li class="lane" class:moved=current == Some(i) data-testid=format!("replay-lane-{i}")>
+                        <span class="thread-name">{format!("invocation {i}")}</span>
+                        <span class="reg">"loaded " <span class="value">{lane.loaded.map_or("—".into(), |v| v.to_string())}</span></span>
+                        <span class="reg">"stored " <span class="value">{lane.stored.map_or("—".into(), |v| v.to_string())}</span></span>
+                    </li>
+                }).collect_view()
+            };
+            let t3 = t.clone();
+            let narration = move || {
+                let at = cursor.get();
+                match at.checked_sub(1).and_then(|i| t3.steps.get(i)) {
+                    Some(step) => t3.narrate(step),
+                    None => "Before the dispatch: the counter is 0.".to_owned(),
+                }
+            };
+            let t4 = t.clone();
+            let counter = move || t4.counter_at(cursor.get(), 0).to_string();
+            let log = t.steps.iter().enumerate().map(|(i, s)| {
+                let what = match s.access {
+                    ReplayAccess::Load { value } => format!("load {value}"),
+                    ReplayAccess::Store { value } => format!("store {value}"),
+                    ReplayAccess::ReadModifyWrite { old, new } => format!("atomicAdd {old}→{new}"),
+                };
+                view! {
+                    <li class:current=move || cursor.get() == i + 1 class:disagrees=s.disagrees>
+                        {format!("#{} inv {}: {what}{}", s.ticket, s.lane, if s.disagrees { " ⚠" } else { "" })}
+                    </li>
+                }
+            }).collect_view();
+            view! {
+                <Player cursor=cursor total=total seek=seek name="replay" />
+                <div class="lanes-view">
+                    <ol class="lanes">{lanes}</ol>
+                    <div class="memory">
+                        <div class="cell"><span class="name">"counter (replayed)"</span><span class="value" data-testid="replay-counter">{counter}</span></div>
+                        <div class="cell"><span class="name">"counter (read back)"</span><span class="value" data-testid="replay-final">{t.gpu_final.to_string()}</span></div>
+                    </div>
+                </div>
+                <p class="narration" aria-live="polite" data-testid="replay-narration">{narration}</p>
+                <p data-testid="replay-summary">{format!(
+                    "{} kernel, {} invocations: {} accesses recorded, final count {}, {} load(s) disagree with the ticket order.",
+                    v.name(), t.lanes, t.steps.len(), t.gpu_final, t.disagreements())}</p>
+                <ol class="replay-log" aria-label="recorded accesses in ticket order">{log}</ol>
+            }
+        })}
+    }
+}
