@@ -87,7 +87,11 @@ impl GpuContext {
         });
 
         let info = adapter.get_info();
-        let name = [info.name.as_str(), info.driver.as_str()]
+        #[cfg(target_arch = "wasm32")]
+        let browser_label = browser_adapter_label().await;
+        #[cfg(not(target_arch = "wasm32"))]
+        let browser_label: Option<String> = None;
+        let name = [info.name.as_str(), browser_label.as_deref().unwrap_or(""), info.driver.as_str()]
             .into_iter()
             .find(|s| !s.trim().is_empty())
             .map(str::to_owned)
@@ -191,4 +195,29 @@ fn browser_has_webgpu() -> bool {
     let Some(window) = web_sys::window() else { return false };
     let gpu = js_sys::Reflect::get(&window.navigator(), &"gpu".into());
     matches!(gpu, Ok(v) if !v.is_undefined() && !v.is_null())
+}
+
+/// wgpu maps only `GPUAdapterInfo.description`, which browsers often leave empty; vendor and
+/// architecture (e.g. "google swiftshader") are usually there, so ask for them directly.
+#[cfg(target_arch = "wasm32")]
+async fn browser_adapter_label() -> Option<String> {
+    use js_sys::Reflect;
+    use wasm_bindgen::JsCast;
+    let gpu = Reflect::get(&web_sys::window()?.navigator(), &"gpu".into()).ok()?;
+    let request = Reflect::get(&gpu, &"requestAdapter".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
+    let promise = request.call0(&gpu).ok()?.dyn_into::<js_sys::Promise>().ok()?;
+    let adapter = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let info = Reflect::get(&adapter, &"info".into()).ok()?;
+    let field = |name: &str| Reflect::get(&info, &name.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+    let label = [field("vendor"), field("architecture"), field("device")]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let fallback = Reflect::get(&info, &"isFallbackAdapter".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false);
+    match (label.is_empty(), fallback) {
+        (true, _) => None,
+        (false, true) => Some(format!("{label} (software fallback adapter)")),
+        (false, false) => Some(label),
+    }
 }
