@@ -27,7 +27,7 @@ pub fn Histogram(
         let plot_w = WIDTH - LEFT - RIGHT;
         let plot_h = HEIGHT - TOP - BOTTOM;
         let slot = plot_w / bins.len().max(1) as f64;
-        let bar_w = (slot * 0.8).max(1.0);
+        let bar_w = (slot * 0.8).clamp(1.0, 48.0);
         let label_every = (bins.len() / 12).max(1);
         let bars = bins
             .iter()

@@ -108,7 +108,7 @@ pub fn Player(
         <div class="player" role="group" aria-label=format!("{name} controls") data-testid=format!("{name}-player")>
             <div class="buttons">
                 <button on:click=move |_| { stop(); seek.run(0); } data-testid=format!("{name}-reset")
-                    title="Reset (R)" aria-keyshortcuts=keyboard.then_some("r")>"⏮ Reset"</button>
+                    title="Reset (R)" aria-keyshortcuts=keyboard.then_some("r")>"Reset"</button>
                 <button on:click=move |_| { stop(); seek.run(cursor.get_untracked().saturating_sub(1)); }
                     disabled=move || cursor.get() == 0 data-testid=format!("{name}-back")
                     title="Back (←)" aria-keyshortcuts=keyboard.then_some("ArrowLeft")>"◀ Back"</button>
@@ -116,7 +116,7 @@ pub fn Player(
                     title="Step (→)" aria-keyshortcuts=keyboard.then_some("ArrowRight")>"Step ▶"</button>
                 <button on:click=move |_| toggle() data-testid=format!("{name}-play") aria-pressed=move || playing.get().to_string()
                     title="Play or pause (Space)" aria-keyshortcuts=keyboard.then_some("Space")>
-                    {move || if playing.get() { "⏸ Pause" } else { "⏵ Play" }}
+                    {move || if playing.get() { "Pause" } else { "Play" }}
                 </button>
                 <label class="speed">
                     "Speed "

@@ -360,7 +360,7 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
                 <div><dt>"Lost updates"</dt><dd data-testid="gpu-lost">{(expected - last.min(expected)).to_string()}</dd></div>
                 <div><dt>"Runs"</dt><dd data-testid="gpu-runs">{runs.to_string()}</dd></div>
                 <div><dt>"Runs per second"</dt><dd data-testid="gpu-runs-per-second">{format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))}</dd></div>
-                <div><dt>"Round trip"</dt><dd>{format!("{wall_ms:.1} ms wall clock")}{gpu_time.map(|t| format!(", {t}"))}</dd></div>
+                <div><dt>"Round trip"</dt><dd data-testid="gpu-wall-ms" data-ms=format!("{wall_ms:.3}")>{format!("{wall_ms:.1} ms wall clock")}{gpu_time.map(|t| format!(", {t}"))}</dd></div>
             </dl>
             <p class=if all_allowed { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=all_allowed.to_string()>{verdict}</p>
             <Show when=move || { runs > 1 }>
