@@ -32,19 +32,28 @@ apt_install() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+ensure_debian_toolchain() {
+  apt_install rustc-web cargo-web rust-web-src lld-19
+  if ! rustup toolchain list | grep -q "^$DEBIAN_TOOLCHAIN"; then
+    rustup toolchain link "$DEBIAN_TOOLCHAIN" /usr
+  fi
+}
+
+# True when the default rustc is at least version $1 (x.y.z).
+rust_at_least() {
+  local have
+  have="$(rustc --version | awk '{print $2}' | cut -d- -f1)"
+  [ "$(printf '%s\n%s\n' "$1" "$have" | sort -V | head -n1)" = "$1" ]
+}
+
 # 1. A Rust toolchain that can build wasm32.
 if [ "$(wasm_route)" = rustup ]; then
   log "wasm32 target: rustup's"
+elif rustup target add wasm32-unknown-unknown >/dev/null 2>&1; then
+  log "wasm32 target: installed by rustup"
 else
-  if rustup target add wasm32-unknown-unknown >/dev/null 2>&1; then
-    log "wasm32 target: installed by rustup"
-  else
-    log "wasm32 target: rustup has none here; using Debian's rustc-web with -Zbuild-std"
-    apt_install rustc-web cargo-web rust-web-src lld-19
-    if ! rustup toolchain list | grep -q "^$DEBIAN_TOOLCHAIN"; then
-      rustup toolchain link "$DEBIAN_TOOLCHAIN" /usr
-    fi
-  fi
+  log "wasm32 target: rustup has none here; using Debian's rustc-web with -Zbuild-std"
+  ensure_debian_toolchain
 fi
 
 # 2. wasm-bindgen-cli, at the version Cargo.lock uses.
@@ -54,13 +63,15 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-# 3. Trunk. 0.22.1 declares a newer rustc than some stable toolchains; Debian's is new enough.
+# 3. Trunk. 0.22.1 declares rustc >= 1.96.1; older stable toolchains may not build it, so
+#    an older toolchain hands the job to Debian's rustc 1.96 (proven to build it).
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   log "installing trunk $TRUNK_VERSION (long: 10-30 minutes on 2 cores, once)"
-  if [ "$(wasm_route)" = debian ]; then
-    cargo +"$DEBIAN_TOOLCHAIN" install -q trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version
+  if rust_at_least 1.96.1; then
+    cargo install -q trunk --version "$TRUNK_VERSION" --locked
   else
-    cargo install -q trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version
+    ensure_debian_toolchain
+    cargo +"$DEBIAN_TOOLCHAIN" install -q trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version
   fi
 fi
 

@@ -40,6 +40,13 @@ impl GpuContext {
     /// Finds the most capable adapter and opens a device on it with the adapter's own limits,
     /// so the reader's sizes are checked against what their GPU can really do.
     pub async fn acquire() -> Result<GpuContext, GpuError> {
+        Self::acquire_with_lost_callback(|_| {}).await
+    }
+
+    /// As [`GpuContext::acquire`], and `on_lost` hears at once if the device is lost later.
+    pub async fn acquire_with_lost_callback(
+        on_lost: impl Fn(String) + Send + 'static,
+    ) -> Result<GpuContext, GpuError> {
         #[cfg(target_arch = "wasm32")]
         let backends = {
             if !browser_has_webgpu() {
@@ -82,8 +89,9 @@ impl GpuContext {
         device.set_device_lost_callback(move |reason, message| {
             let why = if message.is_empty() { format!("{reason:?}") } else { message };
             if let Ok(mut slot) = lost_by_callback.lock() {
-                *slot = Some(why);
+                *slot = Some(why.clone());
             }
+            on_lost(why);
         });
 
         let info = adapter.get_info();

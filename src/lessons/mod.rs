@@ -1,6 +1,7 @@
 //! One module per lesson: its model program, its kernels, its allowed outcomes and its text.
 //! The pure parts live here and are host-tested; each lesson's page is in `crate::ui`.
 
+pub mod measured;
 pub mod param;
 pub mod race;
 

@@ -17,11 +17,16 @@ pub enum GpuState {
 #[derive(Clone, Copy)]
 pub struct GpuHandle {
     pub state: RwSignal<GpuState, LocalStorage>,
+    /// Counts connections, so a loss reported by an old device cannot undo a reconnect.
+    generation: RwSignal<u64>,
 }
 
 impl GpuHandle {
     pub fn connect_on_start() -> Self {
-        let handle = GpuHandle { state: RwSignal::new_local(GpuState::Connecting) };
+        let handle = GpuHandle {
+            state: RwSignal::new_local(GpuState::Connecting),
+            generation: RwSignal::new(0),
+        };
         handle.connect();
         handle
     }
@@ -29,12 +34,27 @@ impl GpuHandle {
     /// Asks for a new adapter and device (again, after a loss).
     pub fn connect(self) {
         self.state.set(GpuState::Connecting);
+        let generation = self.generation.get_untracked() + 1;
+        self.generation.set(generation);
+        let state = self.state;
+        let current = self.generation;
+        let on_lost = move |why: String| {
+            if current.try_get_untracked() == Some(generation) {
+                state.try_set(GpuState::Unavailable(GpuError::DeviceLost(why)));
+            }
+        };
         spawn_local(async move {
-            let next = match GpuContext::acquire().await {
-                Ok(ctx) => GpuState::Ready(Rc::new(ctx)),
+            let next = match GpuContext::acquire_with_lost_callback(on_lost).await {
+                Ok(ctx) => {
+                    let ctx = Rc::new(ctx);
+                    debug_hooks::install(&ctx);
+                    GpuState::Ready(ctx)
+                }
                 Err(e) => GpuState::Unavailable(e),
             };
-            self.state.set(next);
+            if current.get_untracked() == generation {
+                self.state.set(next);
+            }
         });
     }
 
@@ -91,5 +111,30 @@ pub fn GpuStatus() -> impl IntoView {
             }
             .into_any()
         }
+    }
+}
+
+/// With `?debug=1` in the URL, `window.syncscope.loseDevice()` destroys the device, as a driver
+/// reset would: the browser tests use it to check the lost-device state and the reconnect.
+mod debug_hooks {
+    use crate::gpu::GpuContext;
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+
+    pub fn install(ctx: &Rc<GpuContext>) {
+        if crate::ui::query::get("debug").as_deref() != Some("1") {
+            return;
+        }
+        let Some(window) = web_sys::window() else { return };
+        let ctx = Rc::downgrade(ctx);
+        let lose = Closure::<dyn Fn()>::new(move || {
+            if let Some(ctx) = ctx.upgrade() {
+                ctx.destroy();
+            }
+        });
+        let api = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&api, &"loseDevice".into(), lose.as_ref());
+        let _ = js_sys::Reflect::set(&window, &"syncscope".into(), &api);
+        lose.forget();
     }
 }

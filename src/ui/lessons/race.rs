@@ -60,6 +60,7 @@ pub fn RaceLesson() -> impl IntoView {
                 <h2 id="gpu-heading">"Your GPU"</h2>
                 <GpuStatus />
                 <GpuRuns variant=variant initial=settings.gpu />
+                <MeasuredElsewhere variant=variant />
             </section>
             <section class="panel replay-panel" aria-labelledby="replay-heading">
                 <h2 id="replay-heading">"Replay what your GPU did"</h2>
@@ -477,4 +478,41 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
             }
         })}
     }
+}
+
+/// The same kernels on a data-centre GPU, from `data/h100-race.json`.
+#[component]
+fn MeasuredElsewhere(variant: RwSignal<Variant>) -> impl IntoView {
+    let Some(report) = crate::lessons::measured::parse_report(crate::lessons::measured::H100_RACE) else {
+        return ().into_any();
+    };
+    let adapter = report.adapter.clone();
+    let rows = move || {
+        let name = variant.get().name();
+        report
+            .race
+            .iter()
+            .filter(|r| r.variant == name)
+            .map(|r| {
+                view! {
+                    <tr>
+                        <td>{r.invocations.to_string()}</td>
+                        <td>{r.workgroup_size.to_string()}</td>
+                        <td>{r.describe()}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <details class="measured" data-testid="measured-h100">
+            <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
+            <table>
+                <thead><tr><th>"invocations"</th><th>"workgroup"</th><th>{move || format!("final count ({} kernel)", variant.get().name())}</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <p class="muted">"From data/h100-race.json, written by examples/gpu_report.rs on that GPU."</p>
+        </details>
+    }
+    .into_any()
 }
