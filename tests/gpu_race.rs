@@ -115,3 +115,21 @@ fn every_shader_compiles_natively() {
         pollster::block_on(ctx.pipeline(kernel, 16)).unwrap_or_else(|e| panic!("{e}"));
     }
 }
+
+#[test]
+fn a_broken_kernel_is_a_shader_error_with_its_position_not_a_panic() {
+    let Some(ctx) = gpu() else { return };
+    let broken = "override workgroup_size: u32 = 64u;\n@compute @workgroup_size(workgroup_size)\nfn main() {\n    let x: u32 = undefined_thing;\n}\n";
+    match pollster::block_on(ctx.compile("broken.wgsl", broken, 64)) {
+        Err(syncscope::gpu::GpuError::Shader { file, message }) => {
+            assert_eq!(file, "broken.wgsl");
+            assert!(message.contains("broken.wgsl:4:"), "{message}");
+            assert!(message.contains("undefined_thing"), "{message}");
+        }
+        Err(other) => panic!("expected a shader error, got {other}"),
+        Ok(_) => panic!("a broken kernel compiled"),
+    }
+    // The device is still usable afterwards.
+    let batch = pollster::block_on(run_race(&ctx, Variant::Atomic, GpuParams { invocations: 64, workgroup_size: 64 }, 1)).unwrap();
+    assert_eq!(batch.finals, [64]);
+}

@@ -142,8 +142,7 @@ impl GpuContext {
         self.device.destroy();
     }
 
-    /// The pipeline for `kernel` with `workgroup_size`, compiled on first use. A compile or
-    /// validation error comes back with the compiler's own message and source positions.
+    /// The pipeline for `kernel` with `workgroup_size`, compiled on first use.
     pub async fn pipeline(
         &self,
         kernel: Kernel,
@@ -152,49 +151,56 @@ impl GpuContext {
         if let Some(p) = self.pipelines.borrow().get(&(kernel, workgroup_size)) {
             return Ok(p.clone());
         }
+        let pipeline = self.compile(kernel.file_name(), kernel.source(), workgroup_size).await?;
+        self.pipelines.borrow_mut().insert((kernel, workgroup_size), pipeline.clone());
+        Ok(pipeline)
+    }
+
+    /// Compiles WGSL with a `workgroup_size` override and entry point `main`, uncached. A
+    /// compile or validation error comes back as [`GpuError::Shader`], with each compiler
+    /// message as `file:line:column: kind: text`.
+    pub async fn compile(
+        &self,
+        file: &'static str,
+        source: &str,
+        workgroup_size: u32,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
         self.check_alive()?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(kernel.file_name()),
-            source: wgpu::ShaderSource::Wgsl(kernel.source().into()),
+            label: Some(file),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
         });
         let constants = [("workgroup_size", f64::from(workgroup_size))];
         let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(kernel.file_name()),
+            label: Some(file),
             layout: None,
             module: &module,
-            entry_point: Some(kernel.entry_point()),
+            entry_point: Some("main"),
             compilation_options: wgpu::PipelineCompilationOptions {
                 constants: &constants,
                 ..Default::default()
             },
             cache: None,
         });
-        if let Some(error) = scope.pop().await {
-            let info = module.get_compilation_info().await;
-            let mut message = info
-                .messages
-                .iter()
-                .map(|m| match &m.location {
-                    Some(at) => format!(
-                        "{}:{}:{}: {:?}: {}",
-                        kernel.file_name(),
-                        at.line_number,
-                        at.line_position,
-                        m.message_type,
-                        m.message
-                    ),
-                    None => format!("{:?}: {}", m.message_type, m.message),
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
-            if message.is_empty() {
-                message = error.to_string();
-            }
-            return Err(GpuError::Shader { file: kernel.file_name(), message });
+        let Some(error) = scope.pop().await else { return Ok(pipeline) };
+        let info = module.get_compilation_info().await;
+        let mut message = info
+            .messages
+            .iter()
+            .map(|m| match &m.location {
+                Some(at) => format!(
+                    "{file}:{}:{}: {:?}: {}",
+                    at.line_number, at.line_position, m.message_type, m.message
+                ),
+                None => format!("{:?}: {}", m.message_type, m.message),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        if message.is_empty() {
+            message = error.to_string();
         }
-        self.pipelines.borrow_mut().insert((kernel, workgroup_size), pipeline.clone());
-        Ok(pipeline)
+        Err(GpuError::Shader { file, message })
     }
 }
 

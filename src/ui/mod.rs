@@ -6,6 +6,7 @@ mod gpu;
 mod histogram;
 mod home;
 mod lanes;
+mod panel;
 mod lessons;
 mod player;
 mod query;

@@ -8,6 +8,7 @@ use crate::ui::code_view::CodeView;
 use crate::ui::gpu::{GpuHandle, GpuStatus};
 use crate::ui::histogram::Histogram;
 use crate::ui::lanes::ThreadLanes;
+use crate::ui::panel::Panel;
 use crate::ui::player::Player;
 use crate::ui::query;
 use leptos::prelude::*;
@@ -46,26 +47,22 @@ pub fn RaceLesson() -> impl IntoView {
             <LessonText />
             <VariantToggle variant=variant on_change=move || rebuild() />
             <div class="lesson-grid">
-                <section class="panel model-panel" aria-labelledby="model-heading">
-                    <h2 id="model-heading">"The model"</h2>
+                <Panel id="model" title="The model">
                     <ModelControls threads=threads schedule=schedule session=session on_change=move || rebuild() />
                     <ModelView session=session />
-                </section>
-                <section class="panel code-panel" aria-labelledby="code-heading">
-                    <h2 id="code-heading">"The kernel"</h2>
+                </Panel>
+                <Panel id="code" title="The kernel">
                     <KernelCode variant=variant session=session />
-                </section>
+                </Panel>
             </div>
-            <section class="panel gpu-panel" aria-labelledby="gpu-heading">
-                <h2 id="gpu-heading">"Your GPU"</h2>
+            <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
                 <GpuRuns variant=variant initial=settings.gpu />
                 <MeasuredElsewhere variant=variant />
-            </section>
-            <section class="panel replay-panel" aria-labelledby="replay-heading">
-                <h2 id="replay-heading">"Replay what your GPU did"</h2>
+            </Panel>
+            <Panel id="replay" title="Replay what your GPU did">
                 <GpuReplay variant=variant threads=threads />
-            </section>
+            </Panel>
         </article>
     }
 }
