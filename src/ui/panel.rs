@@ -10,8 +10,9 @@ pub fn Panel(
     children: Children,
 ) -> impl IntoView {
     let heading = format!("{id}-heading");
+    let labelled_by = heading.clone();
     view! {
-        <section class=format!("panel {id}-panel") aria-labelledby=heading.clone()>
+        <section class=format!("panel {id}-panel") aria-labelledby=labelled_by>
             <h2 id=heading>{title}</h2>
             {children()}
         </section>
