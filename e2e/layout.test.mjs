@@ -46,6 +46,6 @@ test('Tab reaches the controls, and focus is visible', async () => {
   for (const id of ['variant-racy', 'variant-atomic', 'model-threads', 'schedule', 'model-step', 'model-play', 'model-scrub']) {
     assert.ok(seen.has(id), `${id} not reached by Tab (reached: ${[...seen].join(', ')})`);
   }
-  assert.match(await page.getByTestId('model-step-index').textContent(), /step 1 \//);
+  assert.match(await page.getByTestId('step-index').textContent(), /step 1 \//);
   assert.deepEqual(page.errors, []);
 });

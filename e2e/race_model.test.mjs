@@ -40,7 +40,7 @@ test('keyboard: arrows step, End finishes, Home resets; the code panel follows',
   await page.keyboard.press('Home');
   assert.deepEqual(await lesson.stepIndex(), [0, 9]);
   await page.keyboard.press('Space');
-  await page.waitForFunction(() => /step [1-9] /.test(document.querySelector('[data-testid=model-step-index]').textContent));
+  await page.waitForFunction(() => /step [1-9] /.test(document.querySelector('[data-testid=step-index]').textContent));
   await page.keyboard.press('Space');
   lesson.assertNoConsoleErrors();
 });

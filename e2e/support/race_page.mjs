@@ -28,7 +28,8 @@ export class RacePage {
 
   /** "step 3 / 9" → [3, 9] */
   async stepIndex(name = 'model') {
-    const m = (await this.text(`${name}-step-index`)).match(/step (\d+) \/ (\d+)/);
+    const id = name === 'model' ? 'step-index' : `${name}-step-index`;
+    const m = (await this.text(id)).match(/step (\d+) \/ (\d+)/);
     return [Number(m[1]), Number(m[2])];
   }
 

@@ -23,7 +23,11 @@ pub fn Player(
     /// Whether the page-wide keyboard shortcuts drive this player.
     #[prop(default = false)]
     keyboard: bool,
+    /// The `data-testid` of the "step i / n" readout, if not `<name>-step-index`.
+    #[prop(optional)]
+    step_index_id: Option<&'static str>,
 ) -> impl IntoView {
+    let step_index_id = step_index_id.map_or_else(|| format!("{name}-step-index"), str::to_owned);
     let playing = RwSignal::new(false);
     let speed = RwSignal::new(2.0f64);
     let timer = StoredValue::new_local(None::<Interval>);
@@ -128,7 +132,7 @@ pub fn Player(
                 </label>
             </div>
             <label class="scrub">
-                <span class="step-index" data-testid=format!("{name}-step-index")>
+                <span class="step-index" data-testid=step_index_id>
                     {move || format!("step {} / {}", cursor.get(), total.get())}
                 </span>
                 <input type="range" min="0" max=move || total.get().to_string()

@@ -219,7 +219,7 @@ fn ModelView(session: RwSignal<Session>) -> impl IntoView {
     on_cleanup(move || handle.remove());
 
     view! {
-        <Player cursor=cursor total=total seek=seek name="model" keyboard=true />
+        <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" />
         <Show when=move || manual.get()>
             <p class="hint">"Manual schedule: pick the thread that moves next (keys 1–8)."</p>
         </Show>
