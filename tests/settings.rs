@@ -41,7 +41,7 @@ fn bad_values_fall_back_with_a_message_each() {
     ]);
     assert_eq!(s, RaceSettings::default());
     assert_eq!(problems.len(), 6, "{problems:?}");
-    assert!(problems[1].contains("threads=\"99\"") && problems[1].contains("2 to 8"));
+    assert!(problems[1].contains("threads=\"99\"") && problems[1].contains("2 to 64"));
 }
 
 #[test]

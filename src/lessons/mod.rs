@@ -3,6 +3,7 @@
 
 pub mod measured;
 pub mod param;
+pub mod permalink;
 pub mod race;
 
 /// Every lesson the site knows, in the order the index lists them.

@@ -1,7 +1,7 @@
 //! The race-condition lesson: `counter++` from many threads, racy or atomic.
 
 use crate::gpu::kernels::Kernel;
-use crate::model::{Instr, Line, Machine, Program};
+use crate::model::{Instr, Line, Machine, Program, Schedule, Session};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
@@ -16,8 +16,9 @@ pub const COUNTER: usize = 0;
 /// The one register each thread uses.
 pub const VALUE: usize = 0;
 
-/// Model threads the lesson can show.
-pub const MODEL_THREADS: RangeInclusive<usize> = 2..=8;
+/// Model threads the lesson can show: a few to follow by eye, up to a whole 64-lane
+/// wavefront to see lockstep collapse it to one.
+pub const MODEL_THREADS: RangeInclusive<usize> = 2..=64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
@@ -159,8 +160,10 @@ pub const MAX_REPLAY_INVOCATIONS: u32 = 16;
 pub struct RaceSettings {
     pub variant: Variant,
     pub threads: usize,
-    pub schedule: crate::model::Schedule,
+    pub schedule: Schedule,
     pub step: usize,
+    /// Ticks chosen by hand (or under an earlier schedule) before `schedule` takes over.
+    pub ticks: Vec<Vec<usize>>,
     pub gpu: GpuParams,
 }
 
@@ -169,8 +172,9 @@ impl Default for RaceSettings {
         RaceSettings {
             variant: Variant::Racy,
             threads: 4,
-            schedule: crate::model::Schedule::Lockstep,
+            schedule: Schedule::Lockstep,
             step: 0,
+            ticks: Vec::new(),
             gpu: GpuParams::DEFAULT,
         }
     }
@@ -200,11 +204,15 @@ impl RaceSettings {
             note(one_of("variant", &v, &["racy", "atomic"]).map(|v| s.variant = Variant::from_name(v).unwrap_or(Variant::Racy)));
         }
         if let Some(v) = get("threads") {
-            note(in_range("threads", &v, 2u64..=8).map(|n| s.threads = n as usize));
+            let range = *MODEL_THREADS.start() as u64..=*MODEL_THREADS.end() as u64;
+            note(in_range("threads", &v, range).map(|n| s.threads = n as usize));
+        }
+        if let Some(v) = get("ticks") {
+            note(super::permalink::parse_ticks(&v, s.threads).map(|t| s.ticks = t));
         }
         if let Some(v) = get("schedule") {
-            note(one_of("schedule", &v, &crate::model::Schedule::NAMES).map(|name| {
-                s.schedule = crate::model::Schedule::from_name(name, seed).unwrap_or(s.schedule)
+            note(one_of("schedule", &v, &Schedule::NAMES).map(|name| {
+                s.schedule = Schedule::from_name(name, seed).unwrap_or(s.schedule)
             }));
         }
         if let Some(v) = get("step") {
@@ -217,5 +225,55 @@ impl RaceSettings {
             note(in_range("workgroup", &v, 1u64..=1024).map(|n| s.gpu.workgroup_size = n as u32));
         }
         (s, problems)
+    }
+
+    /// The settings that reopen `session` where it stands, with the GPU sizes the reader chose.
+    pub fn capture(variant: Variant, session: &Session, gpu: GpuParams) -> RaceSettings {
+        RaceSettings {
+            variant,
+            threads: session.start().threads.len(),
+            schedule: session.schedule(),
+            step: session.cursor(),
+            ticks: session.chosen_ticks(),
+            gpu,
+        }
+    }
+
+    /// The query pairs of a link to these settings; `seed` and `ticks` only where they matter.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = vec![
+            ("variant", self.variant.name().to_owned()),
+            ("threads", self.threads.to_string()),
+            ("schedule", self.schedule.name().to_owned()),
+        ];
+        if let Schedule::Random { seed } = self.schedule {
+            pairs.push(("seed", seed.to_string()));
+        }
+        if !self.ticks.is_empty() {
+            pairs.push(("ticks", super::permalink::format_ticks(&self.ticks)));
+        }
+        pairs.push(("step", self.step.to_string()));
+        pairs.push(("invocations", self.gpu.invocations.to_string()));
+        pairs.push(("workgroup", self.gpu.workgroup_size.to_string()));
+        pairs
+    }
+
+    /// The model run these settings describe, at their step, and a message for each part of
+    /// them that could not be followed.
+    pub fn session(&self) -> (Session, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut session = Session::new(self.variant.machine(self.threads), self.schedule);
+        for (i, tick) in self.ticks.iter().enumerate() {
+            if let Err(e) = session.take_tick(tick) {
+                problems.push(format!("ticks: tick {} could not be taken ({e}); the link's history stops there", i + 1));
+                break;
+            }
+        }
+        session.run_to_end();
+        let reached = session.seek(self.step);
+        if reached < self.step {
+            problems.push(format!("step={} is past the end of this run; showing its last step, {reached}", self.step));
+        }
+        (session, problems)
     }
 }

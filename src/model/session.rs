@@ -13,6 +13,9 @@ pub struct Session {
     /// `ticks[i]` holds the events that led from `states[i]` to `states[i + 1]`.
     ticks: Vec<Vec<Event>>,
     cursor: usize,
+    /// `ticks[scheduled_from..]` were chosen by `schedule`; the ones before were chosen by
+    /// the reader, a link, or a schedule in force earlier. A link must spell those out.
+    scheduled_from: usize,
 }
 
 /// No lesson's model needs more than this; it only guards against a program that never ends.
@@ -20,7 +23,7 @@ pub const MAX_TICKS: usize = 10_000;
 
 impl Session {
     pub fn new(start: Machine, schedule: Schedule) -> Self {
-        Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0 }
+        Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0, scheduled_from: 0 }
     }
 
     pub fn schedule(&self) -> Schedule {
@@ -32,6 +35,7 @@ impl Session {
         if schedule != self.schedule {
             self.truncate_future();
             self.schedule = schedule;
+            self.scheduled_from = self.cursor;
         }
     }
 
@@ -92,9 +96,23 @@ impl Session {
                 return Ok(());
             }
         }
-        self.current().clone().step(t)?;
-        self.truncate_future();
-        self.push_tick(&[t])
+        self.take_tick(&[t])
+    }
+
+    /// Takes one tick in which exactly `threads` move, whatever the schedule would pick (a
+    /// manual choice, or a tick spelled out in a link). The future it replaces is dropped.
+    pub fn take_tick(&mut self, threads: &[usize]) -> Result<(), StepError> {
+        // push_tick steps a copy and fails before changing anything.
+        self.push_tick(threads)?;
+        self.scheduled_from = self.ticks.len();
+        Ok(())
+    }
+
+    /// The threads that moved in each tick that the schedule alone would not reproduce from
+    /// the start, including ticks ahead of the cursor (a redo): what a link must carry to
+    /// reopen this exact run.
+    pub fn chosen_ticks(&self) -> Vec<Vec<usize>> {
+        self.ticks[..self.scheduled_from].iter().map(|tick| tick.iter().map(|e| e.thread).collect()).collect()
     }
 
     pub fn back(&mut self) -> bool {
@@ -134,6 +152,7 @@ impl Session {
     fn truncate_future(&mut self) {
         self.ticks.truncate(self.cursor);
         self.states.truncate(self.cursor + 1);
+        self.scheduled_from = self.scheduled_from.min(self.cursor);
     }
 
     fn push_tick(&mut self, threads: &[usize]) -> Result<(), StepError> {

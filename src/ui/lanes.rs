@@ -73,7 +73,7 @@ pub fn ThreadLanes(
     };
     view! {
         <div class="lanes-view">
-            <ol class="lanes" aria-label="threads">{lanes}</ol>
+            <ol class="lanes" class:many=move || machine.with(|m| m.threads.len() > 8) aria-label="threads">{lanes}</ol>
             <div class="memory" aria-label="shared memory">{memory}</div>
         </div>
     }

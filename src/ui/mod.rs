@@ -2,11 +2,14 @@
 //! lives in `lessons/` and wires a model, its kernels and its text into them.
 
 mod code_view;
+mod download;
+mod embed;
 mod gpu;
 mod histogram;
 mod home;
 mod lanes;
 mod panel;
+mod permalink;
 mod lessons;
 mod player;
 mod query;
@@ -24,6 +27,12 @@ fn App() -> impl IntoView {
     let gpu = GpuHandle::connect_on_start();
     provide_context(gpu);
     let lesson = query::get("lesson");
+    let embedded = embed::requested();
+    if embedded {
+        // Only a known lesson's id (a constant) is ever put in the message, never the URL's text.
+        let known = lesson.as_deref().and_then(crate::lessons::find).map_or("", |l| l.id);
+        embed::start(known);
+    }
     let page = match lesson.as_deref() {
         None | Some("") => home::Home().into_any(),
         Some("race") => lessons::race::RaceLesson().into_any(),
@@ -42,11 +51,39 @@ fn App() -> impl IntoView {
             .into_any()
         }
     };
-    view! {
+    let header = (!embedded).then(|| view! {
         <header class="site">
             <a class="brand" href="?">"syncscope"</a>
             <span class="tagline">"GPU synchronization, stepped and run for real"</span>
         </header>
+    });
+    let open_whole = embedded.then(|| view! {
+        <p class="embed-credit">
+            <a href=full_page_link() target="_blank" rel="noopener" data-testid="open-full"
+                on:click=|e| {
+                    use wasm_bindgen::JsCast;
+                    if let Some(a) = e.current_target().and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
+                        a.set_href(&full_page_link());
+                    }
+                }>"Open in syncscope ↗"</a>
+        </p>
+    });
+    view! {
+        {header}
         <main id="main">{page}</main>
+        {open_whole}
     }
+}
+
+/// This page's address without `embed=1`: the lesson in a tab of its own, state and all.
+/// Taken again on click, so it carries the state the reader has reached since.
+fn full_page_link() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return "?".into() };
+    let search = location.search().unwrap_or_default();
+    let kept: Vec<&str> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty() && !kv.starts_with("embed="))
+        .collect();
+    format!("{}?{}", location.pathname().unwrap_or_default(), kept.join("&"))
 }

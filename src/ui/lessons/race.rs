@@ -1,15 +1,17 @@
 //! The race-condition lesson page: the model of a few threads beside the real kernel.
 
-use crate::gpu::race::{run_race, run_replay, RaceBatch};
-use crate::gpu::GpuError;
+use crate::gpu::race::{run_race, run_replay, RaceBatch, ReplayRun};
+use crate::gpu::{AdapterSummary, GpuError};
 use crate::lessons::race::{check_params, ComputeLimits, GpuParams, RaceSettings, Variant, MODEL_THREADS};
 use crate::model::{ReplayAccess, ReplayTimeline, Schedule, Session};
 use crate::ui::code_view::CodeView;
+use crate::ui::download::DownloadJson;
 use crate::ui::gpu::{GpuHandle, GpuStatus};
 use crate::ui::histogram::Histogram;
 use crate::ui::lanes::ThreadLanes;
 use crate::ui::panel::Panel;
 use crate::ui::player::Player;
+use crate::ui::permalink::{self, CopyLink};
 use crate::ui::query;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -23,18 +25,25 @@ fn fresh_session(variant: Variant, threads: usize, schedule: Schedule) -> Sessio
 
 #[component]
 pub fn RaceLesson() -> impl IntoView {
-    let (settings, problems) = RaceSettings::parse(query::get);
+    let (settings, mut problems) = RaceSettings::parse(query::get);
+    let (opened, more) = settings.session();
+    problems.extend(more);
     let variant = RwSignal::new(settings.variant);
     let threads = RwSignal::new(settings.threads);
     let schedule = RwSignal::new(settings.schedule);
-    let session = RwSignal::new({
-        let mut s = fresh_session(settings.variant, settings.threads, settings.schedule);
-        s.seek(settings.step);
-        s
-    });
+    let session = RwSignal::new(opened);
+    let invocations = RwSignal::new(settings.gpu.invocations.to_string());
+    let workgroup = RwSignal::new(settings.gpu.workgroup_size.to_string());
     let rebuild = move || {
         session.set(fresh_session(variant.get_untracked(), threads.get_untracked(), schedule.get_untracked()))
     };
+    permalink::follow("race", move || {
+        let gpu = GpuParams {
+            invocations: invocations.with(|v| v.trim().parse().unwrap_or(settings.gpu.invocations)),
+            workgroup_size: workgroup.with(|v| v.trim().parse().unwrap_or(settings.gpu.workgroup_size)),
+        };
+        session.with(|s| RaceSettings::capture(variant.get(), s, gpu).to_pairs())
+    });
 
     view! {
         <article class="lesson race">
@@ -45,7 +54,10 @@ pub fn RaceLesson() -> impl IntoView {
                 </div>
             })}
             <LessonText />
-            <VariantToggle variant=variant on_change=move || rebuild() />
+            <div class="lesson-bar">
+                <VariantToggle variant=variant on_change=move || rebuild() />
+                <CopyLink />
+            </div>
             <div class="lesson-grid">
                 <Panel id="model" title="The model">
                     <ModelControls threads=threads schedule=schedule session=session on_change=move || rebuild() />
@@ -57,7 +69,7 @@ pub fn RaceLesson() -> impl IntoView {
             </div>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
-                <GpuRuns variant=variant initial=settings.gpu />
+                <GpuRuns variant=variant invocations=invocations workgroup=workgroup />
                 <MeasuredElsewhere variant=variant />
             </Panel>
             <Panel id="replay" title="Replay what your GPU did">
@@ -255,6 +267,7 @@ fn KernelCode(variant: RwSignal<Variant>, session: RwSignal<Session>) -> impl In
 /// What one press of "run" or "run 100×" gave back.
 #[derive(Clone)]
 struct RunResult {
+    adapter: AdapterSummary,
     variant: Variant,
     params: GpuParams,
     batch: RaceBatch,
@@ -266,10 +279,8 @@ fn now_ms() -> f64 {
 }
 
 #[component]
-fn GpuRuns(variant: RwSignal<Variant>, initial: GpuParams) -> impl IntoView {
+fn GpuRuns(variant: RwSignal<Variant>, invocations: RwSignal<String>, workgroup: RwSignal<String>) -> impl IntoView {
     let gpu = expect_context::<GpuHandle>();
-    let invocations = RwSignal::new(initial.invocations.to_string());
-    let workgroup = RwSignal::new(initial.workgroup_size.to_string());
     let running = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let result = RwSignal::new(None::<RunResult>);
@@ -300,7 +311,7 @@ fn GpuRuns(variant: RwSignal<Variant>, initial: GpuParams) -> impl IntoView {
         spawn_local(async move {
             let t0 = now_ms();
             match run_race(&ctx, v, params, runs).await {
-                Ok(batch) => result.set(Some(RunResult { variant: v, params, batch, wall_ms: now_ms() - t0 })),
+                Ok(batch) => result.set(Some(RunResult { adapter: ctx.adapter.clone(), variant: v, params, batch, wall_ms: now_ms() - t0 })),
                 Err(e) => {
                     gpu.report(&e);
                     error.set(Some(e.to_string()));
@@ -328,7 +339,14 @@ fn GpuRuns(variant: RwSignal<Variant>, initial: GpuParams) -> impl IntoView {
 
 #[component]
 fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
-    let RunResult { variant, params, batch, wall_ms } = result;
+    let export = {
+        let r = result.clone();
+        move || {
+            let json = crate::export::race::runs(&r.adapter, r.variant, r.params, &r.batch, r.wall_ms);
+            (format!("syncscope-race-{}-{}.json", r.variant.name(), r.params.invocations), json.to_pretty())
+        }
+    };
+    let RunResult { variant, params, batch, wall_ms, .. } = result;
     let expected = params.invocations;
     let allowed = variant.allowed_final_counts(expected);
     let last = *batch.finals.last().unwrap_or(&0);
@@ -364,15 +382,23 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
             <Show when=move || { runs > 1 }>
                 <Histogram bins=bins.clone() x_label="final count" y_label="runs" allowed=allowed.clone() />
             </Show>
+            <DownloadJson make=export test_id="gpu-download" />
             <pre class="raw" hidden data-testid="gpu-finals">{batch.finals.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")}</pre>
         </div>
     }
+}
+
+/// The replay records as many invocations as the model has threads, up to what stays readable.
+fn replay_size(threads: usize) -> u32 {
+    (threads as u32).min(crate::lessons::race::MAX_REPLAY_INVOCATIONS)
 }
 
 #[component]
 fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoView {
     let gpu = expect_context::<GpuHandle>();
     let timeline = RwSignal::new(None::<(Variant, ReplayTimeline)>);
+    // The records as read back, and the adapter that made them, for the download.
+    let recorded = StoredValue::new(None::<(AdapterSummary, Variant, ReplayRun)>);
     let cursor = RwSignal::new(0usize);
     let error = RwSignal::new(None::<String>);
     let running = RwSignal::new(false);
@@ -380,17 +406,19 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
     let record = move |_| {
         let Some(ctx) = gpu.context() else { return };
         let v = variant.get_untracked();
-        let n = threads.get_untracked() as u32;
+        let n = replay_size(threads.get_untracked());
         running.set(true);
         error.set(None);
         spawn_local(async move {
             let outcome = run_replay(&ctx, v, n).await.and_then(|run| {
                 ReplayTimeline::from_records(&run.records, 0, run.final_count)
+                    .map(|t| (t, run))
                     .map_err(|e| GpuError::Run(format!("the records do not make a history: {e}")))
             });
             match outcome {
-                Ok(t) => {
+                Ok((t, run)) => {
                     cursor.set(0);
+                    recorded.set_value(Some((ctx.adapter.clone(), v, run)));
                     timeline.set(Some((v, t)));
                 }
                 Err(e) => {
@@ -419,7 +447,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
             </p>
         </div>
         <button on:click=record disabled=move || gpu.context().is_none() || running.get() data-testid="replay-record">
-            {move || format!("Record {} invocations on my GPU ({} kernel)", threads.get(), variant.get().name())}
+            {move || format!("Record {} invocations on my GPU ({} kernel)", replay_size(threads.get()), variant.get().name())}
         </button>
         {move || error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="replay-error">{e}</p> })}
         {move || timeline.get().map(|(v, t)| {
@@ -472,6 +500,15 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
                     "{} kernel, {} invocations: {} accesses recorded, final count {}, {} load(s) disagree with the ticket order.",
                     v.name(), t.lanes, t.steps.len(), t.gpu_final, t.disagreements())}</p>
                 <ol class="replay-log" aria-label="recorded accesses in ticket order">{log}</ol>
+                <DownloadJson test_id="replay-download" make=move || {
+                    recorded.with_value(|r| match r {
+                        Some((adapter, v, run)) => (
+                            format!("syncscope-race-replay-{}-{}.json", v.name(), run.records.len()),
+                            crate::export::race::replay(adapter, *v, run).to_pretty(),
+                        ),
+                        None => ("syncscope-race-replay.json".into(), "null\n".into()),
+                    })
+                } />
             }
         })}
     }

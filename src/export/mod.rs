@@ -1,0 +1,31 @@
+//! Results as JSON documents a reader can download and keep: which GPU, which parameters, and
+//! the raw numbers read back. Written by hand (a few dozen lines) rather than pulling a
+//! serialisation framework into the page.
+
+mod json;
+pub mod race;
+
+pub use json::Json;
+
+use crate::gpu::AdapterSummary;
+
+/// The adapter as every export describes it.
+pub fn adapter(a: &AdapterSummary) -> Json {
+    let l = &a.limits;
+    Json::object([
+        ("name", Json::from(a.name.as_str())),
+        ("backend", Json::from(a.backend.as_str())),
+        ("device_type", Json::from(a.device_type.as_str())),
+        ("driver", Json::from(a.driver.as_str())),
+        ("timestamp_queries", Json::Bool(a.has_timestamps)),
+        (
+            "limits",
+            Json::object([
+                ("max_workgroup_size_x", Json::from(l.max_workgroup_size_x)),
+                ("max_invocations_per_workgroup", Json::from(l.max_invocations_per_workgroup)),
+                ("max_workgroups_per_dimension", Json::from(l.max_workgroups_per_dimension)),
+                ("max_storage_buffer_binding_size", Json::from(l.max_storage_buffer_binding_size)),
+            ]),
+        ),
+    ])
+}

@@ -1,0 +1,61 @@
+//! `?embed=1`: one lesson without the site's header, for an `<iframe>` in course notes. The
+//! page tells its parent how tall it is, so the frame can fit it without a scroll bar.
+//!
+//! The message has one fixed shape, built only from constants and measured numbers:
+//! `{ source: "syncscope", type: "height", lesson: <a known lesson id or "">, height: <px> }`.
+//! A parent tells two frames apart by `event.source`, not by anything in the message.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// True when the page was opened with `embed=1`.
+pub fn requested() -> bool {
+    super::query::get("embed").as_deref() == Some("1")
+}
+
+/// Marks the document as embedded (for the stylesheet) and reports its height to the parent
+/// now and whenever it changes.
+pub fn start(lesson: &'static str) {
+    let Some(window) = web_sys::window() else { return };
+    let Some(document) = window.document() else { return };
+    let Some(root) = document.document_element() else { return };
+    let _ = root.class_list().add_1("embedded");
+    let Ok(Some(parent)) = window.parent() else { return };
+    if parent == window {
+        return;
+    }
+
+    let last = Rc::new(Cell::new(-1.0f64));
+    let post = {
+        let root = root.clone();
+        move || {
+            let height = f64::from(root.scroll_height());
+            if height == last.get() {
+                return;
+            }
+            last.set(height);
+            let message = js_sys::Object::new();
+            for (key, value) in [
+                ("source", JsValue::from_str("syncscope")),
+                ("type", JsValue::from_str("height")),
+                ("lesson", JsValue::from_str(lesson)),
+                ("height", JsValue::from_f64(height)),
+            ] {
+                let _ = js_sys::Reflect::set(&message, &JsValue::from_str(key), &value);
+            }
+            // The message holds nothing private, and the embedding page's origin is not known.
+            let _ = parent.post_message(&message, "*");
+        }
+    };
+    post();
+    let observer_callback = Closure::<dyn Fn()>::new(post);
+    if let Ok(observer) = web_sys::ResizeObserver::new(observer_callback.as_ref().unchecked_ref()) {
+        if let Some(body) = document.body() {
+            observer.observe(&body);
+        }
+    }
+    // The observer lives as long as the page.
+    observer_callback.forget();
+}
