@@ -6,7 +6,8 @@ use std::ops::RangeInclusive;
 /// Longest value quoted back in a message, so a hostile URL cannot flood the page.
 const QUOTE_LIMIT: usize = 24;
 
-fn quote(value: &str) -> String {
+/// `value` in quotes, cut short and with control characters made visible.
+pub fn quote(value: &str) -> String {
     // Control characters would garble the message; show them as a replacement mark.
     let mut q: String = value
         .chars()

@@ -46,7 +46,7 @@ pub fn format_ticks(ticks: &[Vec<usize>]) -> String {
 /// Reads [`format_ticks`]'s format for a model of `threads` threads. Each tick names at
 /// least one thread, each below `threads`, none twice.
 pub fn parse_ticks(value: &str, threads: usize) -> Result<Vec<Vec<usize>>, String> {
-    let refuse = |why: String| Err(format!("ticks was ignored: {why}"));
+    let refuse = |why: String| Err(format!("ticks={} was ignored: {why}", super::param::quote(value)));
     if value.len() > MAX_TICKS_TEXT {
         return refuse(format!("it is longer than {MAX_TICKS_TEXT} characters"));
     }

@@ -27,11 +27,14 @@ pub fn start(lesson: &'static str) {
         return;
     }
 
+    let Some(body) = document.body() else { return };
     let last = Rc::new(Cell::new(-1.0f64));
     let post = {
-        let root = root.clone();
+        let body = body.clone();
         move || {
-            let height = f64::from(root.scroll_height());
+            // The body's own height (it is a flow root, so its children's margins count), not
+            // the document's: that never drops below the frame, so a frame could only grow.
+            let height = f64::from(body.scroll_height());
             if height == last.get() {
                 return;
             }
@@ -52,9 +55,7 @@ pub fn start(lesson: &'static str) {
     post();
     let observer_callback = Closure::<dyn Fn()>::new(post);
     if let Ok(observer) = web_sys::ResizeObserver::new(observer_callback.as_ref().unchecked_ref()) {
-        if let Some(body) = document.body() {
-            observer.observe(&body);
-        }
+        observer.observe(&body);
     }
     // The observer lives as long as the page.
     observer_callback.forget();

@@ -197,7 +197,13 @@ fn ModelView(session: RwSignal<Session>) -> impl IntoView {
             if events.is_empty() {
                 "Start: every thread is about to run its first instruction; the counter is 0.".to_owned()
             } else {
-                events.iter().map(|e| s.current().narrate(e)).collect::<Vec<_>>().join("; ")
+                let m = s.current();
+                // A wide lockstep tick would read out dozens of sentences: say a few, count the rest.
+                let said: Vec<String> = events.iter().take(3).map(|e| m.narrate(e)).collect();
+                match events.len() {
+                    n if n > 3 => format!("{n} threads move together: {}; and {} more", said.join("; "), n - 3),
+                    _ => said.join("; "),
+                }
             }
         })
     };
