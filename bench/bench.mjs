@@ -17,6 +17,15 @@ const median = (xs) => {
 };
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
+/** Issue-level budgets: printed with where each figure stands, never asserted. */
+const BUDGETS = {
+  transferGzipKb: 300,
+  interactiveMs: 300,
+  stepMs: 2,
+  frameMs: 1000 / 60,
+};
+const verdict = (value, budget) => (value <= budget ? 'within' : 'OVER');
+
 function sizes() {
   const rows = [];
   let raw = 0;
@@ -30,7 +39,75 @@ function sizes() {
     rows.push(`  ${f.padEnd(44)} ${kb(body.length).padStart(10)} raw ${kb(z).padStart(10)} gzip`);
   }
   rows.push(`  ${'total initial transfer'.padEnd(44)} ${kb(raw).padStart(10)} raw ${kb(gz).padStart(10)} gzip`);
-  return rows.join('\n');
+  return { table: rows.join('\n'), gzipKb: gz / 1024 };
+}
+
+/**
+ * Main-thread work of one model step with 64 lanes, two ways:
+ * - in the page: a step key dispatched, the reactive updates drained, layout forced;
+ * - Chromium's own count of main-thread task time (CDP Performance.TaskDuration) across real
+ *   key presses, which also includes style, paint and everything else the step caused.
+ */
+async function modelStepCost(browser, url, schedule) {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${url}?lesson=race&threads=64&schedule=${schedule}`);
+  await page.getByTestId('model-step').waitFor();
+  const ticks = await page.evaluate(() => Number(document.querySelector('[data-testid=step-index]').textContent.match(/\/ (\d+)/)[1]));
+  const inPage = await page.evaluate(async (ticks) => {
+    const times = [];
+    const index = () => document.querySelector('[data-testid=step-index]').textContent;
+    for (let round = 0; round < 3; round++) {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home' }));
+      await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < ticks; i++) {
+        const before = index();
+        const t0 = performance.now();
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
+        await new Promise((r) => queueMicrotask(r));
+        void document.body.offsetHeight; // style and layout of the new state
+        const dt = performance.now() - t0;
+        if (index() === before) throw new Error('the step did not reach the page');
+        times.push(dt);
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      }
+    }
+    return times;
+  }, ticks);
+  await page.keyboard.press('Home');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const taskSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  const presses = Math.min(ticks, 60);
+  const before = await taskSeconds();
+  for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowRight');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const perPress = ((await taskSeconds()) - before) * 1000 / presses;
+  await page.context().close();
+  return { inPage, perPress, ticks };
+}
+
+/** Frame intervals while the 64-lane model plays at its fastest speed for three seconds. */
+async function playFrames(browser, url) {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${url}?lesson=race&threads=64&schedule=random&seed=3`);
+  await page.getByTestId('model-step').waitFor();
+  await page.getByTestId('model-speed').selectOption('8');
+  await page.getByTestId('model-play').click();
+  const frames = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const stamps = [];
+        const tick = (t) => {
+          stamps.push(t);
+          if (t - stamps[0] < 3000) requestAnimationFrame(tick);
+          else resolve(stamps.slice(1).map((x, i) => x - stamps[i]));
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  const stepped = await page.getByTestId('step-index').textContent();
+  await page.context().close();
+  return { frames, stepped };
 }
 
 async function timeToInteractive(browser, url) {
@@ -107,15 +184,37 @@ const server = await serve({ root: DIST });
 const browser = await launch();
 try {
   console.log('Sizes (dist/, as served):');
-  console.log(sizes());
+  const size = sizes();
+  console.log(size.table);
   const tti = await timeToInteractive(browser, server.url);
   console.log(`\nNavigation → race lesson interactive (headless Chromium, median of ${LOADS}): ${median(tti).toFixed(0)} ms (min ${Math.min(...tti).toFixed(0)}, max ${Math.max(...tti).toFixed(0)})`);
+
+  const steps = {};
+  for (const schedule of ['lockstep', 'round-robin']) {
+    steps[schedule] = await modelStepCost(browser, server.url, schedule);
+    const { inPage, perPress, ticks } = steps[schedule];
+    console.log(`\nOne model step, 64 lanes, ${schedule} (${ticks} ticks × 3):`);
+    console.log(`  in the page (update + style + layout): median ${median(inPage).toFixed(2)} ms, max ${Math.max(...inPage).toFixed(2)} ms`);
+    console.log(`  all main-thread tasks per key press (CDP TaskDuration): ${perPress.toFixed(2)} ms`);
+  }
+  const play = await playFrames(browser, server.url);
+  const sorted = [...play.frames].sort((a, b) => a - b);
+  const p95 = sorted[Math.floor(sorted.length * 0.95)];
+  const slow = play.frames.filter((f) => f > 1.5 * BUDGETS.frameMs).length;
+  console.log(`\nPlaying 64 lanes at 8 steps/s for 3 s: ${play.frames.length} frames, median ${median(play.frames).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, ${slow} frame(s) over 25 ms; reached ${play.stepped}`);
   const lesson = await lessonRoundTrips(browser, server.url);
   const raw = await rawWebGpuRoundTrips(browser, server.url);
   console.log(`\nGPU round trip, atomic race kernel, 1024 invocations (median of ${ROUND_TRIPS}):`);
   console.log(`  syncscope (wgpu → WebGPU, Leptos update included): ${median(lesson).toFixed(2)} ms`);
   console.log(`  raw JavaScript WebGPU, same kernel, same browser:   ${median(raw).toFixed(2)} ms`);
   console.log(`  adapter: ${lesson.adapter}`);
+
+  const worstStep = Math.max(...Object.values(steps).map((x) => median(x.inPage)));
+  console.log('\nBudgets:');
+  console.log(`  initial transfer ≤ ${BUDGETS.transferGzipKb} KB gzip: ${size.gzipKb.toFixed(0)} KB — ${verdict(size.gzipKb, BUDGETS.transferGzipKb)}`);
+  console.log(`  lesson interactive ≤ ${BUDGETS.interactiveMs} ms: ${median(tti).toFixed(0)} ms — ${verdict(median(tti), BUDGETS.interactiveMs)}`);
+  console.log(`  model step (64 lanes) ≤ ${BUDGETS.stepMs} ms: ${worstStep.toFixed(2)} ms — ${verdict(worstStep, BUDGETS.stepMs)}`);
+  console.log(`  play at 60 fps (p95 frame ≤ ${BUDGETS.frameMs.toFixed(1)} ms): ${p95.toFixed(1)} ms — ${verdict(p95, BUDGETS.frameMs + 0.5)}`);
 } finally {
   await browser.close();
   server.close();

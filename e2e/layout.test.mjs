@@ -29,7 +29,7 @@ test('Tab reaches the controls, and focus is visible', async () => {
   const page = await openPage(site.browser, `${site.url}?lesson=race`);
   await page.getByTestId('model-player').waitFor();
   const seen = new Set();
-  for (let i = 0; i < 25; i++) {
+  for (let i = 0; i < 60; i++) {
     await page.keyboard.press('Tab');
     const info = await page.evaluate(() => {
       const el = document.activeElement;
@@ -37,15 +37,35 @@ test('Tab reaches the controls, and focus is visible', async () => {
       return { id: el.dataset.testid ?? el.tagName, outline: style.outlineStyle, width: style.outlineWidth };
     });
     seen.add(info.id);
-    if (info.id === 'model-step') {
+    if (info.id === 'model-step' && !seen.has('stepped')) {
+      seen.add('stepped');
       assert.equal(info.outline, 'solid');
       assert.notEqual(info.width, '0px');
       await page.keyboard.press('Enter');
     }
   }
-  for (const id of ['variant-racy', 'variant-atomic', 'model-threads', 'schedule', 'model-step', 'model-play', 'model-scrub']) {
+  for (const id of ['variant-racy', 'variant-atomic', 'copy-link', 'model-threads', 'schedule', 'model-step', 'model-play', 'model-scrub',
+    'model-speed', 'gpu-invocations', 'gpu-workgroup', 'gpu-run', 'gpu-run-100', 'replay-record']) {
     assert.ok(seen.has(id), `${id} not reached by Tab (reached: ${[...seen].join(', ')})`);
   }
   assert.match(await page.getByTestId('step-index').textContent(), /step 1 \//);
+  assert.deepEqual(page.errors, []);
+});
+
+test('each step is narrated in a live region, and a wide lockstep tick is summed up', async () => {
+  const page = await openPage(site.browser, `${site.url}?lesson=race&threads=64`);
+  await page.getByTestId('model-player').waitFor();
+  const narration = page.getByTestId('narration');
+  assert.equal(await narration.getAttribute('aria-live'), 'polite');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(
+    (await narration.textContent()).trim(),
+    '64 threads move together: thread 0 loads 0 from counter; thread 1 loads 0 from counter; thread 2 loads 0 from counter; and 61 more',
+  );
+  // From here round-robin takes over: one thread at a time, starting again at thread 0.
+  await page.getByTestId('schedule').selectOption('round-robin');
+  await page.getByTestId('model-step').click();
+  assert.equal((await narration.textContent()).trim(), 'thread 0 adds in its register: 0 → 1');
+  await page.locator('.model-panel').screenshot({ path: screenshotPath('race-64-lanes') });
   assert.deepEqual(page.errors, []);
 });

@@ -26,21 +26,25 @@ impl GpuError {
     }
 }
 
+/// Where WebGPU is on, and where to switch it on.
+const HOW_TO_ENABLE: &str = "WebGPU is on by default in Chrome and Edge 113+ (Windows, macOS, \
+     ChromeOS, Android), in Safari 26+, and in Firefox 141+ on Windows. On Linux, Chrome needs \
+     chrome://flags/#enable-unsafe-webgpu (and #enable-vulkan); Firefox elsewhere needs \
+     dom.webgpu.enabled in about:config.";
+
 impl std::fmt::Display for GpuError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GpuError::NoWebGpu => write!(
                 f,
                 "This browser has no WebGPU, so the real kernel cannot run here. The model still \
-                 works. WebGPU is on by default in Chrome and Edge 113+ (Windows, macOS, ChromeOS, \
-                 Android), in Safari 26+, and in Firefox 141+ on Windows; elsewhere look for \
-                 chrome://flags/#enable-unsafe-webgpu or dom.webgpu.enabled in about:config."
+                 works. {HOW_TO_ENABLE}"
             ),
             GpuError::NoAdapter(why) => write!(
                 f,
                 "WebGPU is present but offered no GPU adapter ({why}). The browser may block this \
-                 GPU or its driver, or run without GPU access. The model still works; check \
-                 chrome://gpu (or your browser's equivalent) to see why."
+                 GPU or its driver, or run without GPU access. The model still works; \
+                 chrome://gpu (or your browser's equivalent) says why. {HOW_TO_ENABLE}"
             ),
             GpuError::NoDevice(why) => write!(f, "The GPU adapter refused to open a device: {why}"),
             GpuError::DeviceLost(why) => {

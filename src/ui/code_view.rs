@@ -12,23 +12,20 @@ pub fn CodeView(
     #[prop(into)]
     marks: Signal<Vec<(usize, Vec<usize>)>>,
 ) -> impl IntoView {
+    // Lines are built once per file; only the marks change as the model steps.
     let lines = move || {
-        let marks = marks.get();
         source
             .get()
             .lines()
             .enumerate()
             .map(|(i, text)| {
                 let n = i + 1;
-                let threads = marks.iter().find(|(l, _)| *l == n).map(|(_, t)| t.clone());
-                let current = threads.is_some();
-                let gutter = threads
-                    .map(|t| t.iter().map(|t| format!("t{t}")).collect::<Vec<_>>().join(" "))
-                    .unwrap_or_default();
+                let on_line = move || marks.with(|m| m.iter().find(|(l, _)| *l == n).map(|(_, t)| thread_list(t)));
+                let current = move || on_line().is_some();
                 view! {
-                    <span class="code-line" class:current=current data-line=n aria-current=current.then_some("step")>
+                    <span class="code-line" class:current=current data-line=n aria-current=move || current().then_some("step")>
                         <span class="gutter" aria-hidden="true">{format!("{n:>2}")}</span>
-                        <span class="threads">{gutter}</span>
+                        <span class="threads">{move || on_line().unwrap_or_default()}</span>
                         <span class="text">{text.to_owned()}</span>
                     </span>
                 }
@@ -41,4 +38,24 @@ pub fn CodeView(
             <pre tabindex="0"><code>{lines}</code></pre>
         </figure>
     }
+}
+
+/// `t0 t2 t4–t9`: thread numbers with consecutive runs of three or more shortened, so a line
+/// sixty-four lanes stand on still fits its gutter.
+fn thread_list(threads: &[usize]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < threads.len() {
+        let mut j = i;
+        while j + 1 < threads.len() && threads[j + 1] == threads[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("t{}–t{}", threads[i], threads[j]));
+        } else {
+            parts.extend(threads[i..=j].iter().map(|t| format!("t{t}")));
+        }
+        i = j + 1;
+    }
+    parts.join(" ")
 }

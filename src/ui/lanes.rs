@@ -1,80 +1,105 @@
 //! One lane per model thread (program counter, register, state) and the memory they share.
+//!
+//! A step usually changes a few lanes out of as many as 64, so each lane is built once and
+//! only its changing text is updated: a wide model steps as cheaply as a narrow one.
 
-use crate::model::{Machine, ThreadStatus};
+use crate::model::{Machine, Program, ThreadState, ThreadStatus};
+use std::sync::Arc;
 use leptos::prelude::*;
 
 #[component]
 pub fn ThreadLanes(
-    #[prop(into)] machine: Signal<Machine>,
+    machine: Memo<Machine>,
     /// Threads that moved in the last tick, drawn highlighted.
-    #[prop(into)]
-    moved: Signal<Vec<usize>>,
+    moved: Memo<Vec<usize>>,
     /// Steps just one thread (the reader scheduling by hand).
     on_step_thread: Callback<usize>,
     /// Whether each lane shows its own step button.
     #[prop(into)]
     can_pick: Signal<bool>,
 ) -> impl IntoView {
-    let lanes = move || {
-        let m = machine.get();
-        let moved = moved.get();
-        let program = m.program().clone();
-        m.threads
-            .iter()
-            .enumerate()
-            .map(|(t, th)| {
-                let status = match th.status {
-                    ThreadStatus::Ready => "ready",
-                    ThreadStatus::AtBarrier => "waiting at barrier",
-                    ThreadStatus::Done => "done",
-                };
-                let regs = program
-                    .register_names
-                    .iter()
-                    .zip(&th.regs)
-                    .map(|(n, v)| view! { <span class="reg"><span class="name">{*n}</span>" = "<span class="value" data-testid=format!("lane-{t}-{n}")>{v.to_string()}</span></span> })
-                    .collect_view();
-                let ready = th.status == ThreadStatus::Ready;
-                let button = can_pick.get().then(|| {
-                    let cb = on_step_thread;
-                    view! {
-                        <button class="step-thread" disabled=!ready on:click=move |_| cb.run(t)
-                            data-testid=format!("step-thread-{t}") aria-keyshortcuts=(t < 9).then(|| (t + 1).to_string())
-                            title=format!("Step thread {t} (key {})", t + 1)>{format!("step t{t}")}</button>
-                    }
-                });
-                view! {
-                    <li class="lane" class:moved=moved.contains(&t) class:done=th.status == ThreadStatus::Done data-testid=format!("lane-{t}")>
-                        <span class="thread-name">{format!("thread {t}")}</span>
-                        <span class="pc" title="next instruction"><code>{program.describe(th.pc)}</code></span>
-                        {regs}
-                        <span class="status">{status}</span>
-                        {button}
-                    </li>
-                }
-            })
-            .collect_view()
-    };
+    let count = Memo::new(move |_| machine.with(|m| m.threads.len()));
+    // A new program (the variant changed) rebuilds the lanes; a step only updates them.
+    let program = Memo::new(move |_| machine.with(|m| m.program().clone()));
     let memory = move || {
-        let m = machine.get();
-        let names = m.program().memory_names.clone();
-        names
-            .into_iter()
-            .zip(m.memory.clone())
-            .map(|(name, value)| {
-                view! {
-                    <div class="cell">
-                        <span class="name">{name}</span>
-                        <span class="value" data-testid=format!("model-{name}")>{value.to_string()}</span>
-                    </div>
-                }
-            })
-            .collect_view()
+        machine.with(|m| {
+            m.program()
+                .memory_names
+                .iter()
+                .zip(&m.memory)
+                .map(|(name, value)| {
+                    view! {
+                        <div class="cell">
+                            <span class="name">{*name}</span>
+                            <span class="value" data-testid=format!("model-{name}")>{value.to_string()}</span>
+                        </div>
+                    }
+                })
+                .collect_view()
+        })
     };
     view! {
         <div class="lanes-view">
-            <ol class="lanes" class:many=move || machine.with(|m| m.threads.len() > 8) aria-label="threads">{lanes}</ol>
+            <ol class="lanes" class:many=move || { count.get() > 8 } aria-label="threads">
+                {move || {
+                    let program = program.get();
+                    view! {
+                        <For each=move || 0..count.get() key=|t| *t let:t>
+                            <Lane t=t program=program.clone() machine=machine moved=moved on_step_thread=on_step_thread can_pick=can_pick />
+                        </For>
+                    }
+                }}
+            </ol>
             <div class="memory" aria-label="shared memory">{memory}</div>
         </div>
+    }
+}
+
+#[component]
+fn Lane(
+    t: usize,
+    program: Arc<Program>,
+    machine: Memo<Machine>,
+    moved: Memo<Vec<usize>>,
+    on_step_thread: Callback<usize>,
+    can_pick: Signal<bool>,
+) -> impl IntoView {
+    // This lane's thread alone: lanes whose thread did not change are left untouched.
+    let thread = Memo::new(move |_| machine.with(|m| m.threads.get(t).cloned()));
+    let field = move |f: fn(&ThreadState) -> String| move || thread.with(|th| th.as_ref().map(f).unwrap_or_default());
+    let status = field(|th| match th.status {
+        ThreadStatus::Ready => "ready".into(),
+        ThreadStatus::AtBarrier => "waiting at barrier".into(),
+        ThreadStatus::Done => "done".into(),
+    });
+    let ready = move || thread.with(|th| th.as_ref().is_some_and(|th| th.status == ThreadStatus::Ready));
+    let done = move || thread.with(|th| th.as_ref().is_some_and(|th| th.status == ThreadStatus::Done));
+    let pc = {
+        let program = program.clone();
+        move || thread.with(|th| th.as_ref().map(|th| program.describe(th.pc)).unwrap_or_default())
+    };
+    let regs = program
+        .register_names
+        .iter()
+        .enumerate()
+        .map(|(r, n)| {
+            let value = move || thread.with(|th| th.as_ref().and_then(|th| th.regs.get(r)).map(i64::to_string).unwrap_or_default());
+            view! { <span class="reg"><span class="name">{*n}</span>" = "<span class="value" data-testid=format!("lane-{t}-{n}")>{value}</span></span> }
+        })
+        .collect_view();
+    view! {
+        <li class="lane" class:moved=move || moved.with(|m| m.contains(&t)) class:done=done data-testid=format!("lane-{t}")>
+            <span class="thread-name">{format!("thread {t}")}</span>
+            <span class="pc" title="next instruction"><code>{pc}</code></span>
+            {regs}
+            <span class="status">{status}</span>
+            <Show when=move || can_pick.get()>
+                <button class="step-thread" disabled=move || !ready() on:click=move |_| on_step_thread.run(t)
+                    data-testid=format!("step-thread-{t}") aria-keyshortcuts=(t < 9).then(|| (t + 1).to_string())
+                    title=format!("Step thread {t}{}", if t < 8 { format!(" (key {})", t + 1) } else { String::new() })>
+                    {format!("step t{t}")}
+                </button>
+            </Show>
+        </li>
     }
 }

@@ -185,8 +185,8 @@ fn ModelView(session: RwSignal<Session>) -> impl IntoView {
     let seek = Callback::new(move |i: usize| session.update(|s| {
         s.seek(i);
     }));
-    let machine = Signal::derive(move || session.with(|s| s.current().clone()));
-    let moved = Signal::derive(move || session.with(|s| s.last_events().iter().map(|e| e.thread).collect()));
+    let machine = Memo::new(move |_| session.with(|s| s.current().clone()));
+    let moved = Memo::new(move |_| session.with(|s| s.last_events().iter().map(|e| e.thread).collect::<Vec<_>>()));
     let manual = Signal::derive(move || session.with(|s| s.schedule() == Schedule::Manual));
     let step_thread = Callback::new(move |t: usize| session.update(|s| {
         let _ = s.step_thread(t);
@@ -251,17 +251,25 @@ fn ModelView(session: RwSignal<Session>) -> impl IntoView {
 #[component]
 fn KernelCode(variant: RwSignal<Variant>, session: RwSignal<Session>) -> impl IntoView {
     let kernel = Signal::derive(move || variant.get().kernel());
-    let marks = Signal::derive(move || {
+    let marks = Memo::new(move |_| {
         let source = kernel.get().source();
         session.with(|s| {
             let m = s.current();
-            let mut lines: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+            // Threads share a handful of program counters: look each one up in the source once.
+            let mut by_pc: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
             for (t, th) in m.threads.iter().enumerate() {
-                if let Some(line) = m.program().source_line(th.pc, source) {
-                    lines.entry(line).or_default().push(t);
+                by_pc.entry(th.pc).or_default().push(t);
+            }
+            let mut lines: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+            for (pc, threads) in by_pc {
+                if let Some(line) = m.program().source_line(pc, source) {
+                    lines.entry(line).or_default().extend(threads);
                 }
             }
-            lines.into_iter().collect::<Vec<_>>()
+            lines.into_iter().map(|(l, mut t)| {
+                t.sort_unstable();
+                (l, t)
+            }).collect::<Vec<_>>()
         })
     });
     view! {
