@@ -199,10 +199,12 @@ fn ModelView(session: RwSignal<Session>) -> impl IntoView {
             } else {
                 let m = s.current();
                 // A wide lockstep tick would read out dozens of sentences: say a few, count the rest.
-                let said: Vec<String> = events.iter().take(3).map(|e| m.narrate(e)).collect();
-                match events.len() {
-                    n if n > 3 => format!("{n} threads move together: {}; and {} more", said.join("; "), n - 3),
-                    _ => said.join("; "),
+                let all = events.len();
+                let said: Vec<String> = events.iter().take(if all > 4 { 3 } else { all }).map(|e| m.narrate(e)).collect();
+                if all > 4 {
+                    format!("{all} threads move together: {}; and {} more", said.join("; "), all - 3)
+                } else {
+                    said.join("; ")
                 }
             }
         })
