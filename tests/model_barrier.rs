@@ -11,7 +11,7 @@ fn write_barrier_read(threads: usize) -> Machine {
             Line { instr: Instr::Barrier, marker: "barrier" },
             Line { instr: Instr::Load { reg: 0, addr: 0 }, marker: "read" },
         ],
-        memory_names: vec!["cell"],
+        memory_names: vec!["cell".into()],
         register_names: vec!["r"],
     };
     Machine::new(Arc::new(program), threads, vec![0])

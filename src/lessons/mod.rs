@@ -1,10 +1,12 @@
 //! One module per lesson: its model program, its kernels, its allowed outcomes and its text.
 //! The pure parts live here and are host-tested; each lesson's page is in `crate::ui`.
 
+pub mod dispatch;
 pub mod measured;
 pub mod param;
 pub mod permalink;
 pub mod race;
+pub mod settings;
 
 /// Every lesson the site knows, in the order the index lists them.
 pub const LESSONS: &[LessonInfo] = &[race::INFO];

@@ -47,6 +47,9 @@ pub enum StepError {
     NoSuchThread(usize),
     Finished(usize),
     Waiting(usize),
+    /// The program names a memory cell the machine does not have (a program built for
+    /// fewer threads than the machine runs).
+    NoSuchCell(usize),
 }
 
 impl std::fmt::Display for StepError {
@@ -55,6 +58,7 @@ impl std::fmt::Display for StepError {
             StepError::NoSuchThread(t) => write!(f, "there is no thread {t}"),
             StepError::Finished(t) => write!(f, "thread {t} has finished"),
             StepError::Waiting(t) => write!(f, "thread {t} is waiting at the barrier"),
+            StepError::NoSuchCell(a) => write!(f, "there is no memory cell {a}"),
         }
     }
 }
@@ -134,6 +138,12 @@ impl Machine {
                 self.threads[t].regs[reg] = old;
                 Effect::AtomicAdded { addr, old, new }
             }
+            Instr::StoreOwn { base, reg, .. } => {
+                let addr = base + t;
+                let value = self.threads[t].regs[reg];
+                *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
+                Effect::Stored { addr, value }
+            }
             Instr::Barrier => return Ok(self.arrive(t, pc)),
         };
         self.advance(t);
@@ -176,7 +186,7 @@ impl Machine {
 
     /// A sentence for screen readers and the step log, e.g. "thread 2 loads 5 from counter".
     pub fn narrate(&self, event: &Event) -> String {
-        let cell = |a: Addr| self.program.memory_names.get(a).copied().unwrap_or("memory");
+        let cell = |a: Addr| self.program.memory_names.get(a).map_or("memory", String::as_str);
         let t = event.thread;
         match &event.effect {
             Effect::Loaded { addr, value } => format!("thread {t} loads {value} from {}", cell(*addr)),

@@ -21,6 +21,9 @@ pub enum Instr {
     /// `reg = atomicAdd(&memory[addr], imm)` — one indivisible read-modify-write that
     /// returns the value it replaced.
     AtomicAdd { reg: Reg, addr: Addr, imm: i64 },
+    /// `array[id] = reg` — each thread writes its own cell of an array that starts at
+    /// `base`: thread `t` writes `memory[base + t]`. No two threads share a cell.
+    StoreOwn { array: &'static str, base: Addr, reg: Reg },
     /// `workgroupBarrier()` — nobody leaves until every thread has arrived.
     Barrier,
 }
@@ -38,7 +41,8 @@ pub struct Line {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     pub lines: Vec<Line>,
-    pub memory_names: Vec<&'static str>,
+    /// One name per memory cell, e.g. `counter` or `tickets[3]`.
+    pub memory_names: Vec<String>,
     pub register_names: Vec<&'static str>,
 }
 
@@ -54,7 +58,7 @@ impl Program {
     /// The instruction at `pc` written the way the kernel writes it.
     pub fn describe(&self, pc: usize) -> String {
         let Some(line) = self.lines.get(pc) else { return "done".into() };
-        let cell = |a: Addr| self.memory_names.get(a).copied().unwrap_or("memory");
+        let cell = |a: Addr| self.memory_names.get(a).map_or("memory", String::as_str);
         let reg = |r: Reg| self.register_names.get(r).copied().unwrap_or("r");
         match line.instr {
             Instr::Load { reg: r, addr } => format!("{} = atomicLoad(&{})", reg(r), cell(addr)),
@@ -63,6 +67,7 @@ impl Program {
             Instr::AtomicAdd { reg: r, addr, imm } => {
                 format!("{} = atomicAdd(&{}, {imm})", reg(r), cell(addr))
             }
+            Instr::StoreOwn { array, reg: r, .. } => format!("{array}[id] = {}", reg(r)),
             Instr::Barrier => "workgroupBarrier()".into(),
         }
     }

@@ -30,7 +30,7 @@ pub fn ThreadLanes(
                 .map(|(name, value)| {
                     view! {
                         <div class="cell">
-                            <span class="name">{*name}</span>
+                            <span class="name">{name.clone()}</span>
                             <span class="value" data-testid=format!("model-{name}")>{value.to_string()}</span>
                         </div>
                     }
