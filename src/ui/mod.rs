@@ -5,12 +5,14 @@ mod code_view;
 mod download;
 mod embed;
 mod gpu;
+mod gpu_form;
 mod histogram;
 mod home;
 mod lanes;
 mod panel;
 mod permalink;
 mod lessons;
+mod model_panel;
 mod player;
 mod query;
 

@@ -2,13 +2,13 @@
 
 use crate::gpu::race::{run_race, run_replay, RaceBatch, ReplayRun};
 use crate::gpu::{AdapterSummary, GpuError};
-use crate::lessons::race::{check_params, ComputeLimits, GpuParams, RaceSettings, Variant, MODEL_THREADS};
-use crate::model::{ReplayAccess, ReplayTimeline, Schedule, Session};
-use crate::ui::code_view::CodeView;
+use crate::lessons::race::{GpuParams, RaceSettings, Variant};
+use crate::model::{Machine, ReplayAccess, ReplayTimeline};
 use crate::ui::download::DownloadJson;
 use crate::ui::gpu::{GpuHandle, GpuStatus};
+use crate::ui::gpu_form::{LinkProblems, SizeFields, SizeInputs};
 use crate::ui::histogram::Histogram;
-use crate::ui::lanes::ThreadLanes;
+use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
 use crate::ui::panel::Panel;
 use crate::ui::player::Player;
 use crate::ui::permalink::{self, CopyLink};
@@ -17,65 +17,54 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
 
-fn fresh_session(variant: Variant, threads: usize, schedule: Schedule) -> Session {
-    let mut s = Session::new(variant.machine(threads), schedule);
-    s.run_to_end();
-    s
-}
-
 #[component]
 pub fn RaceLesson() -> impl IntoView {
     let (settings, mut problems) = RaceSettings::parse(query::get);
-    let (opened, more) = settings.session();
+    let (model, more) = ModelState::open(&settings);
     problems.extend(more);
-    let variant = RwSignal::new(settings.variant);
-    let threads = RwSignal::new(settings.threads);
-    let schedule = RwSignal::new(settings.schedule);
-    let session = RwSignal::new(opened);
-    let invocations = RwSignal::new(settings.gpu.invocations.to_string());
-    let workgroup = RwSignal::new(settings.gpu.workgroup_size.to_string());
-    let rebuild = move || {
-        session.set(fresh_session(variant.get_untracked(), threads.get_untracked(), schedule.get_untracked()))
-    };
-    permalink::follow("race", move || {
-        let gpu = GpuParams {
-            invocations: invocations.with(|v| v.trim().parse().unwrap_or(settings.gpu.invocations)),
-            workgroup_size: workgroup.with(|v| v.trim().parse().unwrap_or(settings.gpu.workgroup_size)),
-        };
-        session.with(|s| RaceSettings::capture(variant.get(), s, gpu).to_pairs())
-    });
+    let ModelState { variant, threads, session, .. } = model;
+    let sizes = SizeFields::new(settings.gpu);
+    permalink::follow("race", move || model.capture(sizes.current()).to_pairs());
 
     view! {
         <article class="lesson race">
             <h1>"The lost update"</h1>
-            {(!problems.is_empty()).then(|| view! {
-                <div class="notice warn" role="alert" data-testid="param-error">
-                    {problems.into_iter().map(|p| view! { <p>{p}</p> }).collect_view()}
-                </div>
-            })}
+            <LinkProblems problems=problems />
             <LessonText />
             <div class="lesson-bar">
-                <VariantToggle variant=variant on_change=move || rebuild() />
+                <VariantToggle variant=variant on_change=move || model.rebuild() />
                 <CopyLink />
             </div>
             <div class="lesson-grid">
                 <Panel id="model" title="The model">
-                    <ModelControls threads=threads schedule=schedule session=session on_change=move || rebuild() />
-                    <ModelView session=session />
+                    <ModelControls model=model />
+                    <ModelView session=session outcome=model_outcome
+                        start="Start: every thread is about to run its first instruction; the counter is 0." />
                 </Panel>
                 <Panel id="code" title="The kernel">
-                    <KernelCode variant=variant session=session />
+                    <KernelCode kernel=Signal::derive(move || variant.get().kernel()) session=session />
                 </Panel>
             </div>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
-                <GpuRuns variant=variant invocations=invocations workgroup=workgroup />
+                <GpuRuns variant=variant sizes=sizes />
                 <MeasuredElsewhere variant=variant />
             </Panel>
             <Panel id="replay" title="Replay what your GPU did">
                 <GpuReplay variant=variant threads=threads />
             </Panel>
         </article>
+    }
+}
+
+/// The race lesson's verdict on a finished model run: how many increments counted.
+fn model_outcome(m: &Machine) -> String {
+    let n = m.threads.len() as i64;
+    let count = m.memory[crate::lessons::race::COUNTER];
+    match (m.is_finished(), n - count) {
+        (false, _) => String::new(),
+        (true, 0) => format!("Finished: {count} of {n} increments counted."),
+        (true, lost) => format!("Finished: {count} of {n} increments counted — {lost} lost."),
     }
 }
 
@@ -126,160 +115,6 @@ fn VariantToggle(variant: RwSignal<Variant>, on_change: impl Fn() + Copy + 'stat
     }
 }
 
-#[component]
-fn ModelControls(
-    threads: RwSignal<usize>,
-    schedule: RwSignal<Schedule>,
-    session: RwSignal<Session>,
-    on_change: impl Fn() + Copy + 'static,
-) -> impl IntoView {
-    let seed = move || match schedule.get() {
-        Schedule::Random { seed } => seed,
-        _ => 1,
-    };
-    let set_schedule = move |name: String, seed: u64| {
-        if let Some(s) = Schedule::from_name(&name, seed) {
-            schedule.set(s);
-            session.update(|sess| {
-                sess.set_schedule(s);
-                sess.run_to_end();
-            });
-        }
-    };
-    view! {
-        <div class="model-controls">
-            <label>
-                "Threads "
-                <input type="number" min=*MODEL_THREADS.start() max=*MODEL_THREADS.end()
-                    prop:value=move || threads.get().to_string() data-testid="model-threads"
-                    on:change=move |e| {
-                        let n = event_target_value(&e).parse::<usize>().unwrap_or(4)
-                            .clamp(*MODEL_THREADS.start(), *MODEL_THREADS.end());
-                        threads.set(n);
-                        on_change();
-                    } />
-            </label>
-            <label>
-                "Schedule "
-                <select data-testid="schedule" on:change=move |e| set_schedule(event_target_value(&e), seed())>
-                    {Schedule::NAMES.iter().map(|n| view! {
-                        <option value=*n selected=move || schedule.get().name() == *n>{*n}</option>
-                    }).collect_view()}
-                </select>
-            </label>
-            <Show when=move || matches!(schedule.get(), Schedule::Random { .. })>
-                <label>
-                    "Seed "
-                    <input type="number" min="0" prop:value=move || seed().to_string() data-testid="seed"
-                        on:change=move |e| set_schedule("random".into(), event_target_value(&e).parse().unwrap_or(1)) />
-                </label>
-            </Show>
-        </div>
-    }
-}
-
-#[component]
-fn ModelView(session: RwSignal<Session>) -> impl IntoView {
-    let cursor = Signal::derive(move || session.with(|s| s.cursor()));
-    let total = Signal::derive(move || session.with(|s| s.known_ticks()));
-    let seek = Callback::new(move |i: usize| session.update(|s| {
-        s.seek(i);
-    }));
-    let machine = Memo::new(move |_| session.with(|s| s.current().clone()));
-    let moved = Memo::new(move |_| session.with(|s| s.last_events().iter().map(|e| e.thread).collect::<Vec<_>>()));
-    let manual = Signal::derive(move || session.with(|s| s.schedule() == Schedule::Manual));
-    let step_thread = Callback::new(move |t: usize| session.update(|s| {
-        let _ = s.step_thread(t);
-    }));
-    let narration = move || {
-        session.with(|s| {
-            let events = s.last_events();
-            if events.is_empty() {
-                "Start: every thread is about to run its first instruction; the counter is 0.".to_owned()
-            } else {
-                let m = s.current();
-                // A wide lockstep tick would read out dozens of sentences: say a few, count the rest.
-                let all = events.len();
-                let said: Vec<String> = events.iter().take(if all > 4 { 3 } else { all }).map(|e| m.narrate(e)).collect();
-                if all > 4 {
-                    format!("{all} threads move together: {}; and {} more", said.join("; "), all - 3)
-                } else {
-                    said.join("; ")
-                }
-            }
-        })
-    };
-    let outcome = move || {
-        session.with(|s| {
-            let m = s.current();
-            let n = m.threads.len();
-            let count = m.memory[crate::lessons::race::COUNTER];
-            if !m.is_finished() {
-                return String::new();
-            }
-            if count == n as i64 {
-                format!("Finished: {count} of {n} increments counted.")
-            } else {
-                format!("Finished: {count} of {n} increments counted — {} lost.", n as i64 - count)
-            }
-        })
-    };
-    // Keys 1–8 step that thread when the reader schedules by hand.
-    let handle = window_event_listener(leptos::ev::keydown, move |e| {
-        if !manual.get_untracked() || e.ctrl_key() || e.meta_key() || e.alt_key() {
-            return;
-        }
-        if let Ok(n) = e.key().parse::<usize>() {
-            if (1..=8).contains(&n) {
-                step_thread.run(n - 1);
-                e.prevent_default();
-            }
-        }
-    });
-    on_cleanup(move || handle.remove());
-
-    view! {
-        <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" />
-        <Show when=move || manual.get()>
-            <p class="hint">"Manual schedule: pick the thread that moves next (keys 1–8)."</p>
-        </Show>
-        <ThreadLanes machine=machine moved=moved on_step_thread=step_thread can_pick=manual />
-        <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
-        <p class="outcome" data-testid="model-outcome">{outcome}</p>
-        <p class="keys muted">"Keys: → or L step · ← or H back · Space play/pause · R reset · End jump to the end"</p>
-    }
-}
-
-#[component]
-fn KernelCode(variant: RwSignal<Variant>, session: RwSignal<Session>) -> impl IntoView {
-    let kernel = Signal::derive(move || variant.get().kernel());
-    let marks = Memo::new(move |_| {
-        let source = kernel.get().source();
-        session.with(|s| {
-            let m = s.current();
-            // Threads share a handful of program counters: look each one up in the source once.
-            let mut by_pc: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-            for (t, th) in m.threads.iter().enumerate() {
-                by_pc.entry(th.pc).or_default().push(t);
-            }
-            let mut lines: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-            for (pc, threads) in by_pc {
-                if let Some(line) = m.program().source_line(pc, source) {
-                    lines.entry(line).or_default().extend(threads);
-                }
-            }
-            lines.into_iter().map(|(l, mut t)| {
-                t.sort_unstable();
-                (l, t)
-            }).collect::<Vec<_>>()
-        })
-    });
-    view! {
-        <CodeView file=Signal::derive(move || kernel.get().file_name()) source=Signal::derive(move || kernel.get().source()) marks=marks />
-        <p class="muted">"Marked lines: the next instruction of each model thread (t0, t1, …)."</p>
-    }
-}
-
 /// What one press of "run" or "run 100×" gave back.
 #[derive(Clone)]
 struct RunResult {
@@ -295,7 +130,7 @@ fn now_ms() -> f64 {
 }
 
 #[component]
-fn GpuRuns(variant: RwSignal<Variant>, invocations: RwSignal<String>, workgroup: RwSignal<String>) -> impl IntoView {
+fn GpuRuns(variant: RwSignal<Variant>, sizes: SizeFields) -> impl IntoView {
     let gpu = expect_context::<GpuHandle>();
     let running = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
@@ -303,25 +138,14 @@ fn GpuRuns(variant: RwSignal<Variant>, invocations: RwSignal<String>, workgroup:
 
     let run = move |runs: u32| {
         let Some(ctx) = gpu.context() else { return };
-        let l = ctx.adapter.limits;
-        let limits = ComputeLimits {
-            max_workgroup_size_x: l.max_workgroup_size_x,
-            max_invocations_per_workgroup: l.max_invocations_per_workgroup,
-            max_workgroups_per_dimension: l.max_workgroups_per_dimension,
-        };
-        let parsed = (|| {
-            let n = crate::lessons::param::in_range("invocations", &invocations.get_untracked(), 1..=u64::from(u32::MAX))?;
-            let w = crate::lessons::param::in_range("workgroup size", &workgroup.get_untracked(), 1..=u64::from(u32::MAX))?;
-            check_params(GpuParams { invocations: n as u32, workgroup_size: w as u32 }, &limits)
-        })();
-        let params = match parsed {
+        let params = match sizes.checked(&ctx) {
             Ok(p) => p,
             Err(e) => {
                 error.set(Some(e));
                 return;
             }
         };
-        let v = variant.get_untracked();
+    let v = variant.get_untracked();
         error.set(None);
         running.set(true);
         spawn_local(async move {
@@ -340,10 +164,7 @@ fn GpuRuns(variant: RwSignal<Variant>, invocations: RwSignal<String>, workgroup:
 
     view! {
         <div class="gpu-form">
-            <label>"Invocations " <input type="text" inputmode="numeric" prop:value=move || invocations.get()
-                on:input=move |e| invocations.set(event_target_value(&e)) data-testid="gpu-invocations" /></label>
-            <label>"Workgroup size " <input type="text" inputmode="numeric" prop:value=move || workgroup.get()
-                on:input=move |e| workgroup.set(event_target_value(&e)) data-testid="gpu-workgroup" /></label>
+            <SizeInputs sizes=sizes />
             <button on:click=move |_| run(1) disabled=move || !ready() || running.get() data-testid="gpu-run">"Run on my GPU"</button>
             <button on:click=move |_| run(100) disabled=move || !ready() || running.get() data-testid="gpu-run-100">"Run 100×"</button>
             <span class="muted" aria-live="polite">{move || running.get().then_some("running…")}</span>

@@ -1,0 +1,201 @@
+//! The model half of a lesson page: its state, the controls that set threads and schedule,
+//! the player with lanes and narration, and the kernel with the model's lines marked.
+
+use crate::gpu::kernels::Kernel;
+use crate::lessons::dispatch::GpuParams;
+use crate::lessons::settings::{LessonSettings, LessonVariant};
+use crate::model::{Machine, Schedule, Session};
+use crate::ui::code_view::CodeView;
+use crate::ui::lanes::ThreadLanes;
+use crate::ui::player::Player;
+use leptos::prelude::*;
+use std::collections::BTreeMap;
+
+/// What a lesson page keeps of its model: the program choice, how many threads, the
+/// schedule, and the run so far with its history.
+pub struct ModelState<V: LessonVariant + Send + Sync> {
+    pub variant: RwSignal<V>,
+    pub threads: RwSignal<usize>,
+    pub schedule: RwSignal<Schedule>,
+    pub session: RwSignal<Session>,
+}
+
+impl<V: LessonVariant + Send + Sync> Clone for ModelState<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V: LessonVariant + Send + Sync> Copy for ModelState<V> {}
+
+impl<V: LessonVariant + Send + Sync> ModelState<V> {
+    /// The model a link describes, and a message for each part of the link not followed.
+    pub fn open(settings: &LessonSettings<V>) -> (Self, Vec<String>) {
+        let (session, problems) = settings.session();
+        let model = ModelState {
+            variant: RwSignal::new(settings.variant),
+            threads: RwSignal::new(settings.threads),
+            schedule: RwSignal::new(settings.schedule),
+            session: RwSignal::new(session),
+        };
+        (model, problems)
+    }
+
+    /// Starts the run again from the beginning after the program or thread count changed.
+    pub fn rebuild(self) {
+        let mut s = Session::new(self.variant.get_untracked().machine(self.threads.get_untracked()), self.schedule.get_untracked());
+        s.run_to_end();
+        self.session.set(s);
+    }
+
+    /// The link settings for where the model stands now (tracked: use inside an effect).
+    pub fn capture(self, gpu: GpuParams) -> LessonSettings<V> {
+        let variant = self.variant.get();
+        self.session.with(|s| LessonSettings::capture(variant, s, gpu))
+    }
+}
+
+/// Threads, schedule and seed.
+#[component]
+pub fn ModelControls<V: LessonVariant + Send + Sync>(model: ModelState<V>) -> impl IntoView {
+    let ModelState { threads, schedule, session, .. } = model;
+    let range = V::THREADS;
+    let seed = move || match schedule.get() {
+        Schedule::Random { seed } => seed,
+        _ => 1,
+    };
+    let set_schedule = move |name: String, seed: u64| {
+        if let Some(s) = Schedule::from_name(&name, seed) {
+            schedule.set(s);
+            session.update(|sess| {
+                sess.set_schedule(s);
+                sess.run_to_end();
+            });
+        }
+    };
+    view! {
+        <div class="model-controls">
+            <label>
+                "Threads "
+                <input type="number" min=*range.start() max=*range.end()
+                    prop:value=move || threads.get().to_string() data-testid="model-threads"
+                    on:change=move |e| {
+                        let n = event_target_value(&e).parse::<usize>().unwrap_or(V::DEFAULT_THREADS)
+                            .clamp(*range.start(), *range.end());
+                        threads.set(n);
+                        model.rebuild();
+                    } />
+            </label>
+            <label>
+                "Schedule "
+                <select data-testid="schedule" on:change=move |e| set_schedule(event_target_value(&e), seed())>
+                    {Schedule::NAMES.iter().map(|n| view! {
+                        <option value=*n selected=move || schedule.get().name() == *n>{*n}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <Show when=move || matches!(schedule.get(), Schedule::Random { .. })>
+                <label>
+                    "Seed "
+                    <input type="number" min="0" prop:value=move || seed().to_string() data-testid="seed"
+                        on:change=move |e| set_schedule("random".into(), event_target_value(&e).parse().unwrap_or(1)) />
+                </label>
+            </Show>
+        </div>
+    }
+}
+
+/// The player, the lanes, the shared memory, the narration and the outcome.
+#[component]
+pub fn ModelView(
+    session: RwSignal<Session>,
+    /// What the narration says before the first step.
+    start: &'static str,
+    /// The lesson's verdict on the current state (empty while it says nothing).
+    outcome: fn(&Machine) -> String,
+) -> impl IntoView {
+    let cursor = Signal::derive(move || session.with(|s| s.cursor()));
+    let total = Signal::derive(move || session.with(|s| s.known_ticks()));
+    let seek = Callback::new(move |i: usize| session.update(|s| {
+        s.seek(i);
+    }));
+    let machine = Memo::new(move |_| session.with(|s| s.current().clone()));
+    let moved = Memo::new(move |_| session.with(|s| s.last_events().iter().map(|e| e.thread).collect::<Vec<_>>()));
+    let manual = Signal::derive(move || session.with(|s| s.schedule() == Schedule::Manual));
+    let step_thread = Callback::new(move |t: usize| session.update(|s| {
+        let _ = s.step_thread(t);
+    }));
+    let narration = move || {
+        session.with(|s| {
+            let events = s.last_events();
+            if events.is_empty() {
+                start.to_owned()
+            } else {
+                let m = s.current();
+                // A wide lockstep tick would read out dozens of sentences: say a few, count the rest.
+                let all = events.len();
+                let said: Vec<String> = events.iter().take(if all > 4 { 3 } else { all }).map(|e| m.narrate(e)).collect();
+                if all > 4 {
+                    format!("{all} threads move together: {}; and {} more", said.join("; "), all - 3)
+                } else {
+                    said.join("; ")
+                }
+            }
+        })
+    };
+    let outcome = move || session.with(|s| outcome(s.current()));
+    // Keys 1–8 step that thread when the reader schedules by hand.
+    let handle = window_event_listener(leptos::ev::keydown, move |e| {
+        if !manual.get_untracked() || e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        if let Ok(n) = e.key().parse::<usize>() {
+            if (1..=8).contains(&n) {
+                step_thread.run(n - 1);
+                e.prevent_default();
+            }
+        }
+    });
+    on_cleanup(move || handle.remove());
+
+    view! {
+        <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" />
+        <Show when=move || manual.get()>
+            <p class="hint">"Manual schedule: pick the thread that moves next (keys 1–8)."</p>
+        </Show>
+        <ThreadLanes machine=machine moved=moved on_step_thread=step_thread can_pick=manual />
+        <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
+        <p class="outcome" data-testid="model-outcome">{outcome}</p>
+        <p class="keys muted">"Keys: → or L step · ← or H back · Space play/pause · R reset · End jump to the end"</p>
+    }
+}
+
+/// The kernel's WGSL with the line each model thread stands on marked.
+#[component]
+pub fn KernelCode(#[prop(into)] kernel: Signal<Kernel>, session: RwSignal<Session>) -> impl IntoView {
+    let marks = Memo::new(move |_| {
+        let source = kernel.get().source();
+        session.with(|s| {
+            let m = s.current();
+            // Threads share a handful of program counters: look each one up in the source once.
+            let mut by_pc: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+            for (t, th) in m.threads.iter().enumerate() {
+                by_pc.entry(th.pc).or_default().push(t);
+            }
+            let mut lines: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+            for (pc, threads) in by_pc {
+                if let Some(line) = m.program().source_line(pc, source) {
+                    lines.entry(line).or_default().extend(threads);
+                }
+            }
+            lines.into_iter().map(|(l, mut t)| {
+                t.sort_unstable();
+                (l, t)
+            }).collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <CodeView file=Signal::derive(move || kernel.get().file_name()) source=Signal::derive(move || kernel.get().source()) marks=marks />
+        <p class="muted">"Marked lines: the next instruction of each model thread (t0, t1, …)."</p>
+    }
+}
