@@ -5,29 +5,11 @@
 //! missing driver cannot pass for a green run. `SYNCSCOPE_SKIP_GPU=1` opts out explicitly.
 
 use syncscope::gpu::race::{run_race, run_replay};
-use syncscope::gpu::GpuContext;
-use syncscope::lessons::race::{check_params, ComputeLimits, GpuParams, Variant};
+use syncscope::lessons::race::{check_params, GpuParams, Variant};
 use syncscope::model::ReplayTimeline;
 
-fn gpu() -> Option<GpuContext> {
-    if std::env::var_os("SYNCSCOPE_SKIP_GPU").is_some() {
-        eprintln!("SYNCSCOPE_SKIP_GPU is set: not running kernels");
-        return None;
-    }
-    match pollster::block_on(GpuContext::acquire()) {
-        Ok(ctx) => Some(ctx),
-        Err(e) => panic!("no Vulkan device for the kernel tests ({e}); install mesa-vulkan-drivers"),
-    }
-}
-
-fn limits(ctx: &GpuContext) -> ComputeLimits {
-    let l = ctx.adapter.limits;
-    ComputeLimits {
-        max_workgroup_size_x: l.max_workgroup_size_x,
-        max_invocations_per_workgroup: l.max_invocations_per_workgroup,
-        max_workgroups_per_dimension: l.max_workgroups_per_dimension,
-    }
-}
+mod common;
+use common::{gpu, limits};
 
 #[test]
 fn atomic_add_counts_every_invocation_exactly() {

@@ -20,6 +20,18 @@ fn every_model_instruction_has_exactly_one_line_in_its_kernel() {
 }
 
 #[test]
+fn the_ticket_model_names_lines_of_the_ticket_kernel() {
+    use syncscope::lessons::tickets::Tickets;
+    let program = Tickets::program(4);
+    let source = Tickets::kernel().source();
+    for (pc, line) in program.lines.iter().enumerate() {
+        let needle = format!("// step: {}", line.marker);
+        assert_eq!(source.matches(&needle).count(), 1, "{needle}");
+        assert!(program.source_line(pc, source).is_some());
+    }
+}
+
+#[test]
 fn every_file_in_shaders_is_a_known_kernel() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders");
     let mut on_disk: Vec<String> = std::fs::read_dir(dir)

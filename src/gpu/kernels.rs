@@ -7,11 +7,17 @@ pub enum Kernel {
     RaceAtomic,
     RaceReplayRacy,
     RaceReplayAtomic,
+    Tickets,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 4] =
-        [Kernel::RaceRacy, Kernel::RaceAtomic, Kernel::RaceReplayRacy, Kernel::RaceReplayAtomic];
+    pub const ALL: [Kernel; 5] = [
+        Kernel::RaceRacy,
+        Kernel::RaceAtomic,
+        Kernel::RaceReplayRacy,
+        Kernel::RaceReplayAtomic,
+        Kernel::Tickets,
+    ];
 
     /// The file under `shaders/`, as the code panel names it.
     pub fn file_name(self) -> &'static str {
@@ -20,6 +26,7 @@ impl Kernel {
             Kernel::RaceAtomic => "race_atomic.wgsl",
             Kernel::RaceReplayRacy => "race_replay_racy.wgsl",
             Kernel::RaceReplayAtomic => "race_replay_atomic.wgsl",
+            Kernel::Tickets => "tickets.wgsl",
         }
     }
 
@@ -29,6 +36,7 @@ impl Kernel {
             Kernel::RaceAtomic => include_str!("../../shaders/race_atomic.wgsl"),
             Kernel::RaceReplayRacy => include_str!("../../shaders/race_replay_racy.wgsl"),
             Kernel::RaceReplayAtomic => include_str!("../../shaders/race_replay_atomic.wgsl"),
+            Kernel::Tickets => include_str!("../../shaders/tickets.wgsl"),
         }
     }
 

@@ -1,10 +1,12 @@
 //! The GPU layer: the same code natively (wgpu over Vulkan, for tests and the real-GPU
 //! report) and in the browser (wgpu over WebGPU).
 
+mod buffers;
 mod context;
 mod error;
 pub mod kernels;
 pub mod race;
+pub mod tickets;
 mod readback;
 mod timing;
 

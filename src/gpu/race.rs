@@ -5,7 +5,7 @@ use super::timing::PassTimer;
 use super::{GpuContext, GpuError};
 use crate::lessons::race::{GpuParams, Variant, MAX_REPLAY_INVOCATIONS};
 use crate::model::AccessRecord;
-use wgpu::util::DeviceExt;
+use super::buffers::{params_buffer, storage_buffer};
 
 /// Most runs one batch dispatches (the "run 100×" button and the tests stay well under it).
 pub const MAX_RUNS_PER_BATCH: u32 = 1000;
@@ -35,12 +35,7 @@ pub async fn run_race(
 
     // Each run's counter sits at its own aligned offset so the runs cannot see one another.
     let stride = u64::from(ctx.adapter.limits.min_storage_buffer_offset_alignment.max(4));
-    let counters = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("counters"),
-        size: stride * u64::from(runs),
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
+    let counters = storage_buffer(device, "counters", stride * u64::from(runs));
     let uniform = params_buffer(device, params.invocations);
     let layout = pipeline.get_bind_group_layout(0);
     let groups: Vec<wgpu::BindGroup> = (0..u64::from(runs))
@@ -118,14 +113,7 @@ pub async fn run_replay(
     let pipeline = ctx.pipeline(variant.replay_kernel(), MAX_REPLAY_INVOCATIONS).await?;
     let device = &ctx.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let storage = |label, size| {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        })
-    };
+    let storage = |label, size| storage_buffer(device, label, size);
     let counter = storage("counter", 4);
     let clock = storage("clock", 4);
     let records = storage("records", 16 * u64::from(invocations));
@@ -161,15 +149,4 @@ pub async fn run_replay(
         .map(|r| AccessRecord { loaded: r[0], stored: r[1], load_ticket: r[2], store_ticket: r[3] })
         .collect();
     Ok(ReplayRun { records, final_count })
-}
-
-fn params_buffer(device: &wgpu::Device, invocations: u32) -> wgpu::Buffer {
-    // A uniform struct of one u32 still occupies 16 bytes.
-    let mut bytes = [0u8; 16];
-    bytes[..4].copy_from_slice(&invocations.to_le_bytes());
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("params"),
-        contents: &bytes,
-        usage: wgpu::BufferUsages::UNIFORM,
-    })
 }

@@ -55,3 +55,13 @@ pub fn check_params(p: GpuParams, limits: &ComputeLimits) -> Result<GpuParams, S
     }
     Ok(p)
 }
+
+impl From<crate::gpu::ComputeLimitsSummary> for ComputeLimits {
+    fn from(l: crate::gpu::ComputeLimitsSummary) -> Self {
+        ComputeLimits {
+            max_workgroup_size_x: l.max_workgroup_size_x,
+            max_invocations_per_workgroup: l.max_invocations_per_workgroup,
+            max_workgroups_per_dimension: l.max_workgroups_per_dimension,
+        }
+    }
+}

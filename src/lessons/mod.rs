@@ -7,9 +7,10 @@ pub mod param;
 pub mod permalink;
 pub mod race;
 pub mod settings;
+pub mod tickets;
 
 /// Every lesson the site knows, in the order the index lists them.
-pub const LESSONS: &[LessonInfo] = &[race::INFO];
+pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LessonInfo {

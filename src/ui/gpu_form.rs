@@ -33,12 +33,7 @@ impl SizeFields {
 
     /// The sizes to dispatch, or a message naming what this GPU does not allow.
     pub fn checked(self, ctx: &GpuContext) -> Result<GpuParams, String> {
-        let l = ctx.adapter.limits;
-        let limits = ComputeLimits {
-            max_workgroup_size_x: l.max_workgroup_size_x,
-            max_invocations_per_workgroup: l.max_invocations_per_workgroup,
-            max_workgroups_per_dimension: l.max_workgroups_per_dimension,
-        };
+        let limits = ComputeLimits::from(ctx.adapter.limits);
         let n = in_range("invocations", &self.invocations.get_untracked(), 1..=u64::from(u32::MAX))?;
         let w = in_range("workgroup size", &self.workgroup.get_untracked(), 1..=u64::from(u32::MAX))?;
         check_params(GpuParams { invocations: n as u32, workgroup_size: w as u32 }, &limits)
