@@ -4,6 +4,7 @@
 
 mod json;
 pub mod race;
+pub mod tickets;
 
 pub use json::Json;
 

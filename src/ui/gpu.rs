@@ -74,6 +74,11 @@ impl GpuHandle {
     }
 }
 
+/// Milliseconds on the page's clock, for wall-clock round trips.
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
 /// One line naming the adapter, or saying why there is none and what to do.
 #[component]
 pub fn GpuStatus() -> impl IntoView {

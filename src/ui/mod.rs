@@ -15,6 +15,7 @@ mod lessons;
 mod model_panel;
 mod player;
 mod query;
+mod ticket_grid;
 
 use leptos::prelude::*;
 
@@ -38,6 +39,7 @@ fn App() -> impl IntoView {
     let page = match lesson.as_deref() {
         None | Some("") => home::Home().into_any(),
         Some("race") => lessons::race::RaceLesson().into_any(),
+        Some("atomic-counter") => lessons::tickets::TicketsLesson().into_any(),
         Some(other) => {
             let message = crate::lessons::param::one_of(
                 "lesson",

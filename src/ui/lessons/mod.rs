@@ -1,3 +1,4 @@
 //! One page per lesson.
 
 pub mod race;
+pub mod tickets;

@@ -5,7 +5,7 @@ use crate::gpu::{AdapterSummary, GpuError};
 use crate::lessons::race::{GpuParams, RaceSettings, Variant};
 use crate::model::{Machine, ReplayAccess, ReplayTimeline};
 use crate::ui::download::DownloadJson;
-use crate::ui::gpu::{GpuHandle, GpuStatus};
+use crate::ui::gpu::{now_ms, GpuHandle, GpuStatus};
 use crate::ui::gpu_form::{LinkProblems, SizeFields, SizeInputs};
 use crate::ui::histogram::Histogram;
 use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
@@ -123,10 +123,6 @@ struct RunResult {
     params: GpuParams,
     batch: RaceBatch,
     wall_ms: f64,
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
 #[component]

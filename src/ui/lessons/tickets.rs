@@ -1,0 +1,197 @@
+//! The ticket lesson page: a few model threads taking tickets beside the real kernel handing
+//! out thousands, with the order the reader's GPU served them drawn as a grid.
+
+use crate::gpu::tickets::{run_tickets, TicketRun};
+use crate::gpu::AdapterSummary;
+use crate::lessons::dispatch::GpuParams;
+use crate::lessons::tickets::{check, TicketSettings, Tickets, NEXT, TICKETS};
+use crate::model::Machine;
+use crate::ui::download::DownloadJson;
+use crate::ui::gpu::{now_ms, GpuHandle, GpuStatus};
+use crate::ui::gpu_form::{LinkProblems, SizeFields, SizeInputs};
+use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
+use crate::ui::panel::Panel;
+use crate::ui::permalink::{self, CopyLink};
+use crate::ui::query;
+use crate::ui::ticket_grid::TicketGrid;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+#[component]
+pub fn TicketsLesson() -> impl IntoView {
+    let (settings, mut problems) = TicketSettings::parse(query::get);
+    let (model, more) = ModelState::open(&settings);
+    problems.extend(more);
+    let sizes = SizeFields::new(settings.gpu);
+    permalink::follow("atomic-counter", move || model.capture(sizes.current()).to_pairs());
+
+    view! {
+        <article class="lesson tickets">
+            <h1>"Taking a ticket"</h1>
+            <LinkProblems problems=problems />
+            <LessonText />
+            <div class="lesson-bar"><span></span><CopyLink /></div>
+            <div class="lesson-grid">
+                <Panel id="model" title="The model">
+                    <ModelControls model=model />
+                    <ModelView session=model.session outcome=model_outcome
+                        start="Start: next is 0 and no thread holds a ticket yet." />
+                </Panel>
+                <Panel id="code" title="The kernel">
+                    <KernelCode kernel=Signal::derive(Tickets::kernel) session=model.session />
+                    <CudaBeside />
+                </Panel>
+            </div>
+            <Panel id="gpu" title="Your GPU">
+                <GpuStatus />
+                <GpuTickets sizes=sizes />
+            </Panel>
+        </article>
+    }
+}
+
+/// The verdict on a finished model run: which thread took which ticket.
+fn model_outcome(m: &Machine) -> String {
+    if !m.is_finished() {
+        return String::new();
+    }
+    let n = m.threads.len();
+    let order: Vec<String> = {
+        let mut by_ticket: Vec<(i64, usize)> = (0..n).map(|t| (m.memory[TICKETS + t], t)).collect();
+        by_ticket.sort();
+        by_ticket.iter().map(|(_, t)| format!("t{t}")).collect()
+    };
+    format!(
+        "Finished: next is {}, and tickets 0 to {} went to {} — one each, none twice.",
+        m.memory[NEXT],
+        n - 1,
+        order.join(", ")
+    )
+}
+
+#[component]
+fn LessonText() -> impl IntoView {
+    view! {
+        <div class="prose">
+            <p>
+                <code>"atomicAdd(&next, 1)"</code> " does two things at once: it adds one to " <code>"next"</code>
+                ", and it hands back the value " <code>"next"</code> " had just before. Because the read and the write are one "
+                "indivisible step, no two callers can see the same old value. Each invocation walks away with a number nobody "
+                "else has: a " <em>"ticket"</em> "."
+            </p>
+            <p>
+                "That is how parallel code claims things without a lock: a slot in an output array, a row of a work queue, a place "
+                "in line. The tickets always come out as exactly 0, 1, 2, … up to one less than the number of callers. Which "
+                "invocation gets which ticket is up to the GPU: the ticket numbers record the order in which it served the calls."
+            </p>
+            <p>
+                "In the model, each thread takes a ticket and then writes it into its own slot of " <code>"tickets"</code>
+                ". Try a random schedule: the tickets land in a different order, and still every number appears once. Then run the "
+                "kernel and see the order your GPU chose for thousands of invocations."
+            </p>
+        </div>
+    }
+}
+
+/// The same kernel in CUDA, where atomicAdd also returns the old value.
+#[component]
+fn CudaBeside() -> impl IntoView {
+    view! {
+        <details class="cuda" open>
+            <summary>"The same in CUDA"</summary>
+            <pre><code>{"__global__ void take_tickets(unsigned *next, unsigned *tickets, unsigned n) {\n    unsigned id = blockIdx.x * blockDim.x + threadIdx.x;\n    if (id >= n) return;\n    unsigned ticket = atomicAdd(next, 1u);  // the old value\n    tickets[id] = ticket;\n}"}</code></pre>
+        </details>
+    }
+}
+
+#[derive(Clone)]
+struct TicketResult {
+    adapter: AdapterSummary,
+    params: GpuParams,
+    run: TicketRun,
+    wall_ms: f64,
+}
+
+#[component]
+fn GpuTickets(sizes: SizeFields) -> impl IntoView {
+    let gpu = expect_context::<GpuHandle>();
+    let running = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let result = RwSignal::new(None::<TicketResult>);
+    let run = move |_| {
+        let Some(ctx) = gpu.context() else { return };
+        let params = match sizes.checked(&ctx) {
+            Ok(p) => p,
+            Err(e) => {
+                error.set(Some(e));
+                return;
+            }
+        };
+        error.set(None);
+        running.set(true);
+        spawn_local(async move {
+            let t0 = now_ms();
+            match run_tickets(&ctx, params).await {
+                Ok(run) => result.set(Some(TicketResult { adapter: ctx.adapter.clone(), params, run, wall_ms: now_ms() - t0 })),
+                Err(e) => {
+                    gpu.report(&e);
+                    error.set(Some(e.to_string()));
+                }
+            }
+            running.set(false);
+        });
+    };
+    view! {
+        <div class="gpu-form">
+            <SizeInputs sizes=sizes />
+            <button on:click=run disabled=move || gpu.context().is_none() || running.get() data-testid="gpu-run">"Run on my GPU"</button>
+            <span class="muted" aria-live="polite">{move || running.get().then_some("running…")}</span>
+        </div>
+        {move || error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="gpu-error">{e}</p> })}
+        {move || result.get().map(|r| view! { <TicketReport result=r /> })}
+    }
+}
+
+#[component]
+fn TicketReport(result: TicketResult) -> impl IntoView {
+    let TicketResult { adapter, params, run, wall_ms } = result;
+    let c = check(&run.tickets, run.next, params);
+    let verdict = if c.is_permutation {
+        format!("Every ticket from 0 to {} was taken exactly once.", params.invocations - 1)
+    } else {
+        let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+        format!(
+            "The tickets are not 0..{} each once: repeated [{}], missing [{}], out of range [{}], counter {}. This GPU broke atomicAdd's promise.",
+            params.invocations, list(&c.repeated), list(&c.missing), list(&c.out_of_range), run.next
+        )
+    };
+    let export = {
+        let (adapter, run) = (adapter.clone(), run.clone());
+        move || {
+            let json = crate::export::tickets::run(&adapter, params, &run, wall_ms);
+            (format!("syncscope-tickets-{}.json", params.invocations), json.to_pretty())
+        }
+    };
+    let gpu_time = run.gpu_ns.map(|ns| format!(", {:.3} ms on the GPU", ns / 1e6)).unwrap_or_default();
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <dl class="figures">
+                <div><dt>"Invocations × workgroup"</dt><dd>{format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)}</dd></div>
+                <div><dt>"Expected final next"</dt><dd data-testid="gpu-expected">{params.invocations.to_string()}</dd></div>
+                <div><dt>"Observed final next"</dt><dd data-testid="gpu-observed">{run.next.to_string()}</dd></div>
+                <div><dt>"Workgroups served whole"</dt><dd data-testid="gpu-whole-workgroups">{format!("{} of {}", c.whole_workgroups, c.workgroups)}</dd></div>
+                <div><dt>"Neighbours in lane order"</dt><dd data-testid="gpu-lane-order">{format!("{} of {}", c.in_lane_order, params.invocations.saturating_sub(c.workgroups))}</dd></div>
+                <div><dt>"Round trip"</dt><dd>{format!("{wall_ms:.1} ms wall clock{gpu_time}")}</dd></div>
+            </dl>
+            <p class=if c.is_permutation { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.is_permutation.to_string()>{verdict}</p>
+            <p class="muted">
+                "A workgroup is \"served whole\" when its invocations got one unbroken run of tickets: the GPU handed out no ticket "
+                "to another workgroup in between. Neighbours in lane order counts invocations whose ticket is one more than the "
+                "previous lane's. Adapter: " {adapter.name.clone()} "."
+            </p>
+            <TicketGrid tickets=run.tickets.clone() workgroup_size=params.workgroup_size />
+            <DownloadJson make=export test_id="gpu-download" />
+            <pre class="raw" hidden data-testid="gpu-tickets">{run.tickets.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
+        </div>
+    }
+}
