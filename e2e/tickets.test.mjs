@@ -52,6 +52,7 @@ test('GPU: 4096 tickets are exactly 0..4095, drawn as a grid', async () => {
   assert.deepEqual([...tickets].sort((a, b) => a - b), [...Array(4096).keys()], 'a permutation of 0..4095');
   assert.equal(await page.locator('[data-testid=ticket-grid] svg[role=img] rect').count(), 4096);
   console.log(`# ${await page.getByTestId('adapter-name').textContent()}: whole workgroups ${await text(page, 'gpu-whole-workgroups')}, lane order ${await text(page, 'gpu-lane-order')}`);
+  assert.match(await page.getByTestId('measured-h100').locator('summary').textContent(), /H100/);
   await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('tickets-gpu') });
   assert.deepEqual(page.errors, []);
 });

@@ -1,6 +1,6 @@
 //! The real-GPU figures the lessons show parse in full and agree with the model.
 
-use syncscope::lessons::measured::{parse_report, H100_RACE};
+use syncscope::lessons::measured::{parse_report, parse_ticket_report, H100_RACE, H100_TICKETS};
 use syncscope::lessons::race::Variant;
 
 #[test]
@@ -14,5 +14,19 @@ fn the_h100_report_parses_and_every_run_is_within_the_model() {
         let total: u32 = row.final_counts.iter().map(|(_, n)| n).sum();
         assert_eq!(total, row.runs, "{row:?}");
         assert!(row.final_counts.iter().all(|(c, _)| allowed.contains(c)), "{row:?}");
+    }
+}
+
+#[test]
+fn the_h100_ticket_report_parses_and_every_run_was_exact() {
+    let (adapter, rows) = parse_ticket_report(H100_TICKETS).expect("data/h100-tickets.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        assert_eq!(r.exact_permutations, r.runs, "atomicAdd tickets were exact in every run: {r:?}");
+        assert_eq!(r.workgroups, r.invocations.div_ceil(r.workgroup_size));
+        assert!(r.whole_workgroups.0 <= r.whole_workgroups.1 && r.whole_workgroups.1 <= r.workgroups, "{r:?}");
+        assert!(r.lane_order.0 <= r.lane_order.1 && r.lane_order.1 <= r.neighbour_pairs, "{r:?}");
+        assert!(r.gpu_ms_median.is_some());
     }
 }

@@ -23,6 +23,7 @@ pub struct MeasuredReport {
 }
 
 pub const H100_RACE: &str = include_str!("../../data/h100-race.json");
+pub const H100_TICKETS: &str = include_str!("../../data/h100-tickets.json");
 
 fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let at = line.find(&format!("\"{key}\": "))? + key.len() + 4;
@@ -72,4 +73,54 @@ impl MeasuredRace {
             many => many.iter().map(|(c, n)| format!("{c} ({n} runs)")).collect::<Vec<_>>().join(", "),
         }
     }
+}
+
+/// One size of a ticket report (`examples/ticket_report.rs`), its numbers in the order of the
+/// report's `columns`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredTickets {
+    pub invocations: u32,
+    pub workgroup_size: u32,
+    pub runs: u32,
+    pub exact_permutations: u32,
+    pub whole_workgroups: (u32, u32),
+    pub workgroups: u32,
+    pub lane_order: (u32, u32),
+    pub neighbour_pairs: u32,
+    pub gpu_ms_median: Option<f64>,
+}
+
+/// A ticket report: the adapter's name and one row per size. Each row is one line of
+/// numbers in the report's `rows` block.
+pub fn parse_ticket_report(text: &str) -> Option<(String, Vec<MeasuredTickets>)> {
+    let adapter = field(text.lines().find(|l| l.trim_start().starts_with("\"name\""))?, "name")?.to_owned();
+    let mut rows = Vec::new();
+    let mut in_rows = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with("\"rows\"") {
+            in_rows = true;
+            continue;
+        }
+        if !in_rows {
+            continue;
+        }
+        if !line.starts_with('[') {
+            break;
+        }
+        let cells: Vec<&str> = line.trim_matches(|c| c == '[' || c == ']' || c == ',').split(',').map(str::trim).collect();
+        let n = |i: usize| cells.get(i)?.parse::<u32>().ok();
+        rows.push(MeasuredTickets {
+            invocations: n(0)?,
+            workgroup_size: n(1)?,
+            runs: n(2)?,
+            exact_permutations: n(3)?,
+            whole_workgroups: (n(4)?, n(5)?),
+            workgroups: n(6)?,
+            lane_order: (n(7)?, n(8)?),
+            neighbour_pairs: n(9)?,
+            gpu_ms_median: cells.get(10)?.parse::<f64>().ok(),
+        });
+    }
+    (!rows.is_empty()).then_some((adapter, rows))
 }

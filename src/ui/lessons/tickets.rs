@@ -45,6 +45,7 @@ pub fn TicketsLesson() -> impl IntoView {
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
                 <GpuTickets sizes=sizes />
+                <MeasuredElsewhere />
             </Panel>
         </article>
     }
@@ -194,4 +195,46 @@ fn TicketReport(result: TicketResult) -> impl IntoView {
             <pre class="raw" hidden data-testid="gpu-tickets">{run.tickets.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
         </div>
     }
+}
+
+/// The same kernel on a data-centre GPU, from `data/h100-tickets.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    let Some((adapter, rows)) = crate::lessons::measured::parse_ticket_report(crate::lessons::measured::H100_TICKETS) else {
+        return ().into_any();
+    };
+    let range = |(lo, hi): (u32, u32)| if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") };
+    let rows = rows
+        .into_iter()
+        .map(|r| {
+            view! {
+                <tr>
+                    <td>{r.invocations.to_string()}</td>
+                    <td>{r.workgroup_size.to_string()}</td>
+                    <td>{format!("{} of {}", r.exact_permutations, r.runs)}</td>
+                    <td>{format!("{} of {}", range(r.whole_workgroups), r.workgroups)}</td>
+                    <td>{format!("{} of {}", range(r.lane_order), r.neighbour_pairs)}</td>
+                    <td>{r.gpu_ms_median.map_or("—".into(), |ms| format!("{ms:.4}"))}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <details class="measured" data-testid="measured-h100">
+            <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
+            <table>
+                <thead><tr>
+                    <th>"invocations"</th><th>"workgroup"</th><th>"exact 0..n−1"</th>
+                    <th>"workgroups served whole"</th><th>"neighbours in lane order"</th><th>"GPU ms (median)"</th>
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <p class="muted">
+                "Ten runs per size, from data/h100-tickets.json, written by examples/ticket_report.rs on that GPU. Tickets mostly "
+                "follow lane order inside a workgroup, while the workgroups themselves are served side by side on many "
+                "multiprocessors, so few get an unbroken block."
+            </p>
+        </details>
+    }
+    .into_any()
 }
