@@ -19,16 +19,27 @@ fn every_model_instruction_has_exactly_one_line_in_its_kernel() {
     }
 }
 
-#[test]
-fn the_ticket_model_names_lines_of_the_ticket_kernel() {
-    use syncscope::lessons::tickets::Tickets;
-    let program = Tickets::program(4);
-    let source = Tickets::kernel().source();
+fn assert_markers_match(program: &syncscope::model::Program, kernel: syncscope::gpu::kernels::Kernel) {
+    let source = kernel.source();
     for (pc, line) in program.lines.iter().enumerate() {
         let needle = format!("// step: {}", line.marker);
-        assert_eq!(source.matches(&needle).count(), 1, "{needle}");
+        assert_eq!(source.matches(&needle).count(), 1, "{needle} in {}", kernel.file_name());
         assert!(program.source_line(pc, source).is_some());
     }
+}
+
+#[test]
+fn the_ticket_and_append_models_name_lines_of_their_kernels() {
+    use syncscope::lessons::{append::Append, tickets::Tickets};
+    assert_markers_match(&Tickets::program(4), Tickets::kernel());
+    assert_markers_match(&Append::program(4), Append::kernel());
+}
+
+#[test]
+fn the_append_kernel_filters_with_the_models_limit() {
+    use syncscope::lessons::append::{Append, LIMIT};
+    let declaration = format!("const LIMIT: u32 = {LIMIT}u;");
+    assert_eq!(Append::kernel().source().matches(&declaration).count(), 1, "{declaration}");
 }
 
 #[test]

@@ -8,15 +8,17 @@ pub enum Kernel {
     RaceReplayRacy,
     RaceReplayAtomic,
     Tickets,
+    Append,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 5] = [
+    pub const ALL: [Kernel; 6] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
         Kernel::RaceReplayAtomic,
         Kernel::Tickets,
+        Kernel::Append,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -27,6 +29,7 @@ impl Kernel {
             Kernel::RaceReplayRacy => "race_replay_racy.wgsl",
             Kernel::RaceReplayAtomic => "race_replay_atomic.wgsl",
             Kernel::Tickets => "tickets.wgsl",
+            Kernel::Append => "append.wgsl",
         }
     }
 
@@ -37,6 +40,7 @@ impl Kernel {
             Kernel::RaceReplayRacy => include_str!("../../shaders/race_replay_racy.wgsl"),
             Kernel::RaceReplayAtomic => include_str!("../../shaders/race_replay_atomic.wgsl"),
             Kernel::Tickets => include_str!("../../shaders/tickets.wgsl"),
+            Kernel::Append => include_str!("../../shaders/append.wgsl"),
         }
     }
 

@@ -1,6 +1,7 @@
 //! The GPU layer: the same code natively (wgpu over Vulkan, for tests and the real-GPU
 //! report) and in the browser (wgpu over WebGPU).
 
+pub mod append;
 mod buffers;
 mod context;
 mod error;

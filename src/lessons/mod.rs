@@ -1,6 +1,7 @@
 //! One module per lesson: its model program, its kernels, its allowed outcomes and its text.
 //! The pure parts live here and are host-tested; each lesson's page is in `crate::ui`.
 
+pub mod append;
 pub mod dispatch;
 pub mod measured;
 pub mod param;
@@ -10,7 +11,7 @@ pub mod settings;
 pub mod tickets;
 
 /// Every lesson the site knows, in the order the index lists them.
-pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO];
+pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LessonInfo {

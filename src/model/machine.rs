@@ -29,6 +29,8 @@ pub enum Effect {
     Stored { addr: Addr, value: i64 },
     AtomicAdded { addr: Addr, old: i64, new: i64 },
     ArrivedAtBarrier { arrived: usize, of: usize },
+    /// A test on a register: `kept` is false when the thread returned.
+    Tested { value: i64, limit: i64, kept: bool },
     /// The last arrival: every waiting thread leaves the barrier together.
     BarrierReleased { threads: usize },
 }
@@ -144,6 +146,30 @@ impl Machine {
                 *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
                 Effect::Stored { addr, value }
             }
+            Instr::LoadOwn { base, reg, .. } => {
+                let addr = base + t;
+                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                self.threads[t].regs[reg] = value;
+                Effect::Loaded { addr, value }
+            }
+            Instr::ReturnUnlessBelow { reg, limit } => {
+                let value = self.threads[t].regs[reg];
+                let kept = value < limit;
+                if !kept {
+                    let thread = &mut self.threads[t];
+                    thread.pc = self.program.len();
+                    thread.status = ThreadStatus::Done;
+                    return Ok(Event { thread: t, pc, effect: Effect::Tested { value, limit, kept } });
+                }
+                Effect::Tested { value, limit, kept }
+            }
+            Instr::StoreAt { base, index, reg, .. } => {
+                let slot = self.threads[t].regs[index];
+                let addr = usize::try_from(slot).ok().map(|s| base + s).ok_or(StepError::NoSuchCell(usize::MAX))?;
+                let value = self.threads[t].regs[reg];
+                *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
+                Effect::Stored { addr, value }
+            }
             Instr::Barrier => return Ok(self.arrive(t, pc)),
         };
         self.advance(t);
@@ -198,6 +224,12 @@ impl Machine {
             ),
             Effect::ArrivedAtBarrier { arrived, of } => {
                 format!("thread {t} arrives at the barrier ({arrived} of {of})")
+            }
+            Effect::Tested { value, limit, kept: true } => {
+                format!("thread {t} keeps its value: {value} < {limit}")
+            }
+            Effect::Tested { value, limit, kept: false } => {
+                format!("thread {t} drops its value and returns: {value} is not below {limit}")
             }
             Effect::BarrierReleased { threads } => {
                 format!("thread {t} arrives last: the barrier releases all {threads} threads")

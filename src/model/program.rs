@@ -24,6 +24,12 @@ pub enum Instr {
     /// `array[id] = reg` — each thread writes its own cell of an array that starts at
     /// `base`: thread `t` writes `memory[base + t]`. No two threads share a cell.
     StoreOwn { array: &'static str, base: Addr, reg: Reg },
+    /// `reg = array[id]` — each thread reads its own cell of an array that starts at `base`.
+    LoadOwn { array: &'static str, base: Addr, reg: Reg },
+    /// `if !(reg < limit) { return; }` — the thread stops here unless its value passes.
+    ReturnUnlessBelow { reg: Reg, limit: i64 },
+    /// `array[index] = value` — a store to the cell a register names (`base + index`).
+    StoreAt { array: &'static str, base: Addr, index: Reg, reg: Reg },
     /// `workgroupBarrier()` — nobody leaves until every thread has arrived.
     Barrier,
 }
@@ -68,6 +74,9 @@ impl Program {
                 format!("{} = atomicAdd(&{}, {imm})", reg(r), cell(addr))
             }
             Instr::StoreOwn { array, reg: r, .. } => format!("{array}[id] = {}", reg(r)),
+            Instr::LoadOwn { array, reg: r, .. } => format!("{} = {array}[id]", reg(r)),
+            Instr::ReturnUnlessBelow { reg: r, limit } => format!("if !({} < {limit}) {{ return; }}", reg(r)),
+            Instr::StoreAt { array, index, reg: r, .. } => format!("{array}[{}] = {}", reg(index), reg(r)),
             Instr::Barrier => "workgroupBarrier()".into(),
         }
     }
