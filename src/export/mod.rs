@@ -3,6 +3,7 @@
 //! serialisation framework into the page.
 
 mod json;
+pub mod append;
 pub mod race;
 pub mod tickets;
 

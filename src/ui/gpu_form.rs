@@ -61,3 +61,72 @@ pub fn LinkProblems(problems: Vec<String>) -> impl IntoView {
         }
     })
 }
+
+/// One GPU panel's job: whether it is running, what went wrong, and what came back.
+pub struct GpuJob<T: Send + Sync + 'static> {
+    pub running: RwSignal<bool>,
+    pub error: RwSignal<Option<String>>,
+    pub result: RwSignal<Option<T>>,
+}
+
+impl<T: Send + Sync + 'static> Clone for GpuJob<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Send + Sync + 'static> Copy for GpuJob<T> {}
+
+impl<T: Send + Sync + 'static> GpuJob<T> {
+    pub fn new() -> Self {
+        GpuJob { running: RwSignal::new(false), error: RwSignal::new(None), result: RwSignal::new(None) }
+    }
+
+    /// Checks the reader's sizes against the adapter, then runs `work`; its error becomes the
+    /// panel's message, and a lost device turns the whole page's GPU state.
+    pub fn start<Fut>(
+        self,
+        sizes: SizeFields,
+        work: impl FnOnce(std::rc::Rc<GpuContext>, GpuParams) -> Fut + 'static,
+    ) where
+        Fut: std::future::Future<Output = Result<T, crate::gpu::GpuError>> + 'static,
+    {
+        let gpu = expect_context::<super::gpu::GpuHandle>();
+        let Some(ctx) = gpu.context() else { return };
+        let params = match sizes.checked(&ctx) {
+            Ok(p) => p,
+            Err(e) => {
+                self.error.set(Some(e));
+                return;
+            }
+        };
+        self.error.set(None);
+        self.running.set(true);
+        leptos::task::spawn_local(async move {
+            match work(ctx, params).await {
+                Ok(r) => self.result.set(Some(r)),
+                Err(e) => {
+                    gpu.report(&e);
+                    self.error.set(Some(e.to_string()));
+                }
+            }
+            self.running.set(false);
+        });
+    }
+}
+
+/// The sizes, the run button and the job's state, as every single-run GPU panel shows them.
+#[component]
+pub fn RunForm<T: Send + Sync + 'static>(sizes: SizeFields, job: GpuJob<T>, on_run: Callback<()>) -> impl IntoView {
+    let gpu = expect_context::<super::gpu::GpuHandle>();
+    view! {
+        <div class="gpu-form">
+            <SizeInputs sizes=sizes />
+            <button on:click=move |_| on_run.run(()) disabled=move || gpu.context().is_none() || job.running.get() data-testid="gpu-run">
+                "Run on my GPU"
+            </button>
+            <span class="muted" aria-live="polite">{move || job.running.get().then_some("running…")}</span>
+        </div>
+        {move || job.error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="gpu-error">{e}</p> })}
+    }
+}

@@ -40,6 +40,7 @@ fn App() -> impl IntoView {
         None | Some("") => home::Home().into_any(),
         Some("race") => lessons::race::RaceLesson().into_any(),
         Some("atomic-counter") => lessons::tickets::TicketsLesson().into_any(),
+        Some("append") => lessons::append::AppendLesson().into_any(),
         Some(other) => {
             let message = crate::lessons::param::one_of(
                 "lesson",

@@ -1,4 +1,5 @@
 //! One page per lesson.
 
+pub mod append;
 pub mod race;
 pub mod tickets;

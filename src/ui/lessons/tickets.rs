@@ -7,15 +7,14 @@ use crate::lessons::dispatch::GpuParams;
 use crate::lessons::tickets::{check, TicketSettings, Tickets, NEXT, TICKETS};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
-use crate::ui::gpu::{now_ms, GpuHandle, GpuStatus};
-use crate::ui::gpu_form::{LinkProblems, SizeFields, SizeInputs};
+use crate::ui::gpu::{now_ms, GpuStatus};
+use crate::ui::gpu_form::{GpuJob, LinkProblems, RunForm, SizeFields};
 use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
 use crate::ui::panel::Panel;
 use crate::ui::permalink::{self, CopyLink};
 use crate::ui::query;
 use crate::ui::ticket_grid::TicketGrid;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 #[component]
 pub fn TicketsLesson() -> impl IntoView {
@@ -115,41 +114,17 @@ struct TicketResult {
 
 #[component]
 fn GpuTickets(sizes: SizeFields) -> impl IntoView {
-    let gpu = expect_context::<GpuHandle>();
-    let running = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
-    let result = RwSignal::new(None::<TicketResult>);
-    let run = move |_| {
-        let Some(ctx) = gpu.context() else { return };
-        let params = match sizes.checked(&ctx) {
-            Ok(p) => p,
-            Err(e) => {
-                error.set(Some(e));
-                return;
-            }
-        };
-        error.set(None);
-        running.set(true);
-        spawn_local(async move {
+    let job = GpuJob::<TicketResult>::new();
+    let run = Callback::new(move |()| {
+        job.start(sizes, |ctx, params| async move {
             let t0 = now_ms();
-            match run_tickets(&ctx, params).await {
-                Ok(run) => result.set(Some(TicketResult { adapter: ctx.adapter.clone(), params, run, wall_ms: now_ms() - t0 })),
-                Err(e) => {
-                    gpu.report(&e);
-                    error.set(Some(e.to_string()));
-                }
-            }
-            running.set(false);
-        });
-    };
+            let run = run_tickets(&ctx, params).await?;
+            Ok(TicketResult { adapter: ctx.adapter.clone(), params, run, wall_ms: now_ms() - t0 })
+        })
+    });
     view! {
-        <div class="gpu-form">
-            <SizeInputs sizes=sizes />
-            <button on:click=run disabled=move || gpu.context().is_none() || running.get() data-testid="gpu-run">"Run on my GPU"</button>
-            <span class="muted" aria-live="polite">{move || running.get().then_some("running…")}</span>
-        </div>
-        {move || error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="gpu-error">{e}</p> })}
-        {move || result.get().map(|r| view! { <TicketReport result=r /> })}
+        <RunForm sizes=sizes job=job on_run=run />
+        {move || job.result.get().map(|r| view! { <TicketReport result=r /> })}
     }
 }
 

@@ -1,0 +1,185 @@
+//! The append lesson page: a few model threads filtering and claiming output slots beside the
+//! real kernel doing it for thousands, run after run, with the slots that moved marked.
+
+use crate::gpu::append::{run_append, AppendRun};
+use crate::gpu::AdapterSummary;
+use crate::lessons::append::{check, slots_changed, Append, AppendSettings, COUNT, LIMIT};
+use crate::lessons::dispatch::GpuParams;
+use crate::model::Machine;
+use crate::ui::download::DownloadJson;
+use crate::ui::gpu::{now_ms, GpuStatus};
+use crate::ui::gpu_form::{GpuJob, LinkProblems, RunForm, SizeFields};
+use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
+use crate::ui::panel::Panel;
+use crate::ui::permalink::{self, CopyLink};
+use crate::ui::query;
+use leptos::prelude::*;
+
+#[component]
+pub fn AppendLesson() -> impl IntoView {
+    let (settings, mut problems) = AppendSettings::parse(query::get);
+    let (model, more) = ModelState::open(&settings);
+    problems.extend(more);
+    let sizes = SizeFields::new(settings.gpu);
+    permalink::follow("append", move || model.capture(sizes.current()).to_pairs());
+
+    view! {
+        <article class="lesson append">
+            <h1>"Appending in parallel"</h1>
+            <LinkProblems problems=problems />
+            <LessonText />
+            <div class="lesson-bar"><span></span><CopyLink /></div>
+            <div class="lesson-grid">
+                <Panel id="model" title="The model">
+                    <ModelControls model=model />
+                    <ModelView session=model.session outcome=model_outcome
+                        start="Start: count is 0; each thread is about to read its own input." />
+                </Panel>
+                <Panel id="code" title="The kernel">
+                    <KernelCode kernel=Signal::derive(Append::kernel) session=model.session />
+                    <CudaBeside />
+                </Panel>
+            </div>
+            <Panel id="gpu" title="Your GPU">
+                <GpuStatus />
+                <GpuAppend sizes=sizes />
+            </Panel>
+        </article>
+    }
+}
+
+fn model_outcome(m: &Machine) -> String {
+    if !m.is_finished() {
+        return String::new();
+    }
+    let n = m.threads.len();
+    let count = m.memory[COUNT];
+    let out = Append::output_base(n);
+    let values: Vec<String> = m.memory[out..out + count.max(0) as usize].iter().map(i64::to_string).collect();
+    format!(
+        "Finished: {count} of {n} values were below {LIMIT} and were appended, in this order: [{}].",
+        values.join(", ")
+    )
+}
+
+#[component]
+fn LessonText() -> impl IntoView {
+    view! {
+        <div class="prose">
+            <p>
+                "A common job: keep the items that pass a test and pack them, without gaps, into an output array. One "
+                "invocation per input decides on its own item. The ones that keep theirs need somewhere to put it, and no two "
+                "may pick the same place."
+            </p>
+            <p>
+                "Each keeper calls " <code>"atomicAdd(&count, 1)"</code> ". The value it gets back is a slot nobody else will "
+                "get, so it writes its item there. When every invocation is done, " <code>"count"</code> " is exactly the number "
+                "kept and slots 0 to " <code>"count - 1"</code> " hold exactly the kept items."
+            </p>
+            <p>
+                "What nothing fixes is the order. The slots go out in the order the GPU served the " <code>"atomicAdd"</code>
+                " calls, so the same input can come out shuffled differently from one run to the next. Code that appends this "
+                "way must not depend on the order — or must sort afterwards. Here a value is kept when it is below "
+                {LIMIT.to_string()} "."
+            </p>
+        </div>
+    }
+}
+
+#[component]
+fn CudaBeside() -> impl IntoView {
+    view! {
+        <details class="cuda" open>
+            <summary>"The same in CUDA"</summary>
+            <pre><code>{"__global__ void append(const unsigned *input, unsigned *output,\n                       unsigned *count, unsigned n) {\n    unsigned id = blockIdx.x * blockDim.x + threadIdx.x;\n    if (id >= n) return;\n    unsigned value = input[id];\n    if (!(value < 50u)) return;\n    unsigned slot = atomicAdd(count, 1u);  // claim a slot\n    output[slot] = value;\n}"}</code></pre>
+        </details>
+    }
+}
+
+#[derive(Clone)]
+struct AppendResult {
+    adapter: AdapterSummary,
+    params: GpuParams,
+    run: AppendRun,
+    wall_ms: f64,
+    /// The run before this one with the same sizes, to compare the order with.
+    previous: Option<AppendRun>,
+}
+
+/// Slots drawn in the strip: enough to see the shuffling.
+const STRIP: usize = 48;
+
+#[component]
+fn GpuAppend(sizes: SizeFields) -> impl IntoView {
+    let job = GpuJob::<AppendResult>::new();
+    let run = Callback::new(move |()| {
+        let last = job.result.get_untracked();
+        job.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
+            let run = run_append(&ctx, params).await?;
+            let previous = last.filter(|l| l.params == params).map(|l| l.run);
+            Ok(AppendResult { adapter: ctx.adapter.clone(), params, run, wall_ms: now_ms() - t0, previous })
+        })
+    });
+    view! {
+        <RunForm sizes=sizes job=job on_run=run />
+        {move || job.result.get().map(|r| view! { <AppendReport result=r /> })}
+    }
+}
+
+#[component]
+fn AppendReport(result: AppendResult) -> impl IntoView {
+    let AppendResult { adapter, params, run, wall_ms, previous } = result;
+    let c = check(&run.output, run.count, params);
+    let verdict = if c.is_permutation {
+        format!("The count is exactly {}, and the filled slots hold exactly the kept values.", c.expected)
+    } else {
+        format!(
+            "Expected {} kept values in slots 0..{}, got count {} and {}: this GPU broke atomicAdd's promise.",
+            c.expected,
+            c.expected,
+            run.count,
+            if run.count == c.expected { "different values" } else { "a wrong count" }
+        )
+    };
+    let changed = previous.as_ref().map(|p| slots_changed(&p.output, &run.output, run.count));
+    let order_text = match changed {
+        None => "Run again to compare the order with this run.".to_owned(),
+        Some(0) => "The same order as the previous run, slot for slot.".to_owned(),
+        Some(k) => format!("{k} of {} slots hold a different value than in the previous run.", run.count),
+    };
+    let strip = run.output.iter().take((run.count as usize).min(STRIP)).enumerate().map(|(i, v)| {
+        let moved = previous.as_ref().is_some_and(|p| p.output.get(i) != Some(v));
+        view! { <li class:moved=moved><span class="slot">{i.to_string()}</span><span class="value">{v.to_string()}</span></li> }
+    }).collect_view();
+    let export = {
+        let (adapter, run) = (adapter.clone(), run.clone());
+        move || {
+            let json = crate::export::append::run(&adapter, params, &run, wall_ms);
+            (format!("syncscope-append-{}.json", params.invocations), json.to_pretty())
+        }
+    };
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <dl class="figures">
+                <div><dt>"Invocations × workgroup"</dt><dd>{format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)}</dd></div>
+                <div><dt>{format!("Inputs below {LIMIT} (expected count)")}</dt><dd data-testid="gpu-expected">{c.expected.to_string()}</dd></div>
+                <div><dt>"Observed count"</dt><dd data-testid="gpu-observed">{run.count.to_string()}</dd></div>
+                <div><dt>"Slots in input order"</dt><dd data-testid="gpu-input-order">{format!("{} of {}", c.in_input_order, run.count)}</dd></div>
+                <div><dt>"Round trip"</dt><dd>{format!("{wall_ms:.1} ms wall clock")}</dd></div>
+            </dl>
+            <p class=if c.is_permutation { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.is_permutation.to_string()>{verdict}</p>
+            <p data-testid="gpu-order-change" data-changed=changed.map(|k| k.to_string())>{order_text}</p>
+            <figure class="slot-strip">
+                <ol aria-label=format!("the first {} output slots", (run.count as usize).min(STRIP))>{strip}</ol>
+                <figcaption class="muted">{format!(
+                    "The first {} of {} filled slots{}. Adapter: {}.",
+                    (run.count as usize).min(STRIP), run.count,
+                    if previous.is_some() { "; a marked slot changed since the previous run" } else { "" },
+                    adapter.name)}</figcaption>
+            </figure>
+            <DownloadJson make=export test_id="gpu-download" />
+            <pre class="raw" hidden data-testid="gpu-output">{run.output.iter().take(run.count as usize).map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
+        </div>
+    }
+}
