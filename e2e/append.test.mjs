@@ -63,6 +63,7 @@ test('GPU: twice, each time exactly the kept inputs in some order', async () => 
     assert.deepEqual(sorted(output), want, `round ${round}: the kept inputs, each once`);
   }
   console.log(`# ${await page.getByTestId('adapter-name').textContent()}: ${await text(page, 'gpu-order-change')} In input order: ${await text(page, 'gpu-input-order')}`);
+  assert.match(await page.getByTestId('measured-h100').locator('summary').textContent(), /H100/);
   await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('append-gpu') });
   assert.deepEqual(page.errors, []);
 });

@@ -25,7 +25,7 @@ const JUNK = ['', ' ', 'abc', '-1', '1e9', '0x10', '3.5', '∞', 'NaN', '<script
 
 // For each parameter: good values, and values just outside what it accepts.
 const PARAMS = {
-  lesson: { good: ['race', 'atomic-counter'], bad: ['nope', 'RACE', 'race '] },
+  lesson: { good: ['race', 'atomic-counter', 'append'], bad: ['nope', 'RACE', 'race '] },
   variant: { good: ['racy', 'atomic'], bad: ['Racy', 'fast'] },
   threads: { good: ['2', '5', '8', '64'], bad: ['0', '1', '65', '1000'] },
   schedule: { good: ['lockstep', 'round-robin', 'random', 'serial', 'manual'], bad: ['Lockstep', 'roundrobin'] },
@@ -66,11 +66,11 @@ function randomQuery(r) {
   // Lesson parameters are read by the lesson: on the index (no lesson, or an unknown one)
   // only `lesson` itself can be refused.
   const lesson = params.get('lesson');
-  if (lesson !== 'race' && lesson !== 'atomic-counter') {
+  if (!PARAMS.lesson.good.includes(lesson)) {
     for (const key of [...refused]) if (key !== 'lesson') refused.delete(key);
   }
-  // The ticket lesson has one program: it reads no `variant`.
-  if (lesson === 'atomic-counter') refused.delete('variant');
+  // Only the race lesson has variants; the others read no `variant`.
+  if (lesson !== 'race') refused.delete('variant');
   if (lesson === '') refused.delete('lesson');
   return { query: params.toString(), refused };
 }

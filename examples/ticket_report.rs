@@ -7,7 +7,6 @@
 
 use syncscope::export::{adapter, Json};
 use syncscope::gpu::tickets::run_tickets;
-use syncscope::gpu::GpuContext;
 use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
 use syncscope::lessons::tickets::check;
 
@@ -15,14 +14,10 @@ const RUNS: usize = 10;
 /// How many workgroups' service order to keep from each size's first run.
 const ORDER_KEPT: usize = 16;
 
+mod common;
+
 fn main() {
-    let ctx = match pollster::block_on(GpuContext::acquire()) {
-        Ok(ctx) => ctx,
-        Err(e) => {
-            eprintln!("no GPU: {e}");
-            std::process::exit(1);
-        }
-    };
+    let ctx = common::gpu_or_exit();
     let limits = ComputeLimits::from(ctx.adapter.limits);
     let mut rows = Vec::new();
     let mut orders = Vec::new();

@@ -1,6 +1,8 @@
 //! The real-GPU figures the lessons show parse in full and agree with the model.
 
-use syncscope::lessons::measured::{parse_report, parse_ticket_report, H100_RACE, H100_TICKETS};
+use syncscope::lessons::measured::{
+    parse_append_report, parse_report, parse_ticket_report, H100_APPEND, H100_RACE, H100_TICKETS,
+};
 use syncscope::lessons::race::Variant;
 
 #[test]
@@ -28,5 +30,20 @@ fn the_h100_ticket_report_parses_and_every_run_was_exact() {
         assert!(r.whole_workgroups.0 <= r.whole_workgroups.1 && r.whole_workgroups.1 <= r.workgroups, "{r:?}");
         assert!(r.lane_order.0 <= r.lane_order.1 && r.lane_order.1 <= r.neighbour_pairs, "{r:?}");
         assert!(r.gpu_ms_median.is_some());
+    }
+}
+
+#[test]
+fn the_h100_append_report_parses_and_every_count_was_exact() {
+    use syncscope::lessons::append::{input_value, LIMIT};
+    let (adapter, rows) = parse_append_report(H100_APPEND).expect("data/h100-append.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        assert_eq!(r.exact, r.runs, "{r:?}");
+        let kept = (0..r.invocations).filter(|&i| i64::from(input_value(i)) < LIMIT).count() as u32;
+        assert_eq!(r.kept, kept, "the report's inputs are the lesson's: {r:?}");
+        assert!(r.slots_changed.0 <= r.slots_changed.1 && r.slots_changed.1 <= r.kept, "{r:?}");
+        assert!(r.in_input_order.0 <= r.in_input_order.1 && r.in_input_order.1 <= r.kept, "{r:?}");
     }
 }

@@ -90,37 +90,83 @@ pub struct MeasuredTickets {
     pub gpu_ms_median: Option<f64>,
 }
 
-/// A ticket report: the adapter's name and one row per size. Each row is one line of
-/// numbers in the report's `rows` block.
-pub fn parse_ticket_report(text: &str) -> Option<(String, Vec<MeasuredTickets>)> {
+/// A report written as `columns` and `rows` (see `examples/*_report.rs`): the adapter's name
+/// and each row's numbers, one row per line. `null` reads as NaN.
+pub fn report_rows(text: &str) -> Option<(String, Vec<Vec<f64>>)> {
     let adapter = field(text.lines().find(|l| l.trim_start().starts_with("\"name\""))?, "name")?.to_owned();
     let mut rows = Vec::new();
     let mut in_rows = false;
-    for line in text.lines() {
-        let line = line.trim();
+    for line in text.lines().map(str::trim) {
         if line.starts_with("\"rows\"") {
             in_rows = true;
-            continue;
-        }
-        if !in_rows {
-            continue;
-        }
-        if !line.starts_with('[') {
+        } else if in_rows && line.starts_with('[') {
+            let cells = line.trim_matches(|c| c == '[' || c == ']' || c == ',').split(',');
+            rows.push(cells.map(|c| c.trim().parse::<f64>().unwrap_or(f64::NAN)).collect());
+        } else if in_rows {
             break;
         }
-        let cells: Vec<&str> = line.trim_matches(|c| c == '[' || c == ']' || c == ',').split(',').map(str::trim).collect();
-        let n = |i: usize| cells.get(i)?.parse::<u32>().ok();
-        rows.push(MeasuredTickets {
-            invocations: n(0)?,
-            workgroup_size: n(1)?,
-            runs: n(2)?,
-            exact_permutations: n(3)?,
-            whole_workgroups: (n(4)?, n(5)?),
-            workgroups: n(6)?,
-            lane_order: (n(7)?, n(8)?),
-            neighbour_pairs: n(9)?,
-            gpu_ms_median: cells.get(10)?.parse::<f64>().ok(),
-        });
     }
     (!rows.is_empty()).then_some((adapter, rows))
+}
+
+/// Whole numbers of a row, in column order; `None` where one is missing or not whole.
+fn whole(row: &[f64], columns: usize) -> Option<Vec<u32>> {
+    (0..columns).map(|i| row.get(i).filter(|x| x.fract() == 0.0 && **x >= 0.0).map(|x| *x as u32)).collect()
+}
+
+/// The ticket report (`examples/ticket_report.rs`).
+pub fn parse_ticket_report(text: &str) -> Option<(String, Vec<MeasuredTickets>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 10)?;
+            Some(MeasuredTickets {
+                invocations: n[0],
+                workgroup_size: n[1],
+                runs: n[2],
+                exact_permutations: n[3],
+                whole_workgroups: (n[4], n[5]),
+                workgroups: n[6],
+                lane_order: (n[7], n[8]),
+                neighbour_pairs: n[9],
+                gpu_ms_median: row.get(10).copied().filter(|x| x.is_finite()),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
+}
+
+/// One size of an append report (`examples/append_report.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeasuredAppend {
+    pub invocations: u32,
+    pub workgroup_size: u32,
+    pub runs: u32,
+    pub exact: u32,
+    pub kept: u32,
+    pub slots_changed: (u32, u32),
+    pub in_input_order: (u32, u32),
+}
+
+pub const H100_APPEND: &str = include_str!("../../data/h100-append.json");
+
+pub fn parse_append_report(text: &str) -> Option<(String, Vec<MeasuredAppend>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 9)?;
+            Some(MeasuredAppend {
+                invocations: n[0],
+                workgroup_size: n[1],
+                runs: n[2],
+                exact: n[3],
+                kept: n[4],
+                slots_changed: (n[5], n[6]),
+                in_input_order: (n[7], n[8]),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
 }

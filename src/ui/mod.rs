@@ -11,6 +11,7 @@ mod home;
 mod lanes;
 mod panel;
 mod permalink;
+mod lesson_page;
 mod lessons;
 mod model_panel;
 mod player;

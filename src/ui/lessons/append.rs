@@ -3,48 +3,24 @@
 
 use crate::gpu::append::{run_append, AppendRun};
 use crate::gpu::AdapterSummary;
-use crate::lessons::append::{check, slots_changed, Append, AppendSettings, COUNT, LIMIT};
+use crate::lessons::append::{check, slots_changed, Append, COUNT, LIMIT};
 use crate::lessons::dispatch::GpuParams;
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
-use crate::ui::gpu::{now_ms, GpuStatus};
-use crate::ui::gpu_form::{GpuJob, LinkProblems, RunForm, SizeFields};
-use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
-use crate::ui::panel::Panel;
-use crate::ui::permalink::{self, CopyLink};
-use crate::ui::query;
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
 use leptos::prelude::*;
 
 #[component]
 pub fn AppendLesson() -> impl IntoView {
-    let (settings, mut problems) = AppendSettings::parse(query::get);
-    let (model, more) = ModelState::open(&settings);
-    problems.extend(more);
-    let sizes = SizeFields::new(settings.gpu);
-    permalink::follow("append", move || model.capture(sizes.current()).to_pairs());
-
+    let (model, sizes, problems) = open_lesson::<Append>("append");
     view! {
-        <article class="lesson append">
-            <h1>"Appending in parallel"</h1>
-            <LinkProblems problems=problems />
-            <LessonText />
-            <div class="lesson-bar"><span></span><CopyLink /></div>
-            <div class="lesson-grid">
-                <Panel id="model" title="The model">
-                    <ModelControls model=model />
-                    <ModelView session=model.session outcome=model_outcome
-                        start="Start: count is 0; each thread is about to read its own input." />
-                </Panel>
-                <Panel id="code" title="The kernel">
-                    <KernelCode kernel=Signal::derive(Append::kernel) session=model.session />
-                    <CudaBeside />
-                </Panel>
-            </div>
-            <Panel id="gpu" title="Your GPU">
-                <GpuStatus />
-                <GpuAppend sizes=sizes />
-            </Panel>
-        </article>
+        <LessonPage id="append" title="Appending in parallel" model=model problems=problems
+            text=|| view! { <LessonText /> }
+            start="Start: count is 0; each thread is about to read its own input." outcome=model_outcome
+            kernel=Signal::derive(Append::kernel) cuda=cuda()
+            gpu=move || view! { <GpuAppend sizes=sizes /> <MeasuredElsewhere /> } />
     }
 }
 
@@ -86,14 +62,9 @@ fn LessonText() -> impl IntoView {
     }
 }
 
-#[component]
-fn CudaBeside() -> impl IntoView {
-    view! {
-        <details class="cuda" open>
-            <summary>"The same in CUDA"</summary>
-            <pre><code>{"__global__ void append(const unsigned *input, unsigned *output,\n                       unsigned *count, unsigned n) {\n    unsigned id = blockIdx.x * blockDim.x + threadIdx.x;\n    if (id >= n) return;\n    unsigned value = input[id];\n    if (!(value < 50u)) return;\n    unsigned slot = atomicAdd(count, 1u);  // claim a slot\n    output[slot] = value;\n}"}</code></pre>
-        </details>
-    }
+/// The same kernel in CUDA.
+fn cuda() -> String {
+    format!("__global__ void append(const unsigned *input, unsigned *output,\n                       unsigned *count, unsigned n) {{\n    unsigned id = blockIdx.x * blockDim.x + threadIdx.x;\n    if (id >= n) return;\n    unsigned value = input[id];\n    if (!(value < {LIMIT}u)) return;\n    unsigned slot = atomicAdd(count, 1u);  // claim a slot\n    output[slot] = value;\n}}")
 }
 
 #[derive(Clone)]
@@ -182,4 +153,43 @@ fn AppendReport(result: AppendResult) -> impl IntoView {
             <pre class="raw" hidden data-testid="gpu-output">{run.output.iter().take(run.count as usize).map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
         </div>
     }
+}
+
+/// The same kernel on a data-centre GPU, from `data/h100-append.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    use crate::lessons::measured::{parse_append_report, H100_APPEND};
+    let Some((adapter, rows)) = parse_append_report(H100_APPEND) else {
+        return ().into_any();
+    };
+    let range = |(lo, hi): (u32, u32)| if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") };
+    let rows = rows
+        .into_iter()
+        .map(|r| {
+            view! {
+                <tr>
+                    <td>{r.invocations.to_string()}</td>
+                    <td>{r.workgroup_size.to_string()}</td>
+                    <td>{format!("{} of {}", r.exact, r.runs)}</td>
+                    <td>{r.kept.to_string()}</td>
+                    <td>{range(r.slots_changed)}</td>
+                    <td>{range(r.in_input_order)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <details class="measured" data-testid="measured-h100">
+            <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
+            <table>
+                <thead><tr>
+                    <th>"invocations"</th><th>"workgroup"</th><th>"exact runs"</th><th>"kept"</th>
+                    <th>"slots changed since the run before"</th><th>"slots in input order"</th>
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <p class="muted">"Ten runs per size after a warm-up, from data/h100-append.json, written by examples/append_report.rs on that GPU."</p>
+        </details>
+    }
+    .into_any()
 }

@@ -2,58 +2,36 @@
 
 use crate::gpu::race::{run_race, run_replay, RaceBatch, ReplayRun};
 use crate::gpu::{AdapterSummary, GpuError};
-use crate::lessons::race::{GpuParams, RaceSettings, Variant};
+use crate::lessons::race::{GpuParams, Variant};
 use crate::model::{Machine, ReplayAccess, ReplayTimeline};
 use crate::ui::download::DownloadJson;
-use crate::ui::gpu::{now_ms, GpuHandle, GpuStatus};
-use crate::ui::gpu_form::{LinkProblems, SizeFields, SizeInputs};
+use crate::ui::gpu::{now_ms, GpuHandle};
+use crate::ui::gpu_form::{SizeFields, SizeInputs};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::histogram::Histogram;
-use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
+use crate::ui::model_panel::ModelState;
 use crate::ui::panel::Panel;
 use crate::ui::player::Player;
-use crate::ui::permalink::{self, CopyLink};
-use crate::ui::query;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
 
 #[component]
 pub fn RaceLesson() -> impl IntoView {
-    let (settings, mut problems) = RaceSettings::parse(query::get);
-    let (model, more) = ModelState::open(&settings);
-    problems.extend(more);
-    let ModelState { variant, threads, session, .. } = model;
-    let sizes = SizeFields::new(settings.gpu);
-    permalink::follow("race", move || model.capture(sizes.current()).to_pairs());
-
+    let (model, sizes, problems) = open_lesson::<Variant>("race");
+    let ModelState { variant, threads, .. } = model;
     view! {
-        <article class="lesson race">
-            <h1>"The lost update"</h1>
-            <LinkProblems problems=problems />
-            <LessonText />
-            <div class="lesson-bar">
-                <VariantToggle variant=variant on_change=move || model.rebuild() />
-                <CopyLink />
-            </div>
-            <div class="lesson-grid">
-                <Panel id="model" title="The model">
-                    <ModelControls model=model />
-                    <ModelView session=session outcome=model_outcome
-                        start="Start: every thread is about to run its first instruction; the counter is 0." />
+        <LessonPage id="race" title="The lost update" model=model problems=problems
+            text=|| view! { <LessonText /> }
+            bar=move || view! { <VariantToggle variant=variant on_change=move || model.rebuild() /> }
+            start="Start: every thread is about to run its first instruction; the counter is 0." outcome=model_outcome
+            kernel=Signal::derive(move || variant.get().kernel())
+            gpu=move || view! { <GpuRuns variant=variant sizes=sizes /> <MeasuredElsewhere variant=variant /> }
+            after=move || view! {
+                <Panel id="replay" title="Replay what your GPU did">
+                    <GpuReplay variant=variant threads=threads />
                 </Panel>
-                <Panel id="code" title="The kernel">
-                    <KernelCode kernel=Signal::derive(move || variant.get().kernel()) session=session />
-                </Panel>
-            </div>
-            <Panel id="gpu" title="Your GPU">
-                <GpuStatus />
-                <GpuRuns variant=variant sizes=sizes />
-                <MeasuredElsewhere variant=variant />
-            </Panel>
-            <Panel id="replay" title="Replay what your GPU did">
-                <GpuReplay variant=variant threads=threads />
-            </Panel>
-        </article>
+            } />
     }
 }
 

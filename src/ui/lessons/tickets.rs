@@ -4,49 +4,24 @@
 use crate::gpu::tickets::{run_tickets, TicketRun};
 use crate::gpu::AdapterSummary;
 use crate::lessons::dispatch::GpuParams;
-use crate::lessons::tickets::{check, TicketSettings, Tickets, NEXT, TICKETS};
+use crate::lessons::tickets::{check, Tickets, NEXT, TICKETS};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
-use crate::ui::gpu::{now_ms, GpuStatus};
-use crate::ui::gpu_form::{GpuJob, LinkProblems, RunForm, SizeFields};
-use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
-use crate::ui::panel::Panel;
-use crate::ui::permalink::{self, CopyLink};
-use crate::ui::query;
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::ticket_grid::TicketGrid;
 use leptos::prelude::*;
 
 #[component]
 pub fn TicketsLesson() -> impl IntoView {
-    let (settings, mut problems) = TicketSettings::parse(query::get);
-    let (model, more) = ModelState::open(&settings);
-    problems.extend(more);
-    let sizes = SizeFields::new(settings.gpu);
-    permalink::follow("atomic-counter", move || model.capture(sizes.current()).to_pairs());
-
+    let (model, sizes, problems) = open_lesson::<Tickets>("atomic-counter");
     view! {
-        <article class="lesson tickets">
-            <h1>"Taking a ticket"</h1>
-            <LinkProblems problems=problems />
-            <LessonText />
-            <div class="lesson-bar"><span></span><CopyLink /></div>
-            <div class="lesson-grid">
-                <Panel id="model" title="The model">
-                    <ModelControls model=model />
-                    <ModelView session=model.session outcome=model_outcome
-                        start="Start: next is 0 and no thread holds a ticket yet." />
-                </Panel>
-                <Panel id="code" title="The kernel">
-                    <KernelCode kernel=Signal::derive(Tickets::kernel) session=model.session />
-                    <CudaBeside />
-                </Panel>
-            </div>
-            <Panel id="gpu" title="Your GPU">
-                <GpuStatus />
-                <GpuTickets sizes=sizes />
-                <MeasuredElsewhere />
-            </Panel>
-        </article>
+        <LessonPage id="atomic-counter" title="Taking a ticket" model=model problems=problems
+            text=|| view! { <LessonText /> }
+            start="Start: next is 0 and no thread holds a ticket yet." outcome=model_outcome
+            kernel=Signal::derive(Tickets::kernel) cuda=CUDA.to_owned()
+            gpu=move || view! { <GpuTickets sizes=sizes /> <MeasuredElsewhere /> } />
     }
 }
 
@@ -94,15 +69,7 @@ fn LessonText() -> impl IntoView {
 }
 
 /// The same kernel in CUDA, where atomicAdd also returns the old value.
-#[component]
-fn CudaBeside() -> impl IntoView {
-    view! {
-        <details class="cuda" open>
-            <summary>"The same in CUDA"</summary>
-            <pre><code>{"__global__ void take_tickets(unsigned *next, unsigned *tickets, unsigned n) {\n    unsigned id = blockIdx.x * blockDim.x + threadIdx.x;\n    if (id >= n) return;\n    unsigned ticket = atomicAdd(next, 1u);  // the old value\n    tickets[id] = ticket;\n}"}</code></pre>
-        </details>
-    }
-}
+const CUDA: &str = "__global__ void take_tickets(unsigned *next, unsigned *tickets, unsigned n) {\n    unsigned id = blockIdx.x * blockDim.x + threadIdx.x;\n    if (id >= n) return;\n    unsigned ticket = atomicAdd(next, 1u);  // the old value\n    tickets[id] = ticket;\n}";
 
 #[derive(Clone)]
 struct TicketResult {

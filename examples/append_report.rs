@@ -1,0 +1,67 @@
+//! Runs the append kernel on this machine's GPU (native wgpu over Vulkan) and prints, as JSON,
+//! what it appended: the figures the append lesson shows beside the reader's own.
+//!
+//!     cargo run --release --example append_report > data/<gpu>-append.json
+//!
+//! Every number comes from the GPU: counts and output slots read back.
+
+use syncscope::export::{adapter, Json};
+use syncscope::gpu::append::run_append;
+use syncscope::lessons::append::{check, slots_changed};
+use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
+
+mod common;
+
+const RUNS: usize = 10;
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let limits = ComputeLimits::from(ctx.adapter.limits);
+    let mut rows = Vec::new();
+    for (invocations, workgroup_size) in [(1024, 64), (8192, 64), (65_536, 256), (1 << 20, 256)] {
+        let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
+        let mut previous = pollster::block_on(run_append(&ctx, params)).expect("warm-up");
+        let (mut exact, mut changed, mut in_order) = (0, Vec::new(), Vec::new());
+        let mut expected = 0;
+        for _ in 0..RUNS {
+            let run = pollster::block_on(run_append(&ctx, params)).expect("run");
+            let c = check(&run.output, run.count, params);
+            exact += usize::from(c.is_permutation);
+            expected = c.expected;
+            in_order.push(c.in_input_order);
+            changed.push(slots_changed(&previous.output, &run.output, run.count));
+            previous = run;
+        }
+        rows.push(Json::Array(vec![
+            Json::from(invocations),
+            Json::from(workgroup_size),
+            Json::from(RUNS),
+            Json::from(exact),
+            Json::from(expected),
+            Json::from(*changed.iter().min().unwrap()),
+            Json::from(*changed.iter().max().unwrap()),
+            Json::from(*in_order.iter().min().unwrap()),
+            Json::from(*in_order.iter().max().unwrap()),
+        ]));
+    }
+    let report = Json::object([
+        ("syncscope", Json::from("append/report")),
+        ("adapter", adapter(&ctx.adapter)),
+        (
+            "columns",
+            Json::array([
+                "invocations",
+                "workgroup_size",
+                "runs",
+                "runs_exact",
+                "kept",
+                "slots_changed_from_previous_run_min",
+                "slots_changed_from_previous_run_max",
+                "slots_in_input_order_min",
+                "slots_in_input_order_max",
+            ]),
+        ),
+        ("rows", Json::Array(rows)),
+    ]);
+    print!("{}", report.to_pretty());
+}

@@ -1,0 +1,87 @@
+//! The frame every lesson page shares: its link read and kept up to date, the title, the
+//! refused parts of the link, the text, the model beside the kernel (and its CUDA twin), and
+//! the GPU panel.
+
+use crate::gpu::kernels::Kernel;
+use crate::lessons::settings::{LessonSettings, LessonVariant};
+use crate::model::Machine;
+use crate::ui::gpu::GpuStatus;
+use crate::ui::gpu_form::{LinkProblems, SizeFields};
+use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
+use crate::ui::panel::Panel;
+use crate::ui::permalink::{self, CopyLink};
+use crate::ui::query;
+use leptos::prelude::*;
+
+/// Reads the lesson's link, opens its model and GPU sizes, and keeps the address bar in step
+/// with them. Returns the messages for whatever in the link was refused.
+pub fn open_lesson<V: LessonVariant + Send + Sync>(id: &'static str) -> (ModelState<V>, SizeFields, Vec<String>) {
+    let (settings, mut problems) = LessonSettings::<V>::parse(query::get);
+    let (model, more) = ModelState::open(&settings);
+    problems.extend(more);
+    let sizes = SizeFields::new(settings.gpu);
+    permalink::follow(id, move || model.capture(sizes.current()).to_pairs());
+    (model, sizes, problems)
+}
+
+/// A lesson page: `text` above, the model and `kernel` side by side, `gpu` below.
+#[component]
+pub fn LessonPage<V: LessonVariant + Send + Sync>(
+    /// The lesson's id, also its page's class.
+    id: &'static str,
+    title: &'static str,
+    model: ModelState<V>,
+    problems: Vec<String>,
+    /// The lesson's own explanation.
+    #[prop(into)]
+    text: ViewFn,
+    /// Controls beside "Copy link" (the race lesson's variant toggle); nothing by default.
+    #[prop(optional, into)]
+    bar: Option<ViewFn>,
+    /// What the model's narration says before the first step.
+    start: &'static str,
+    /// The lesson's verdict on the model's current state.
+    outcome: fn(&Machine) -> String,
+    #[prop(into)] kernel: Signal<Kernel>,
+    /// The same kernel in CUDA, shown under the WGSL; none where the seeds give none.
+    #[prop(optional)]
+    cuda: Option<String>,
+    /// The GPU panel's own content, under the adapter's status.
+    #[prop(into)]
+    gpu: ViewFn,
+    /// Panels after the GPU panel (the race lesson's replay).
+    #[prop(optional, into)]
+    after: Option<ViewFn>,
+) -> impl IntoView {
+    view! {
+        <article class=format!("lesson {id}")>
+            <h1>{title}</h1>
+            <LinkProblems problems=problems />
+            {text.run()}
+            <div class="lesson-bar">
+                {bar.map_or_else(|| view! { <span></span> }.into_any(), |b| b.run())}
+                <CopyLink />
+            </div>
+            <div class="lesson-grid">
+                <Panel id="model" title="The model">
+                    <ModelControls model=model />
+                    <ModelView session=model.session outcome=outcome start=start />
+                </Panel>
+                <Panel id="code" title="The kernel">
+                    <KernelCode kernel=kernel session=model.session />
+                    {cuda.map(|code| view! {
+                        <details class="cuda" open>
+                            <summary>"The same in CUDA"</summary>
+                            <pre><code>{code}</code></pre>
+                        </details>
+                    })}
+                </Panel>
+            </div>
+            <Panel id="gpu" title="Your GPU">
+                <GpuStatus />
+                {gpu.run()}
+            </Panel>
+            {after.map(|a| a.run())}
+        </article>
+    }
+}
