@@ -33,6 +33,8 @@ fn the_ticket_and_append_models_name_lines_of_their_kernels() {
     use syncscope::lessons::{append::Append, tickets::Tickets};
     assert_markers_match(&Tickets::program(4), Tickets::kernel());
     assert_markers_match(&Append::program(4), Append::kernel());
+    use syncscope::lessons::cas_max::CasInputs;
+    assert_markers_match(&CasInputs::program(4), CasInputs::kernel());
 }
 
 #[test]

@@ -9,16 +9,18 @@ pub enum Kernel {
     RaceReplayAtomic,
     Tickets,
     Append,
+    CasMax,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 6] = [
+    pub const ALL: [Kernel; 7] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
         Kernel::RaceReplayAtomic,
         Kernel::Tickets,
         Kernel::Append,
+        Kernel::CasMax,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -30,6 +32,7 @@ impl Kernel {
             Kernel::RaceReplayAtomic => "race_replay_atomic.wgsl",
             Kernel::Tickets => "tickets.wgsl",
             Kernel::Append => "append.wgsl",
+            Kernel::CasMax => "cas_max.wgsl",
         }
     }
 
@@ -41,6 +44,7 @@ impl Kernel {
             Kernel::RaceReplayAtomic => include_str!("../../shaders/race_replay_atomic.wgsl"),
             Kernel::Tickets => include_str!("../../shaders/tickets.wgsl"),
             Kernel::Append => include_str!("../../shaders/append.wgsl"),
+            Kernel::CasMax => include_str!("../../shaders/cas_max.wgsl"),
         }
     }
 

@@ -3,6 +3,7 @@
 
 pub mod append;
 mod buffers;
+pub mod cas_max;
 mod context;
 mod error;
 pub mod kernels;

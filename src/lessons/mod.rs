@@ -2,6 +2,7 @@
 //! The pure parts live here and are host-tested; each lesson's page is in `crate::ui`.
 
 pub mod append;
+pub mod cas_max;
 pub mod dispatch;
 pub mod measured;
 pub mod param;

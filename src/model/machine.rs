@@ -31,6 +31,10 @@ pub enum Effect {
     ArrivedAtBarrier { arrived: usize, of: usize },
     /// A test on a register: `kept` is false when the thread returned.
     Tested { value: i64, limit: i64, kept: bool },
+    /// A branch or jump: `taken` says whether it went to `target`.
+    Branched { taken: bool, target: usize },
+    /// A compare-exchange: what the cell held, what was hoped for, and whether it swapped.
+    CompareExchanged { addr: Addr, old: i64, expected: i64, desired: i64, exchanged: bool },
     /// The last arrival: every waiting thread leaves the barrier together.
     BarrierReleased { threads: usize },
 }
@@ -170,10 +174,44 @@ impl Machine {
                 *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
                 Effect::Stored { addr, value }
             }
+            Instr::BranchUnlessGreater { a, b, target } => {
+                let regs = &self.threads[t].regs;
+                let taken = regs[a] <= regs[b];
+                return Ok(self.branch(t, pc, taken, target));
+            }
+            Instr::BranchIfNonZero { reg, target } => {
+                let taken = self.threads[t].regs[reg] != 0;
+                return Ok(self.branch(t, pc, taken, target));
+            }
+            Instr::Jump { target } => return Ok(self.branch(t, pc, true, target)),
+            Instr::CompareExchange { addr, expected, desired, old, exchanged } => {
+                let (want, new) = (self.threads[t].regs[expected], self.threads[t].regs[desired]);
+                let held = self.memory[addr];
+                let swapped = held == want;
+                if swapped {
+                    self.memory[addr] = new;
+                }
+                let regs = &mut self.threads[t].regs;
+                regs[old] = held;
+                regs[exchanged] = i64::from(swapped);
+                Effect::CompareExchanged { addr, old: held, expected: want, desired: new, exchanged: swapped }
+            }
             Instr::Barrier => return Ok(self.arrive(t, pc)),
         };
         self.advance(t);
         Ok(Event { thread: t, pc, effect })
+    }
+
+    /// Goes to `target` when `taken`, else to the next instruction.
+    fn branch(&mut self, t: usize, pc: usize, taken: bool, target: usize) -> Event {
+        if taken {
+            let thread = &mut self.threads[t];
+            thread.pc = target;
+            thread.status = if target >= self.program.len() { ThreadStatus::Done } else { ThreadStatus::Ready };
+        } else {
+            self.advance(t);
+        }
+        Event { thread: t, pc, effect: Effect::Branched { taken, target } }
     }
 
     fn advance(&mut self, t: usize) {
@@ -231,6 +269,19 @@ impl Machine {
             Effect::Tested { value, limit, kept: false } => {
                 format!("thread {t} drops its value and returns: {value} is not below {limit}")
             }
+            Effect::Branched { taken: true, target } if *target >= self.program.len() => format!("thread {t} is done"),
+            Effect::Branched { taken: true, target } => {
+                format!("thread {t} goes to `{}`", self.program.describe(*target))
+            }
+            Effect::Branched { taken: false, .. } => format!("thread {t} goes on"),
+            Effect::CompareExchanged { addr, old, desired, exchanged: true, .. } => format!(
+                "thread {t} swaps {}: it held {old} as expected, now {desired}",
+                cell(*addr)
+            ),
+            Effect::CompareExchanged { addr, old, expected, exchanged: false, .. } => format!(
+                "thread {t} fails to swap {}: expected {expected}, it holds {old}",
+                cell(*addr)
+            ),
             Effect::BarrierReleased { threads } => {
                 format!("thread {t} arrives last: the barrier releases all {threads} threads")
             }

@@ -30,6 +30,16 @@ pub enum Instr {
     ReturnUnlessBelow { reg: Reg, limit: i64 },
     /// `array[index] = value` — a store to the cell a register names (`base + index`).
     StoreAt { array: &'static str, base: Addr, index: Reg, reg: Reg },
+    /// `if !(a > b) { go to target }` — a loop's exit test.
+    BranchUnlessGreater { a: Reg, b: Reg, target: usize },
+    /// `if reg != 0 { go to target }`.
+    BranchIfNonZero { reg: Reg, target: usize },
+    /// `go to target` — the way back to the top of a loop.
+    Jump { target: usize },
+    /// `r = atomicCompareExchangeWeak(&memory[addr], expected, desired)`: when the cell holds
+    /// `expected` it becomes `desired`; either way `old` receives what the cell held and
+    /// `exchanged` 1 or 0. The model never fails spuriously (a GPU's weak exchange may).
+    CompareExchange { addr: Addr, expected: Reg, desired: Reg, old: Reg, exchanged: Reg },
     /// `workgroupBarrier()` — nobody leaves until every thread has arrived.
     Barrier,
 }
@@ -77,6 +87,17 @@ impl Program {
             Instr::LoadOwn { array, reg: r, .. } => format!("{} = {array}[id]", reg(r)),
             Instr::ReturnUnlessBelow { reg: r, limit } => format!("if !({} < {limit}) {{ return; }}", reg(r)),
             Instr::StoreAt { array, index, reg: r, .. } => format!("{array}[{}] = {}", reg(index), reg(r)),
+            Instr::BranchUnlessGreater { a, b, .. } => format!("if !({} > {}) {{ break; }}", reg(a), reg(b)),
+            Instr::BranchIfNonZero { reg: r, .. } => format!("if {} {{ break; }}", reg(r)),
+            Instr::Jump { .. } => "continue".into(),
+            Instr::CompareExchange { addr, expected, desired, old, exchanged } => format!(
+                "({}, {}) = atomicCompareExchangeWeak(&{}, {}, {})",
+                reg(old),
+                reg(exchanged),
+                cell(addr),
+                reg(expected),
+                reg(desired)
+            ),
             Instr::Barrier => "workgroupBarrier()".into(),
         }
     }

@@ -13,6 +13,7 @@ mod panel;
 mod permalink;
 mod lesson_page;
 mod lessons;
+mod measured;
 mod model_panel;
 mod player;
 mod query;

@@ -10,6 +10,7 @@ use crate::ui::download::DownloadJson;
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::measured::{range, MeasuredTable};
 use leptos::prelude::*;
 
 #[component]
@@ -159,37 +160,24 @@ fn AppendReport(result: AppendResult) -> impl IntoView {
 #[component]
 fn MeasuredElsewhere() -> impl IntoView {
     use crate::lessons::measured::{parse_append_report, H100_APPEND};
-    let Some((adapter, rows)) = parse_append_report(H100_APPEND) else {
-        return ().into_any();
-    };
-    let range = |(lo, hi): (u32, u32)| if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") };
-    let rows = rows
-        .into_iter()
-        .map(|r| {
-            view! {
-                <tr>
-                    <td>{r.invocations.to_string()}</td>
-                    <td>{r.workgroup_size.to_string()}</td>
-                    <td>{format!("{} of {}", r.exact, r.runs)}</td>
-                    <td>{r.kept.to_string()}</td>
-                    <td>{range(r.slots_changed)}</td>
-                    <td>{range(r.in_input_order)}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    view! {
-        <details class="measured" data-testid="measured-h100">
-            <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
-            <table>
-                <thead><tr>
-                    <th>"invocations"</th><th>"workgroup"</th><th>"exact runs"</th><th>"kept"</th>
-                    <th>"slots changed since the run before"</th><th>"slots in input order"</th>
-                </tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-            <p class="muted">"Ten runs per size after a warm-up, from data/h100-append.json, written by examples/append_report.rs on that GPU."</p>
-        </details>
-    }
-    .into_any()
+    parse_append_report(H100_APPEND).map(|(adapter, rows)| {
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                vec![
+                    r.invocations.to_string(),
+                    r.workgroup_size.to_string(),
+                    format!("{} of {}", r.exact, r.runs),
+                    r.kept.to_string(),
+                    range(r.slots_changed),
+                    range(r.in_input_order),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=rows
+                headers=&["invocations", "workgroup", "exact runs", "kept", "slots changed since the run before", "slots in input order"]
+                note="Ten runs per size after a warm-up, from data/h100-append.json, written by examples/append_report.rs on that GPU." />
+        }
+    })
 }

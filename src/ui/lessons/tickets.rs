@@ -10,6 +10,7 @@ use crate::ui::download::DownloadJson;
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::ticket_grid::TicketGrid;
 use leptos::prelude::*;
 
@@ -142,41 +143,27 @@ fn TicketReport(result: TicketResult) -> impl IntoView {
 /// The same kernel on a data-centre GPU, from `data/h100-tickets.json`.
 #[component]
 fn MeasuredElsewhere() -> impl IntoView {
-    let Some((adapter, rows)) = crate::lessons::measured::parse_ticket_report(crate::lessons::measured::H100_TICKETS) else {
-        return ().into_any();
-    };
-    let range = |(lo, hi): (u32, u32)| if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") };
-    let rows = rows
-        .into_iter()
-        .map(|r| {
-            view! {
-                <tr>
-                    <td>{r.invocations.to_string()}</td>
-                    <td>{r.workgroup_size.to_string()}</td>
-                    <td>{format!("{} of {}", r.exact_permutations, r.runs)}</td>
-                    <td>{format!("{} of {}", range(r.whole_workgroups), r.workgroups)}</td>
-                    <td>{format!("{} of {}", range(r.lane_order), r.neighbour_pairs)}</td>
-                    <td>{r.gpu_ms_median.map_or("—".into(), |ms| format!("{ms:.4}"))}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    view! {
-        <details class="measured" data-testid="measured-h100">
-            <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
-            <table>
-                <thead><tr>
-                    <th>"invocations"</th><th>"workgroup"</th><th>"exact 0..n−1"</th>
-                    <th>"workgroups served whole"</th><th>"neighbours in lane order"</th><th>"GPU ms (median)"</th>
-                </tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-            <p class="muted">
-                "Ten runs per size, from data/h100-tickets.json, written by examples/ticket_report.rs on that GPU. Tickets mostly "
-                "follow lane order inside a workgroup, while the workgroups themselves are served side by side on many "
-                "multiprocessors, so few get an unbroken block."
-            </p>
-        </details>
-    }
-    .into_any()
+    use crate::lessons::measured::{parse_ticket_report, H100_TICKETS};
+    parse_ticket_report(H100_TICKETS).map(|(adapter, rows)| {
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                vec![
+                    r.invocations.to_string(),
+                    r.workgroup_size.to_string(),
+                    format!("{} of {}", r.exact_permutations, r.runs),
+                    format!("{} of {}", range(r.whole_workgroups), r.workgroups),
+                    format!("{} of {}", range(r.lane_order), r.neighbour_pairs),
+                    r.gpu_ms_median.map_or("—".into(), |ms| format!("{ms:.4}")),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=rows
+                headers=&["invocations", "workgroup", "exact 0..n−1", "workgroups served whole", "neighbours in lane order", "GPU ms (median)"]
+                note="Ten runs per size, from data/h100-tickets.json, written by examples/ticket_report.rs on that GPU. Tickets mostly \
+                      follow lane order inside a workgroup, while the workgroups themselves are served side by side on many \
+                      multiprocessors, so few get an unbroken block." />
+        }
+    })
 }

@@ -1,0 +1,33 @@
+//! Figures from a real GPU (`data/*.json`), shown as a table under the reader's own results.
+
+use leptos::prelude::*;
+
+/// `lo–hi`, or one number when they are the same.
+pub fn range((lo, hi): (u32, u32)) -> String {
+    if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") }
+}
+
+#[component]
+pub fn MeasuredTable(
+    /// The GPU's name as its driver gives it.
+    adapter: String,
+    headers: &'static [&'static str],
+    rows: Vec<Vec<String>>,
+    /// Where the figures come from and what to read in them.
+    note: &'static str,
+) -> impl IntoView {
+    view! {
+        <details class="measured" data-testid="measured-h100">
+            <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
+            <table>
+                <thead><tr>{headers.iter().map(|h| view! { <th>{*h}</th> }).collect_view()}</tr></thead>
+                <tbody>
+                    {rows.into_iter().map(|row| view! {
+                        <tr>{row.into_iter().map(|cell| view! { <td>{cell}</td> }).collect_view()}</tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <p class="muted">{note}</p>
+        </details>
+    }
+}
