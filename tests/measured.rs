@@ -1,7 +1,8 @@
 //! The real-GPU figures the lessons show parse in full and agree with the model.
 
 use syncscope::lessons::measured::{
-    parse_append_report, parse_report, parse_ticket_report, H100_APPEND, H100_RACE, H100_TICKETS,
+    parse_append_report, parse_cas_report, parse_report, parse_ticket_report, H100_APPEND, H100_CAS, H100_RACE,
+    H100_TICKETS,
 };
 use syncscope::lessons::race::Variant;
 
@@ -45,5 +46,17 @@ fn the_h100_append_report_parses_and_every_count_was_exact() {
         assert_eq!(r.kept, kept, "the report's inputs are the lesson's: {r:?}");
         assert!(r.slots_changed.0 <= r.slots_changed.1 && r.slots_changed.1 <= r.kept, "{r:?}");
         assert!(r.in_input_order.0 <= r.in_input_order.1 && r.in_input_order.1 <= r.kept, "{r:?}");
+    }
+}
+
+#[test]
+fn the_h100_cas_report_parses_and_every_run_found_the_maximum() {
+    let (adapter, rows) = parse_cas_report(H100_CAS).expect("data/h100-cas-max.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    assert_eq!(rows.len(), 6);
+    for r in &rows {
+        assert!(r.inputs == "mixed" || r.inputs == "non-positive", "{r:?}");
+        assert_eq!((r.exact, r.gave_up), (r.runs, 0), "{r:?}");
+        assert!(r.retries.0 <= r.retries.1 && r.retries.1 <= r.retries.2, "{r:?}");
     }
 }

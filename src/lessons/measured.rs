@@ -91,8 +91,8 @@ pub struct MeasuredTickets {
 }
 
 /// A report written as `columns` and `rows` (see `examples/*_report.rs`): the adapter's name
-/// and each row's numbers, one row per line. `null` reads as NaN.
-pub fn report_rows(text: &str) -> Option<(String, Vec<Vec<f64>>)> {
+/// and each row's cells as written (strings without their quotes), one row per line.
+pub fn report_rows(text: &str) -> Option<(String, Vec<Vec<String>>)> {
     let adapter = field(text.lines().find(|l| l.trim_start().starts_with("\"name\""))?, "name")?.to_owned();
     let mut rows = Vec::new();
     let mut in_rows = false;
@@ -101,7 +101,7 @@ pub fn report_rows(text: &str) -> Option<(String, Vec<Vec<f64>>)> {
             in_rows = true;
         } else if in_rows && line.starts_with('[') {
             let cells = line.trim_matches(|c| c == '[' || c == ']' || c == ',').split(',');
-            rows.push(cells.map(|c| c.trim().parse::<f64>().unwrap_or(f64::NAN)).collect());
+            rows.push(cells.map(|c| c.trim().trim_matches('"').to_owned()).collect());
         } else if in_rows {
             break;
         }
@@ -109,9 +109,9 @@ pub fn report_rows(text: &str) -> Option<(String, Vec<Vec<f64>>)> {
     (!rows.is_empty()).then_some((adapter, rows))
 }
 
-/// Whole numbers of a row, in column order; `None` where one is missing or not whole.
-fn whole(row: &[f64], columns: usize) -> Option<Vec<u32>> {
-    (0..columns).map(|i| row.get(i).filter(|x| x.fract() == 0.0 && **x >= 0.0).map(|x| *x as u32)).collect()
+/// Whole numbers of a row from column `from` on; `None` where one is missing or not whole.
+fn whole(row: &[String], from: usize, columns: usize) -> Option<Vec<u32>> {
+    (from..from + columns).map(|i| row.get(i)?.parse::<u32>().ok()).collect()
 }
 
 /// The ticket report (`examples/ticket_report.rs`).
@@ -120,7 +120,7 @@ pub fn parse_ticket_report(text: &str) -> Option<(String, Vec<MeasuredTickets>)>
     let rows = rows
         .iter()
         .map(|row| {
-            let n = whole(row, 10)?;
+            let n = whole(row, 0, 10)?;
             Some(MeasuredTickets {
                 invocations: n[0],
                 workgroup_size: n[1],
@@ -130,7 +130,7 @@ pub fn parse_ticket_report(text: &str) -> Option<(String, Vec<MeasuredTickets>)>
                 workgroups: n[6],
                 lane_order: (n[7], n[8]),
                 neighbour_pairs: n[9],
-                gpu_ms_median: row.get(10).copied().filter(|x| x.is_finite()),
+                gpu_ms_median: row.get(10).and_then(|x| x.parse::<f64>().ok()),
             })
         })
         .collect::<Option<Vec<_>>>()?;
@@ -156,7 +156,7 @@ pub fn parse_append_report(text: &str) -> Option<(String, Vec<MeasuredAppend>)> 
     let rows = rows
         .iter()
         .map(|row| {
-            let n = whole(row, 9)?;
+            let n = whole(row, 0, 9)?;
             Some(MeasuredAppend {
                 invocations: n[0],
                 workgroup_size: n[1],
@@ -165,6 +165,43 @@ pub fn parse_append_report(text: &str) -> Option<(String, Vec<MeasuredAppend>)> 
                 kept: n[4],
                 slots_changed: (n[5], n[6]),
                 in_input_order: (n[7], n[8]),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
+}
+
+/// One row of a compare-exchange report (`examples/cas_report.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeasuredCas {
+    pub inputs: String,
+    pub invocations: u32,
+    pub workgroup_size: u32,
+    pub runs: u32,
+    pub exact: u32,
+    pub gave_up: u32,
+    /// Retries of a whole run: fewest, median, most over the runs.
+    pub retries: (u32, u32, u32),
+    pub most_by_one: u32,
+}
+
+pub const H100_CAS: &str = include_str!("../../data/h100-cas-max.json");
+
+pub fn parse_cas_report(text: &str) -> Option<(String, Vec<MeasuredCas>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 1, 9)?;
+            Some(MeasuredCas {
+                inputs: row.first()?.clone(),
+                invocations: n[0],
+                workgroup_size: n[1],
+                runs: n[2],
+                exact: n[3],
+                gave_up: n[4],
+                retries: (n[5], n[6], n[7]),
+                most_by_one: n[8],
             })
         })
         .collect::<Option<Vec<_>>>()?;

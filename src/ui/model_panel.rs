@@ -199,3 +199,29 @@ pub fn KernelCode(#[prop(into)] kernel: Signal<Kernel>, session: RwSignal<Sessio
         <p class="muted">"Marked lines: the next instruction of each model thread (t0, t1, …)."</p>
     }
 }
+
+/// The lesson's program choices as a group of radio buttons; choosing one restarts the model.
+#[component]
+pub fn VariantToggle<V: LessonVariant + Send + Sync>(
+    model: ModelState<V>,
+    /// Each choice and its label.
+    choices: &'static [(V, &'static str)],
+) -> impl IntoView {
+    let variant = model.variant;
+    view! {
+        <div class="variant-toggle" role="radiogroup" aria-label="kernel variant">
+            {choices.iter().map(|&(v, label)| view! {
+                <button role="radio" aria-checked=move || (variant.get() == v).to_string()
+                    data-testid=format!("variant-{}", v.name())
+                    on:click=move |_| {
+                        if variant.get_untracked() != v {
+                            variant.set(v);
+                            model.rebuild();
+                        }
+                    }>
+                    {label}
+                </button>
+            }).collect_view()}
+        </div>
+    }
+}

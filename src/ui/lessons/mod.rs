@@ -1,5 +1,6 @@
 //! One page per lesson.
 
 pub mod append;
+pub mod cas_max;
 pub mod race;
 pub mod tickets;

@@ -9,7 +9,7 @@ use crate::ui::gpu::{now_ms, GpuHandle};
 use crate::ui::gpu_form::{SizeFields, SizeInputs};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::histogram::Histogram;
-use crate::ui::model_panel::ModelState;
+use crate::ui::model_panel::{ModelState, VariantToggle};
 use crate::ui::panel::Panel;
 use crate::ui::player::Player;
 use leptos::prelude::*;
@@ -23,7 +23,7 @@ pub fn RaceLesson() -> impl IntoView {
     view! {
         <LessonPage id="race" title="The lost update" model=model problems=problems
             text=|| view! { <LessonText /> }
-            bar=move || view! { <VariantToggle variant=variant on_change=move || model.rebuild() /> }
+            bar=move || view! { <VariantToggle model=model choices=&[(Variant::Racy, "Racy: atomicLoad, add, atomicStore"), (Variant::Atomic, "Atomic: atomicAdd")] /> }
             start="Start: every thread is about to run its first instruction; the counter is 0." outcome=model_outcome
             kernel=Signal::derive(move || variant.get().kernel())
             gpu=move || view! { <GpuRuns variant=variant sizes=sizes /> <MeasuredElsewhere variant=variant /> }
@@ -67,28 +67,6 @@ fn LessonText() -> impl IntoView {
                 "touch the counter in between, so every increment counts, and the value it returns (the one it replaced) is different "
                 "for every caller. Step the model below, then run the same kernel on your GPU."
             </p>
-        </div>
-    }
-}
-
-#[component]
-fn VariantToggle(variant: RwSignal<Variant>, on_change: impl Fn() + Copy + 'static) -> impl IntoView {
-    let choose = move |v: Variant| {
-        if variant.get_untracked() != v {
-            variant.set(v);
-            on_change();
-        }
-    };
-    view! {
-        <div class="variant-toggle" role="radiogroup" aria-label="kernel variant">
-            <button role="radio" aria-checked=move || (variant.get() == Variant::Racy).to_string()
-                on:click=move |_| choose(Variant::Racy) data-testid="variant-racy">
-                "Racy: atomicLoad, add, atomicStore"
-            </button>
-            <button role="radio" aria-checked=move || (variant.get() == Variant::Atomic).to_string()
-                on:click=move |_| choose(Variant::Atomic) data-testid="variant-atomic">
-                "Atomic: atomicAdd"
-            </button>
         </div>
     }
 }

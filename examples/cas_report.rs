@@ -1,0 +1,72 @@
+//! Runs the compare-exchange maximum on this machine's GPU (native wgpu over Vulkan) and
+//! prints, as JSON, whether it found the true maximum and how many retries it took: the
+//! figures the cas-max lesson shows beside the reader's own.
+//!
+//!     cargo run --release --example cas_report > data/<gpu>-cas-max.json
+//!
+//! Every number comes from the GPU: the result's bits and each invocation's retries.
+
+use syncscope::export::{adapter, Json};
+use syncscope::gpu::cas_max::run_cas_max;
+use syncscope::lessons::cas_max::{check, CasInputs};
+use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
+use syncscope::lessons::settings::LessonVariant;
+
+mod common;
+
+const RUNS: usize = 10;
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let limits = ComputeLimits::from(ctx.adapter.limits);
+    let mut rows = Vec::new();
+    for inputs in [CasInputs::Mixed, CasInputs::NonPositive] {
+        for (invocations, workgroup_size) in [(1024, 64), (65_536, 256), (1 << 20, 256)] {
+            let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
+            pollster::block_on(run_cas_max(&ctx, inputs, params)).expect("warm-up");
+            let (mut exact, mut gave_up, mut totals, mut most) = (0, 0, Vec::new(), 0);
+            for _ in 0..RUNS {
+                let run = pollster::block_on(run_cas_max(&ctx, inputs, params)).expect("run");
+                let c = check(inputs, params, run.best_bits, &run.retries);
+                exact += usize::from(c.exact && run.gave_up == 0);
+                gave_up += run.gave_up;
+                totals.push(c.total_retries);
+                most = most.max(c.most_retries);
+            }
+            totals.sort_unstable();
+            rows.push(Json::Array(vec![
+                Json::from(inputs.name()),
+                Json::from(invocations),
+                Json::from(workgroup_size),
+                Json::from(RUNS),
+                Json::from(exact),
+                Json::from(gave_up),
+                Json::from(totals[0]),
+                Json::from(totals[RUNS / 2]),
+                Json::from(totals[RUNS - 1]),
+                Json::from(most),
+            ]));
+        }
+    }
+    let report = Json::object([
+        ("syncscope", Json::from("cas-max/report")),
+        ("adapter", adapter(&ctx.adapter)),
+        (
+            "columns",
+            Json::array([
+                "inputs",
+                "invocations",
+                "workgroup_size",
+                "runs",
+                "runs_exact",
+                "gave_up",
+                "retries_in_all_min",
+                "retries_in_all_median",
+                "retries_in_all_max",
+                "most_retries_by_one_invocation",
+            ]),
+        ),
+        ("rows", Json::Array(rows)),
+    ]);
+    print!("{}", report.to_pretty());
+}
