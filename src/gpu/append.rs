@@ -1,6 +1,6 @@
 //! Dispatching the append kernel and reading back the count and the output slots.
 
-use super::buffers::{params_buffer, storage_buffer};
+use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer};
 use super::readback::{read_buffer, u32s};
 use super::{GpuContext, GpuError};
 use crate::lessons::append::{input_value, Append};
@@ -15,13 +15,7 @@ pub struct AppendRun {
 }
 
 pub async fn run_append(ctx: &GpuContext, params: GpuParams) -> Result<AppendRun, GpuError> {
-    let bytes = 4 * u64::from(params.invocations);
-    if bytes > ctx.adapter.limits.max_storage_buffer_binding_size {
-        return Err(GpuError::BadParams(format!(
-            "{} invocations need {bytes}-byte input and output buffers; this GPU binds at most {} bytes",
-            params.invocations, ctx.adapter.limits.max_storage_buffer_binding_size
-        )));
-    }
+    let bytes = per_invocation_bytes(ctx, params.invocations)?;
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(Append::kernel(), params.workgroup_size).await?;
     let device = &ctx.device;

@@ -24,3 +24,16 @@ pub fn storage_buffer(device: &wgpu::Device, label: &'static str, size: u64) -> 
         mapped_at_creation: false,
     })
 }
+
+/// Refuses sizes whose per-invocation arrays (4 bytes each) the adapter cannot bind, with a
+/// message saying so, and returns the array size in bytes.
+pub fn per_invocation_bytes(ctx: &super::GpuContext, invocations: u32) -> Result<u64, super::GpuError> {
+    let bytes = 4 * u64::from(invocations);
+    let limit = ctx.adapter.limits.max_storage_buffer_binding_size;
+    if bytes > limit {
+        return Err(super::GpuError::BadParams(format!(
+            "{invocations} invocations need {bytes}-byte buffers; this GPU binds at most {limit} bytes"
+        )));
+    }
+    Ok(bytes)
+}

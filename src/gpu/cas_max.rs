@@ -1,6 +1,6 @@
 //! Dispatching the compare-exchange maximum and reading back the result and every retry count.
 
-use super::buffers::{params_buffer, storage_buffer};
+use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer};
 use super::readback::{read_buffer, u32s};
 use super::{GpuContext, GpuError};
 use crate::lessons::cas_max::CasInputs;
@@ -18,13 +18,7 @@ pub struct CasRun {
 }
 
 pub async fn run_cas_max(ctx: &GpuContext, inputs: CasInputs, params: GpuParams) -> Result<CasRun, GpuError> {
-    let bytes = 4 * u64::from(params.invocations);
-    if bytes > ctx.adapter.limits.max_storage_buffer_binding_size {
-        return Err(GpuError::BadParams(format!(
-            "{} invocations need {bytes}-byte buffers; this GPU binds at most {} bytes",
-            params.invocations, ctx.adapter.limits.max_storage_buffer_binding_size
-        )));
-    }
+    let bytes = per_invocation_bytes(ctx, params.invocations)?;
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(CasInputs::kernel(), params.workgroup_size).await?;
     let device = &ctx.device;

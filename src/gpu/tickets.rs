@@ -1,6 +1,6 @@
 //! Dispatching the ticket kernel and reading back which ticket each invocation took.
 
-use super::buffers::{params_buffer, storage_buffer};
+use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer};
 use super::readback::{read_buffer, u32s};
 use super::timing::PassTimer;
 use super::{GpuContext, GpuError};
@@ -17,13 +17,7 @@ pub struct TicketRun {
 }
 
 pub async fn run_tickets(ctx: &GpuContext, params: GpuParams) -> Result<TicketRun, GpuError> {
-    let bytes = 4 * u64::from(params.invocations);
-    if bytes > ctx.adapter.limits.max_storage_buffer_binding_size {
-        return Err(GpuError::BadParams(format!(
-            "{} invocations need a {bytes}-byte ticket buffer; this GPU binds at most {} bytes",
-            params.invocations, ctx.adapter.limits.max_storage_buffer_binding_size
-        )));
-    }
+    let bytes = per_invocation_bytes(ctx, params.invocations)?;
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(Tickets::kernel(), params.workgroup_size).await?;
     let device = &ctx.device;
