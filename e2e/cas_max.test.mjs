@@ -47,7 +47,7 @@ for (const [variant, bits] of [['mixed', null], ['non-positive', '0x00000000']])
     await page.getByTestId('gpu-report').waitFor({ timeout: 60_000 });
     assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
     assert.equal(await text(page, 'gpu-observed'), await text(page, 'gpu-expected'));
-    if (bits) assert.equal(await page.getByTestId('gpu-observed').getAttribute('data-bits'), bits, '+0.0, not -0.0');
+    if (bits) assert.equal(await page.getByTestId('gpu-observed').getAttribute('data-raw'), bits, '+0.0, not -0.0');
     assert.equal(await text(page, 'gpu-gave-up'), '0');
     const retries = (await page.getByTestId('gpu-retry-list').textContent()).split(',').map(Number);
     assert.equal(retries.length, 4096);

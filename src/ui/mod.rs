@@ -4,6 +4,7 @@
 mod code_view;
 mod download;
 mod embed;
+mod figures;
 mod gpu;
 mod gpu_form;
 mod histogram;

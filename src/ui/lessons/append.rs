@@ -11,6 +11,7 @@ use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
+use crate::ui::figures::{figure, Figures};
 use leptos::prelude::*;
 
 #[component]
@@ -133,13 +134,13 @@ fn AppendReport(result: AppendResult) -> impl IntoView {
     };
     view! {
         <div class="run-report" data-testid="gpu-report">
-            <dl class="figures">
-                <div><dt>"Invocations × workgroup"</dt><dd>{format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)}</dd></div>
-                <div><dt>{format!("Inputs below {LIMIT} (expected count)")}</dt><dd data-testid="gpu-expected">{c.expected.to_string()}</dd></div>
-                <div><dt>"Observed count"</dt><dd data-testid="gpu-observed">{run.count.to_string()}</dd></div>
-                <div><dt>"Slots in input order"</dt><dd data-testid="gpu-input-order">{format!("{} of {}", c.in_input_order, run.count)}</dd></div>
-                <div><dt>"Round trip"</dt><dd>{format!("{wall_ms:.1} ms wall clock")}</dd></div>
-            </dl>
+            <Figures items=vec![
+                figure("Invocations × workgroup", format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)),
+                figure(format!("Inputs below {LIMIT} (expected count)"), c.expected.to_string()).id("gpu-expected"),
+                figure("Observed count", run.count.to_string()).id("gpu-observed"),
+                figure("Slots in input order", format!("{} of {}", c.in_input_order, run.count)).id("gpu-input-order"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+            ] />
             <p class=if c.is_permutation { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.is_permutation.to_string()>{verdict}</p>
             <p data-testid="gpu-order-change" data-changed=changed.map(|k| k.to_string())>{order_text}</p>
             <figure class="slot-strip">

@@ -12,6 +12,7 @@ use crate::ui::histogram::Histogram;
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::MeasuredTable;
 use crate::ui::model_panel::VariantToggle;
+use crate::ui::figures::{figure, Figures};
 use leptos::prelude::*;
 
 #[component]
@@ -115,15 +116,15 @@ fn CasReport(result: CasResult) -> impl IntoView {
     let allowed = 0..=u32::MAX;
     view! {
         <div class="run-report" data-testid="gpu-report">
-            <dl class="figures">
-                <div><dt>"Inputs"</dt><dd>{format!("{} × {}", params.invocations, if inputs == CasInputs::Mixed { "both signs" } else { "≤ 0" })}</dd></div>
-                <div><dt>"Expected (CPU)"</dt><dd data-testid="gpu-expected">{format!("{:?}", c.expected)}</dd></div>
-                <div><dt>"Observed (GPU)"</dt><dd data-testid="gpu-observed" data-bits=format!("{:#010x}", run.best_bits)>{format!("{:?}", c.observed)}</dd></div>
-                <div><dt>"Retries in all"</dt><dd data-testid="gpu-retries">{c.total_retries.to_string()}</dd></div>
-                <div><dt>"Most by one invocation"</dt><dd data-testid="gpu-most-retries">{c.most_retries.to_string()}</dd></div>
-                <div><dt>"Gave up"</dt><dd data-testid="gpu-gave-up">{run.gave_up.to_string()}</dd></div>
-                <div><dt>"Round trip"</dt><dd>{format!("{wall_ms:.1} ms wall clock")}</dd></div>
-            </dl>
+            <Figures items=vec![
+                figure("Inputs", format!("{} × {}", params.invocations, if inputs == CasInputs::Mixed { "both signs" } else { "≤ 0" })),
+                figure("Expected (CPU)", format!("{:?}", c.expected)).id("gpu-expected"),
+                figure("Observed (GPU)", format!("{:?}", c.observed)).id("gpu-observed").raw(format!("{:#010x}", run.best_bits)),
+                figure("Retries in all", c.total_retries.to_string()).id("gpu-retries"),
+                figure("Most by one invocation", c.most_retries.to_string()).id("gpu-most-retries"),
+                figure("Gave up", run.gave_up.to_string()).id("gpu-gave-up"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+            ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             <p class="muted">{format!("{mean:.2} retries per invocation on average. Adapter: {}.", adapter.name)}</p>
             <Histogram bins=c.histogram.clone() x_label="failed swaps (retries)" y_label="invocations" allowed=allowed />

@@ -12,6 +12,7 @@ use crate::ui::histogram::Histogram;
 use crate::ui::model_panel::{ModelState, VariantToggle};
 use crate::ui::panel::Panel;
 use crate::ui::player::Player;
+use crate::ui::figures::{figure, Figures};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
@@ -157,16 +158,16 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
             <Show when=move || current.get() != variant>
                 <p class="muted">"These results are from the " {variant.name()} " kernel; switch back or run again."</p>
             </Show>
-            <dl class="figures">
-                <div><dt>"Kernel"</dt><dd>{variant.kernel().file_name()}</dd></div>
-                <div><dt>"Invocations × workgroup"</dt><dd>{format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)}</dd></div>
-                <div><dt>"Expected"</dt><dd data-testid="gpu-expected">{expected.to_string()}</dd></div>
-                <div><dt>{if runs > 1 { "Observed (last run)" } else { "Observed" }}</dt><dd data-testid="gpu-observed">{last.to_string()}</dd></div>
-                <div><dt>"Lost updates"</dt><dd data-testid="gpu-lost">{(expected - last.min(expected)).to_string()}</dd></div>
-                <div><dt>"Runs"</dt><dd data-testid="gpu-runs">{runs.to_string()}</dd></div>
-                <div><dt>"Runs per second"</dt><dd data-testid="gpu-runs-per-second">{format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))}</dd></div>
-                <div><dt>"Round trip"</dt><dd data-testid="gpu-wall-ms" data-ms=format!("{wall_ms:.3}")>{format!("{wall_ms:.1} ms wall clock")}{gpu_time.map(|t| format!(", {t}"))}</dd></div>
-            </dl>
+            <Figures items=vec![
+                figure("Kernel", variant.kernel().file_name()),
+                figure("Invocations × workgroup", format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)),
+                figure("Expected", expected.to_string()).id("gpu-expected"),
+                figure(if runs > 1 { "Observed (last run)" } else { "Observed" }, last.to_string()).id("gpu-observed"),
+                figure("Lost updates", (expected - last.min(expected)).to_string()).id("gpu-lost"),
+                figure("Runs", runs.to_string()).id("gpu-runs"),
+                figure("Runs per second", format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock{}", gpu_time.map(|t| format!(", {t}")).unwrap_or_default())).id("gpu-wall-ms").raw(format!("{wall_ms:.3}")),
+            ] />
             <p class=if all_allowed { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=all_allowed.to_string()>{verdict}</p>
             <Show when=move || { runs > 1 }>
                 <Histogram bins=bins.clone() x_label="final count" y_label="runs" allowed=allowed.clone() />

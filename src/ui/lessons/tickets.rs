@@ -12,6 +12,7 @@ use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::ticket_grid::TicketGrid;
+use crate::ui::figures::{figure, Figures};
 use leptos::prelude::*;
 
 #[component]
@@ -119,14 +120,14 @@ fn TicketReport(result: TicketResult) -> impl IntoView {
     let gpu_time = run.gpu_ns.map(|ns| format!(", {:.3} ms on the GPU", ns / 1e6)).unwrap_or_default();
     view! {
         <div class="run-report" data-testid="gpu-report">
-            <dl class="figures">
-                <div><dt>"Invocations × workgroup"</dt><dd>{format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)}</dd></div>
-                <div><dt>"Expected final next"</dt><dd data-testid="gpu-expected">{params.invocations.to_string()}</dd></div>
-                <div><dt>"Observed final next"</dt><dd data-testid="gpu-observed">{run.next.to_string()}</dd></div>
-                <div><dt>"Workgroups served whole"</dt><dd data-testid="gpu-whole-workgroups">{format!("{} of {}", c.whole_workgroups, c.workgroups)}</dd></div>
-                <div><dt>"Neighbours in lane order"</dt><dd data-testid="gpu-lane-order">{format!("{} of {}", c.in_lane_order, params.invocations.saturating_sub(c.workgroups))}</dd></div>
-                <div><dt>"Round trip"</dt><dd>{format!("{wall_ms:.1} ms wall clock{gpu_time}")}</dd></div>
-            </dl>
+            <Figures items=vec![
+                figure("Invocations × workgroup", format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)),
+                figure("Expected final next", params.invocations.to_string()).id("gpu-expected"),
+                figure("Observed final next", run.next.to_string()).id("gpu-observed"),
+                figure("Workgroups served whole", format!("{} of {}", c.whole_workgroups, c.workgroups)).id("gpu-whole-workgroups"),
+                figure("Neighbours in lane order", format!("{} of {}", c.in_lane_order, params.invocations.saturating_sub(c.workgroups))).id("gpu-lane-order"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock{gpu_time}")),
+            ] />
             <p class=if c.is_permutation { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.is_permutation.to_string()>{verdict}</p>
             <p class="muted">
                 "A workgroup is \"served whole\" when its invocations got one unbroken run of tickets: the GPU handed out no ticket "
