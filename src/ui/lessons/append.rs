@@ -40,28 +40,14 @@ fn model_outcome(m: &Machine) -> String {
     )
 }
 
+/// The lesson's explanation: constant markup written here, never text from outside.
+const APPEND_TEXT: &str = "<p>A common job: keep the items that pass a test and pack them, without gaps, into an output array. One invocation per input decides on its own item. The ones that keep theirs need somewhere to put it, and no two may pick the same place.</p>\n\
+<p>Each keeper calls <code>atomicAdd(&amp;count, 1)</code>. The value it gets back is a slot nobody else will get, so it writes its item there. When every invocation is done, <code>count</code> is exactly the number kept and slots 0 to <code>count - 1</code> hold exactly the kept items.</p>\n\
+<p>What nothing fixes is the order. The slots go out in the order the GPU served the <code>atomicAdd</code> calls, so the same input can come out shuffled differently from one run to the next. Code that appends this way must not depend on the order — or must sort afterwards. Here a value is kept when it is below {LIMIT}.</p>";
+
 #[component]
 fn LessonText() -> impl IntoView {
-    view! {
-        <div class="prose">
-            <p>
-                "A common job: keep the items that pass a test and pack them, without gaps, into an output array. One "
-                "invocation per input decides on its own item. The ones that keep theirs need somewhere to put it, and no two "
-                "may pick the same place."
-            </p>
-            <p>
-                "Each keeper calls " <code>"atomicAdd(&count, 1)"</code> ". The value it gets back is a slot nobody else will "
-                "get, so it writes its item there. When every invocation is done, " <code>"count"</code> " is exactly the number "
-                "kept and slots 0 to " <code>"count - 1"</code> " hold exactly the kept items."
-            </p>
-            <p>
-                "What nothing fixes is the order. The slots go out in the order the GPU served the " <code>"atomicAdd"</code>
-                " calls, so the same input can come out shuffled differently from one run to the next. Code that appends this "
-                "way must not depend on the order — or must sort afterwards. Here a value is kept when it is below "
-                {LIMIT.to_string()} "."
-            </p>
-        </div>
-    }
+    view! { <div class="prose" inner_html=APPEND_TEXT.replace("{LIMIT}", &LIMIT.to_string())></div> }
 }
 
 /// The same kernel in CUDA.

@@ -9,6 +9,7 @@ use crate::ui::gpu::{now_ms, GpuHandle};
 use crate::ui::gpu_form::{SizeFields, SizeInputs};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::histogram::Histogram;
+use crate::ui::measured::MeasuredTable;
 use crate::ui::model_panel::{ModelState, VariantToggle};
 use crate::ui::panel::Panel;
 use crate::ui::player::Player;
@@ -27,7 +28,7 @@ pub fn RaceLesson() -> impl IntoView {
             bar=move || view! { <VariantToggle model=model choices=&[(Variant::Racy, "Racy: atomicLoad, add, atomicStore"), (Variant::Atomic, "Atomic: atomicAdd")] /> }
             start="Start: every thread is about to run its first instruction; the counter is 0." outcome=model_outcome
             kernel=Signal::derive(move || variant.get().kernel())
-            gpu=move || view! { <GpuRuns variant=variant sizes=sizes /> <MeasuredElsewhere variant=variant /> }
+            gpu=move || view! { <GpuRuns variant=variant sizes=sizes /> <MeasuredElsewhere /> }
             after=move || view! {
                 <Panel id="replay" title="Replay what your GPU did">
                     <GpuReplay variant=variant threads=threads />
@@ -47,29 +48,14 @@ fn model_outcome(m: &Machine) -> String {
     }
 }
 
+/// The lesson's explanation: constant markup written here, never text from outside.
+const RACE_TEXT: &str = "<p>In source code <code>counter++</code> looks like one step. The GPU takes three: it <strong>loads</strong> the counter into a register, <strong>adds</strong> one to the register, and <strong>stores</strong> the register back. Between the load and the store there is a window. If another thread stores in that window, one of the two stores overwrites the other: an increment is gone. This is a <em>lost update</em>, and the count it leaves behind depends on timing, so it can change from run to run.</p>\n\
+<p>Threads that run in lockstep, like the lanes of one SIMD group, all load the same value before any of them stores, so a whole group's increments collapse into one. Threads that run strictly one after another lose nothing. Real GPUs do both at once, which is why a racy count of 1,024 increments can end anywhere from 1 to 1,024.</p>\n\
+<p><code>atomicAdd</code> does the load, the add and the store as one indivisible operation: no other thread can touch the counter in between, so every increment counts, and the value it returns (the one it replaced) is different for every caller. Step the model below, then run the same kernel on your GPU.</p>";
+
 #[component]
 fn LessonText() -> impl IntoView {
-    view! {
-        <div class="prose">
-            <p>
-                "In source code " <code>"counter++"</code> " looks like one step. The GPU takes three: it "
-                <strong>"loads"</strong> " the counter into a register, " <strong>"adds"</strong> " one to the register, and "
-                <strong>"stores"</strong> " the register back. Between the load and the store there is a window. If another thread "
-                "stores in that window, one of the two stores overwrites the other: an increment is gone. This is a "
-                <em>"lost update"</em> ", and the count it leaves behind depends on timing, so it can change from run to run."
-            </p>
-            <p>
-                "Threads that run in lockstep, like the lanes of one SIMD group, all load the same value before any of them stores, "
-                "so a whole group's increments collapse into one. Threads that run strictly one after another lose nothing. Real GPUs "
-                "do both at once, which is why a racy count of 1,024 increments can end anywhere from 1 to 1,024."
-            </p>
-            <p>
-                <code>"atomicAdd"</code> " does the load, the add and the store as one indivisible operation: no other thread can "
-                "touch the counter in between, so every increment counts, and the value it returns (the one it replaced) is different "
-                "for every caller. Step the model below, then run the same kernel on your GPU."
-            </p>
-        </div>
-    }
+    view! { <div class="prose" inner_html=RACE_TEXT></div> }
 }
 
 /// What one press of "run" or "run 100×" gave back.
@@ -178,6 +164,15 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
     }
 }
 
+/// What the replay is, and what its ticket order can and cannot prove: constant markup.
+const REPLAY_TEXT: &str = "<p>An instrumented copy of the kernel (<code>race_replay_racy.wgsl</code>, <code>race_replay_atomic.wgsl</code>) \
+runs as many invocations as the model has threads. Before each access, every invocation takes a ticket from a second atomic \
+counter, and afterwards writes down the value it loaded, the value it stored and its tickets. The player below steps through \
+those records in ticket order. Every number in it was read back from your GPU.</p>\n\
+<p class=\"muted\">The tickets come from a different memory location than the counter, and every WGSL atomic is relaxed: the GPU \
+promises no order between accesses to different locations. So the ticket order is one plausible order, not a proof. Where a \
+recorded load does not match the counter as replayed in ticket order, the step is marked ⚠.</p>";
+
 /// The replay records as many invocations as the model has threads, up to what stays readable.
 fn replay_size(threads: usize) -> u32 {
     (threads as u32).min(crate::lessons::race::MAX_REPLAY_INVOCATIONS)
@@ -223,19 +218,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
     let seek = Callback::new(move |i: usize| cursor.set(i.min(total.get_untracked())));
 
     view! {
-        <div class="prose">
-            <p>
-                "An instrumented copy of the kernel (" <code>"race_replay_racy.wgsl"</code> ", " <code>"race_replay_atomic.wgsl"</code>
-                ") runs as many invocations as the model has threads. Before each access, every invocation takes a ticket from a second "
-                "atomic counter, and afterwards writes down the value it loaded, the value it stored and its tickets. The player below "
-                "steps through those records in ticket order. Every number in it was read back from your GPU."
-            </p>
-            <p class="muted">
-                "The tickets come from a different memory location than the counter, and every WGSL atomic is relaxed: the GPU promises "
-                "no order between accesses to different locations. So the ticket order is one plausible order, not a proof. Where a recorded "
-                "load does not match the counter as replayed in ticket order, the step is marked ⚠."
-            </p>
-        </div>
+        <div class="prose" inner_html=REPLAY_TEXT></div>
         <button on:click=record disabled=move || gpu.context().is_none() || running.get() data-testid="replay-record">
             {move || format!("Record {} invocations on my GPU ({} kernel)", replay_size(threads.get()), variant.get().name())}
         </button>
@@ -306,37 +289,17 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
 
 /// The same kernels on a data-centre GPU, from `data/h100-race.json`.
 #[component]
-fn MeasuredElsewhere(variant: RwSignal<Variant>) -> impl IntoView {
-    let Some(report) = crate::lessons::measured::parse_report(crate::lessons::measured::H100_RACE) else {
-        return ().into_any();
-    };
-    let adapter = report.adapter.clone();
-    let rows = move || {
-        let name = variant.get().name();
-        report
+fn MeasuredElsewhere() -> impl IntoView {
+    use crate::lessons::measured::{parse_report, H100_RACE};
+    parse_report(H100_RACE).map(|report| {
+        let rows = report
             .race
             .iter()
-            .filter(|r| r.variant == name)
-            .map(|r| {
-                view! {
-                    <tr>
-                        <td>{r.invocations.to_string()}</td>
-                        <td>{r.workgroup_size.to_string()}</td>
-                        <td>{r.describe()}</td>
-                    </tr>
-                }
-            })
-            .collect_view()
-    };
-    view! {
-        <details class="measured" data-testid="measured-h100">
-            <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
-            <table>
-                <thead><tr><th>"invocations"</th><th>"workgroup"</th><th>{move || format!("final count ({} kernel)", variant.get().name())}</th></tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-            <p class="muted">"From data/h100-race.json, written by examples/gpu_report.rs on that GPU."</p>
-        </details>
-    }
-    .into_any()
+            .map(|r| vec![r.variant.clone(), r.invocations.to_string(), r.workgroup_size.to_string(), r.describe()])
+            .collect();
+        view! {
+            <MeasuredTable adapter=report.adapter rows=rows headers=&["kernel", "invocations", "workgroup", "final count"]
+                note="From data/h100-race.json, written by examples/gpu_report.rs on that GPU." />
+        }
+    })
 }

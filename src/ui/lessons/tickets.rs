@@ -46,28 +46,14 @@ fn model_outcome(m: &Machine) -> String {
     )
 }
 
+/// The lesson's explanation: constant markup written here, never text from outside.
+const TICKETS_TEXT: &str = "<p><code>atomicAdd(&amp;next, 1)</code> does two things at once: it adds one to <code>next</code>, and it hands back the value <code>next</code> had just before. Because the read and the write are one indivisible step, no two callers can see the same old value. Each invocation walks away with a number nobody else has: a <em>ticket</em>.</p>\n\
+<p>That is how parallel code claims things without a lock: a slot in an output array, a row of a work queue, a place in line. The tickets always come out as exactly 0, 1, 2, … up to one less than the number of callers. Which invocation gets which ticket is up to the GPU: the ticket numbers record the order in which it served the calls.</p>\n\
+<p>In the model, each thread takes a ticket and then writes it into its own slot of <code>tickets</code>. Try a random schedule: the tickets land in a different order, and still every number appears once. Then run the kernel and see the order your GPU chose for thousands of invocations.</p>";
+
 #[component]
 fn LessonText() -> impl IntoView {
-    view! {
-        <div class="prose">
-            <p>
-                <code>"atomicAdd(&next, 1)"</code> " does two things at once: it adds one to " <code>"next"</code>
-                ", and it hands back the value " <code>"next"</code> " had just before. Because the read and the write are one "
-                "indivisible step, no two callers can see the same old value. Each invocation walks away with a number nobody "
-                "else has: a " <em>"ticket"</em> "."
-            </p>
-            <p>
-                "That is how parallel code claims things without a lock: a slot in an output array, a row of a work queue, a place "
-                "in line. The tickets always come out as exactly 0, 1, 2, … up to one less than the number of callers. Which "
-                "invocation gets which ticket is up to the GPU: the ticket numbers record the order in which it served the calls."
-            </p>
-            <p>
-                "In the model, each thread takes a ticket and then writes it into its own slot of " <code>"tickets"</code>
-                ". Try a random schedule: the tickets land in a different order, and still every number appears once. Then run the "
-                "kernel and see the order your GPU chose for thousands of invocations."
-            </p>
-        </div>
-    }
+    view! { <div class="prose" inner_html=TICKETS_TEXT></div> }
 }
 
 /// The same kernel in CUDA, where atomicAdd also returns the old value.
