@@ -6,7 +6,7 @@ const WIDTH: f64 = 560.0;
 const HEIGHT: f64 = 220.0;
 const LEFT: f64 = 48.0;
 const BOTTOM: f64 = 40.0;
-const TOP: f64 = 12.0;
+const TOP: f64 = 18.0;
 const RIGHT: f64 = 12.0;
 
 #[component]
@@ -33,7 +33,8 @@ pub fn Histogram(
             .iter()
             .enumerate()
             .map(|(i, &(value, count))| {
-                let h = plot_h * f64::from(count) / f64::from(max);
+                // A bar for a rare value stays visible next to a common one.
+                let h = (plot_h * f64::from(count) / f64::from(max)).max(if count > 0 { 2.0 } else { 0.0 });
                 let x = LEFT + slot * i as f64 + (slot - bar_w) / 2.0;
                 let y = TOP + plot_h - h;
                 let ok = allowed.contains(&value);
@@ -44,10 +45,17 @@ pub fn Histogram(
                         </text>
                     }
                 });
+                // With few bars each carries its count, so small ones can be read too.
+                let count_label = (bins.len() <= 24).then(|| {
+                    view! {
+                        <text x=x + bar_w / 2.0 y=y - 3.0 text-anchor="middle" class="tick">{count.to_string()}</text>
+                    }
+                });
                 view! {
                     <rect x=x y=y width=bar_w height=h class=if ok { "bar" } else { "bar outside" }>
-                        <title>{format!("{value}: {count} runs")}</title>
+                        <title>{format!("{value}: {count} {y_label}")}</title>
                     </rect>
+                    {count_label}
                     {label}
                 }
             })

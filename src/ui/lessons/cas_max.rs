@@ -109,7 +109,7 @@ fn CasReport(result: CasResult) -> impl IntoView {
                 figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
-            <p class="muted">{format!("{mean:.2} retries per invocation on average. Adapter: {}.", adapter.name)}</p>
+            <p class="muted">{format!("{mean:.3} retries per invocation on average. Adapter: {}.", adapter.name)}</p>
             <Histogram bins=c.histogram.clone() x_label="failed swaps (retries)" y_label="invocations" allowed=allowed />
             <pre class="raw" hidden data-testid="gpu-retry-list">{run.retries.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
         </div>
