@@ -5,7 +5,7 @@
 //!
 //! Every number comes from the GPU: counts and output slots read back.
 
-use syncscope::export::{adapter, Json};
+use syncscope::export::Json;
 use syncscope::gpu::append::run_append;
 use syncscope::lessons::append::{check, slots_changed};
 use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
@@ -44,24 +44,21 @@ fn main() {
             Json::from(*in_order.iter().max().unwrap()),
         ]));
     }
-    let report = Json::object([
-        ("syncscope", Json::from("append/report")),
-        ("adapter", adapter(&ctx.adapter)),
-        (
-            "columns",
-            Json::array([
-                "invocations",
-                "workgroup_size",
-                "runs",
-                "runs_exact",
-                "kept",
-                "slots_changed_from_previous_run_min",
-                "slots_changed_from_previous_run_max",
-                "slots_in_input_order_min",
-                "slots_in_input_order_max",
-            ]),
-        ),
-        ("rows", Json::Array(rows)),
-    ]);
-    print!("{}", report.to_pretty());
+    common::print_report(
+        "append/report",
+        &ctx,
+        &[
+            "invocations",
+            "workgroup_size",
+            "runs",
+            "runs_exact",
+            "kept",
+            "slots_changed_from_previous_run_min",
+            "slots_changed_from_previous_run_max",
+            "slots_in_input_order_min",
+            "slots_in_input_order_max",
+        ],
+        rows,
+        vec![],
+    );
 }

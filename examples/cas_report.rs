@@ -6,7 +6,7 @@
 //!
 //! Every number comes from the GPU: the result's bits and each invocation's retries.
 
-use syncscope::export::{adapter, Json};
+use syncscope::export::Json;
 use syncscope::gpu::cas_max::run_cas_max;
 use syncscope::lessons::cas_max::{check, CasInputs};
 use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
@@ -48,25 +48,22 @@ fn main() {
             ]));
         }
     }
-    let report = Json::object([
-        ("syncscope", Json::from("cas-max/report")),
-        ("adapter", adapter(&ctx.adapter)),
-        (
-            "columns",
-            Json::array([
-                "inputs",
-                "invocations",
-                "workgroup_size",
-                "runs",
-                "runs_exact",
-                "gave_up",
-                "retries_in_all_min",
-                "retries_in_all_median",
-                "retries_in_all_max",
-                "most_retries_by_one_invocation",
-            ]),
-        ),
-        ("rows", Json::Array(rows)),
-    ]);
-    print!("{}", report.to_pretty());
+    common::print_report(
+        "cas-max/report",
+        &ctx,
+        &[
+            "inputs",
+            "invocations",
+            "workgroup_size",
+            "runs",
+            "runs_exact",
+            "gave_up",
+            "retries_in_all_min",
+            "retries_in_all_median",
+            "retries_in_all_max",
+            "most_retries_by_one_invocation",
+        ],
+        rows,
+        vec![],
+    );
 }

@@ -5,7 +5,7 @@
 //!
 //! Every number comes from the GPU: tickets read back, timestamp-query durations.
 
-use syncscope::export::{adapter, Json};
+use syncscope::export::Json;
 use syncscope::gpu::tickets::run_tickets;
 use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
 use syncscope::lessons::tickets::check;
@@ -54,29 +54,25 @@ fn main() {
             Json::from(gpu_ms.get(gpu_ms.len() / 2).copied()),
         ]));
     }
-    let report = Json::object([
-        ("syncscope", Json::from("atomic-counter/report")),
-        ("adapter", adapter(&ctx.adapter)),
-        (
-            "columns",
-            Json::array([
-                "invocations",
-                "workgroup_size",
-                "runs",
-                "runs_with_exact_permutation",
-                "workgroups_served_whole_min",
-                "workgroups_served_whole_max",
-                "workgroups",
-                "neighbours_in_lane_order_min",
-                "neighbours_in_lane_order_max",
-                "neighbour_pairs",
-                "gpu_ms_median",
-            ]),
-        ),
-        ("rows", Json::Array(rows)),
-        ("first_workgroups_in_service_order", Json::Array(orders)),
-    ]);
-    print!("{}", report.to_pretty());
+    common::print_report(
+        "atomic-counter/report",
+        &ctx,
+        &[
+            "invocations",
+            "workgroup_size",
+            "runs",
+            "runs_with_exact_permutation",
+            "workgroups_served_whole_min",
+            "workgroups_served_whole_max",
+            "workgroups",
+            "neighbours_in_lane_order_min",
+            "neighbours_in_lane_order_max",
+            "neighbour_pairs",
+            "gpu_ms_median",
+        ],
+        rows,
+        vec![("first_workgroups_in_service_order", Json::Array(orders))],
+    );
 }
 
 /// Workgroup ids ordered by the first ticket any of their invocations took: the order the GPU

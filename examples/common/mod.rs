@@ -11,3 +11,23 @@ pub fn gpu_or_exit() -> GpuContext {
         }
     }
 }
+
+/// Prints a report in the shape `lessons::measured::report_rows` reads: which report, the
+/// adapter, the column names, one row of numbers per line, and any `extra` fields after them.
+pub fn print_report(
+    kind: &str,
+    ctx: &GpuContext,
+    columns: &[&str],
+    rows: Vec<syncscope::export::Json>,
+    extra: Vec<(&str, syncscope::export::Json)>,
+) {
+    use syncscope::export::{adapter, Json};
+    let mut fields = vec![
+        ("syncscope", Json::from(kind)),
+        ("adapter", adapter(&ctx.adapter)),
+        ("columns", Json::array(columns.iter().copied())),
+        ("rows", Json::Array(rows)),
+    ];
+    fields.extend(extra);
+    print!("{}", Json::object(fields).to_pretty());
+}

@@ -1,7 +1,8 @@
 //! Dispatching the compare-exchange maximum and reading back the result and every retry count.
 
 use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer};
-use super::readback::{read_buffer, u32s};
+use super::dispatch::dispatch_once;
+use super::readback::u32s;
 use super::{GpuContext, GpuError};
 use crate::lessons::cas_max::CasInputs;
 use crate::lessons::dispatch::GpuParams;
@@ -22,7 +23,6 @@ pub async fn run_cas_max(ctx: &GpuContext, inputs: CasInputs, params: GpuParams)
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(CasInputs::kernel(), params.workgroup_size).await?;
     let device = &ctx.device;
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let init = |label, contents: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some(label),
@@ -36,29 +36,18 @@ pub async fn run_cas_max(ctx: &GpuContext, inputs: CasInputs, params: GpuParams)
     let retries = storage_buffer(device, "retries", bytes);
     let gave_up = storage_buffer(device, "gave_up", 4);
     let uniform = params_buffer(device, params.invocations);
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("cas max"),
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: best.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: input.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: retries.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 3, resource: gave_up.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 4, resource: uniform.as_entire_binding() },
-        ],
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.dispatch_workgroups(params.workgroups(), 1, 1);
-    }
-    let read = read_buffer(device, &ctx.queue, encoder, &[(&best, 4), (&retries, bytes), (&gave_up, 4)]).await;
-    if let Some(error) = scope.pop().await {
-        return Err(GpuError::Run(error.to_string()));
-    }
-    ctx.check_alive()?;
-    let read = read?;
-    Ok(CasRun { best_bits: u32s(&read[0])[0], retries: u32s(&read[1]), gave_up: u32s(&read[2])[0] })
+    let read = dispatch_once(
+        ctx,
+        &pipeline,
+        "cas max",
+        &[&best, &input, &retries, &gave_up, &uniform],
+        params.workgroups(),
+        &[(&best, 4), (&retries, bytes), (&gave_up, 4)],
+        false,
+    )
+    .await?;
+    let [best, retries, gave_up] = &read.buffers[..] else {
+        return Err(GpuError::Run("the read-back came back short".into()));
+    };
+    Ok(CasRun { best_bits: u32s(best)[0], retries: u32s(retries), gave_up: u32s(gave_up)[0] })
 }

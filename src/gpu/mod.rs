@@ -5,6 +5,7 @@ pub mod append;
 mod buffers;
 pub mod cas_max;
 mod context;
+mod dispatch;
 mod error;
 pub mod kernels;
 pub mod race;

@@ -1,5 +1,6 @@
 //! Dispatching the race kernels and reading back what they did.
 
+use super::dispatch::dispatch_once;
 use super::readback::{read_buffer, u32s};
 use super::timing::PassTimer;
 use super::{GpuContext, GpuError};
@@ -112,39 +113,23 @@ pub async fn run_replay(
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(variant.replay_kernel(), MAX_REPLAY_INVOCATIONS).await?;
     let device = &ctx.device;
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let storage = |label, size| storage_buffer(device, label, size);
     let counter = storage("counter", 4);
     let clock = storage("clock", 4);
     let records = storage("records", 16 * u64::from(invocations));
     let uniform = params_buffer(device, invocations);
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("race replay"),
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: counter.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: uniform.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: clock.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 3, resource: records.as_entire_binding() },
-        ],
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.dispatch_workgroups(1, 1, 1);
-    }
-    let read =
-        read_buffer(device, &ctx.queue, encoder, &[(&counter, 4), (&records, 16 * u64::from(invocations))])
-            .await;
-    if let Some(error) = scope.pop().await {
-        return Err(GpuError::Run(error.to_string()));
-    }
-    ctx.check_alive()?;
-    let read = read?;
-    let final_count = u32s(&read[0])[0];
-    let records = u32s(&read[1])
+    let read = dispatch_once(
+        ctx,
+        &pipeline,
+        "race replay",
+        &[&counter, &uniform, &clock, &records],
+        1,
+        &[(&counter, 4), (&records, 16 * u64::from(invocations))],
+        false,
+    )
+    .await?;
+    let final_count = u32s(&read.buffers[0])[0];
+    let records = u32s(&read.buffers[1])
         .chunks_exact(4)
         .map(|r| AccessRecord { loaded: r[0], stored: r[1], load_ticket: r[2], store_ticket: r[3] })
         .collect();

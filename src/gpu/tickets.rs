@@ -1,8 +1,8 @@
 //! Dispatching the ticket kernel and reading back which ticket each invocation took.
 
 use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer};
-use super::readback::{read_buffer, u32s};
-use super::timing::PassTimer;
+use super::dispatch::dispatch_once;
+use super::readback::u32s;
 use super::{GpuContext, GpuError};
 use crate::lessons::dispatch::GpuParams;
 use crate::lessons::tickets::Tickets;
@@ -21,46 +21,18 @@ pub async fn run_tickets(ctx: &GpuContext, params: GpuParams) -> Result<TicketRu
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(Tickets::kernel(), params.workgroup_size).await?;
     let device = &ctx.device;
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let next = storage_buffer(device, "next", 4);
     let tickets = storage_buffer(device, "tickets", bytes);
     let uniform = params_buffer(device, params.invocations);
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("tickets"),
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: next.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: tickets.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: uniform.as_entire_binding() },
-        ],
-    });
-    let timer = PassTimer::new(ctx);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("tickets"),
-            timestamp_writes: timer.as_ref().map(PassTimer::writes),
-        });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.dispatch_workgroups(params.workgroups(), 1, 1);
-    }
-    if let Some(t) = &timer {
-        t.resolve(&mut encoder);
-    }
-    let mut copies = vec![(&next, 4), (&tickets, bytes)];
-    if let Some(t) = &timer {
-        copies.push((t.buffer(), PassTimer::BYTES));
-    }
-    let read = read_buffer(device, &ctx.queue, encoder, &copies).await;
-    if let Some(error) = scope.pop().await {
-        return Err(GpuError::Run(error.to_string()));
-    }
-    ctx.check_alive()?;
-    let read = read?;
-    Ok(TicketRun {
-        next: u32s(&read[0])[0],
-        tickets: u32s(&read[1]),
-        gpu_ns: read.get(2).and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())),
-    })
+    let read = dispatch_once(
+        ctx,
+        &pipeline,
+        "tickets",
+        &[&next, &tickets, &uniform],
+        params.workgroups(),
+        &[(&next, 4), (&tickets, bytes)],
+        true,
+    )
+    .await?;
+    Ok(TicketRun { next: u32s(&read.buffers[0])[0], tickets: u32s(&read.buffers[1]), gpu_ns: read.gpu_ns })
 }

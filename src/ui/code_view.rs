@@ -20,12 +20,13 @@ pub fn CodeView(
             .enumerate()
             .map(|(i, text)| {
                 let n = i + 1;
-                let on_line = move || marks.with(|m| m.iter().find(|(l, _)| *l == n).map(|(_, t)| thread_list(t)));
-                let current = move || on_line().is_some();
+                // Once per step for this line, then read by its class, its aria-current and its gutter.
+                let on_line = Memo::new(move |_| marks.with(|m| m.iter().find(|(l, _)| *l == n).map(|(_, t)| thread_list(t))));
+                let current = move || on_line.with(Option::is_some);
                 view! {
                     <span class="code-line" class:current=current data-line=n aria-current=move || current().then_some("step")>
                         <span class="gutter" aria-hidden="true">{format!("{n:>2}")}</span>
-                        <span class="threads">{move || on_line().unwrap_or_default()}</span>
+                        <span class="threads">{move || on_line.get().unwrap_or_default()}</span>
                         <span class="text">{text.to_owned()}</span>
                     </span>
                 }

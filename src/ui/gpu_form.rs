@@ -117,14 +117,25 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
 
 /// The sizes, the run button and the job's state, as every single-run GPU panel shows them.
 #[component]
-pub fn RunForm<T: Send + Sync + 'static>(sizes: SizeFields, job: GpuJob<T>, on_run: Callback<()>) -> impl IntoView {
+pub fn RunForm<T: Send + Sync + 'static>(
+    sizes: SizeFields,
+    job: GpuJob<T>,
+    on_run: Callback<()>,
+    /// A second button that runs the kernel 100 times in one go, where the panel offers it.
+    #[prop(optional)]
+    on_run_100: Option<Callback<()>>,
+) -> impl IntoView {
     let gpu = expect_context::<super::gpu::GpuHandle>();
+    let busy = move || gpu.context().is_none() || job.running.get();
     view! {
         <div class="gpu-form">
             <SizeInputs sizes=sizes />
-            <button on:click=move |_| on_run.run(()) disabled=move || gpu.context().is_none() || job.running.get() data-testid="gpu-run">
+            <button on:click=move |_| on_run.run(()) disabled=busy data-testid="gpu-run">
                 "Run on my GPU"
             </button>
+            {on_run_100.map(|run| view! {
+                <button on:click=move |_| run.run(()) disabled=busy data-testid="gpu-run-100">"Run 100×"</button>
+            })}
             <span class="muted" aria-live="polite">{move || job.running.get().then_some("running…")}</span>
         </div>
         {move || job.error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="gpu-error">{e}</p> })}

@@ -6,7 +6,7 @@ use crate::lessons::race::{GpuParams, Variant};
 use crate::model::{Machine, ReplayAccess, ReplayTimeline};
 use crate::ui::download::DownloadJson;
 use crate::ui::gpu::{now_ms, GpuHandle};
-use crate::ui::gpu_form::{SizeFields, SizeInputs};
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::histogram::Histogram;
 use crate::ui::measured::MeasuredTable;
@@ -70,46 +70,18 @@ struct RunResult {
 
 #[component]
 fn GpuRuns(variant: RwSignal<Variant>, sizes: SizeFields) -> impl IntoView {
-    let gpu = expect_context::<GpuHandle>();
-    let running = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
-    let result = RwSignal::new(None::<RunResult>);
-
+    let job = GpuJob::<RunResult>::new();
     let run = move |runs: u32| {
-        let Some(ctx) = gpu.context() else { return };
-        let params = match sizes.checked(&ctx) {
-            Ok(p) => p,
-            Err(e) => {
-                error.set(Some(e));
-                return;
-            }
-        };
-    let v = variant.get_untracked();
-        error.set(None);
-        running.set(true);
-        spawn_local(async move {
+        let v = variant.get_untracked();
+        job.start(sizes, move |ctx, params| async move {
             let t0 = now_ms();
-            match run_race(&ctx, v, params, runs).await {
-                Ok(batch) => result.set(Some(RunResult { adapter: ctx.adapter.clone(), variant: v, params, batch, wall_ms: now_ms() - t0 })),
-                Err(e) => {
-                    gpu.report(&e);
-                    error.set(Some(e.to_string()));
-                }
-            }
-            running.set(false);
-        });
+            let batch = run_race(&ctx, v, params, runs).await?;
+            Ok(RunResult { adapter: ctx.adapter.clone(), variant: v, params, batch, wall_ms: now_ms() - t0 })
+        })
     };
-    let ready = move || gpu.context().is_some();
-
     view! {
-        <div class="gpu-form">
-            <SizeInputs sizes=sizes />
-            <button on:click=move |_| run(1) disabled=move || !ready() || running.get() data-testid="gpu-run">"Run on my GPU"</button>
-            <button on:click=move |_| run(100) disabled=move || !ready() || running.get() data-testid="gpu-run-100">"Run 100×"</button>
-            <span class="muted" aria-live="polite">{move || running.get().then_some("running…")}</span>
-        </div>
-        {move || error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="gpu-error">{e}</p> })}
-        {move || result.get().map(|r| view! { <RunReport result=r current=variant /> })}
+        <RunForm sizes=sizes job=job on_run=Callback::new(move |()| run(1)) on_run_100=Callback::new(move |()| run(100)) />
+        {move || job.result.get().map(|r| view! { <RunReport result=r current=variant /> })}
     }
 }
 
