@@ -38,6 +38,24 @@ fn the_ticket_and_append_models_name_lines_of_their_kernels() {
 }
 
 #[test]
+fn every_atomic_op_on_both_types_names_its_own_line() {
+    use syncscope::lessons::atomic_ops::{AtomicOp, AtomicSetup};
+    use syncscope::model::IntType;
+    for op in AtomicOp::ALL {
+        for ty in [IntType::U32, IntType::I32] {
+            let setup = AtomicSetup { op, ..AtomicSetup::DEFAULT }.with_type(ty);
+            let program = setup.program(3);
+            assert_markers_match(&program, AtomicSetup::kernel());
+            // The op's own line calls the op's own built-in on the cell of the right type.
+            let source = AtomicSetup::kernel().source();
+            let pc = program.lines.iter().position(|l| l.marker.starts_with(ty.name())).unwrap();
+            let line = source.lines().nth(program.source_line(pc, source).unwrap() - 1).unwrap();
+            assert!(line.contains(&format!("{}(p", op.function())), "{op:?} {ty:?}: {line}");
+        }
+    }
+}
+
+#[test]
 fn the_append_kernel_filters_with_the_models_limit() {
     use syncscope::lessons::append::{Append, LIMIT};
     let declaration = format!("const LIMIT: u32 = {LIMIT}u;");

@@ -5,9 +5,16 @@ use wgpu::util::DeviceExt;
 /// The `Params` uniform of a kernel: the number of invocations that do work (the last
 /// workgroup may have more lanes than that).
 pub fn params_buffer(device: &wgpu::Device, invocations: u32) -> wgpu::Buffer {
-    // A uniform struct of one u32 still occupies 16 bytes.
+    uniform_words(device, &[invocations])
+}
+
+/// A `Params` uniform of up to four `u32` fields, in order.
+pub fn uniform_words(device: &wgpu::Device, words: &[u32]) -> wgpu::Buffer {
+    // A uniform struct occupies a multiple of 16 bytes, however few fields it has.
     let mut bytes = [0u8; 16];
-    bytes[..4].copy_from_slice(&invocations.to_le_bytes());
+    for (chunk, w) in bytes.chunks_exact_mut(4).zip(words) {
+        chunk.copy_from_slice(&w.to_le_bytes());
+    }
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("params"),
         contents: &bytes,

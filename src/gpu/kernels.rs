@@ -10,10 +10,11 @@ pub enum Kernel {
     Tickets,
     Append,
     CasMax,
+    AtomicOps,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 7] = [
+    pub const ALL: [Kernel; 8] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
@@ -21,6 +22,7 @@ impl Kernel {
         Kernel::Tickets,
         Kernel::Append,
         Kernel::CasMax,
+        Kernel::AtomicOps,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -33,6 +35,7 @@ impl Kernel {
             Kernel::Tickets => "tickets.wgsl",
             Kernel::Append => "append.wgsl",
             Kernel::CasMax => "cas_max.wgsl",
+            Kernel::AtomicOps => "atomic_ops.wgsl",
         }
     }
 
@@ -45,6 +48,7 @@ impl Kernel {
             Kernel::Tickets => include_str!("../../shaders/tickets.wgsl"),
             Kernel::Append => include_str!("../../shaders/append.wgsl"),
             Kernel::CasMax => include_str!("../../shaders/cas_max.wgsl"),
+            Kernel::AtomicOps => include_str!("../../shaders/atomic_ops.wgsl"),
         }
     }
 

@@ -2,6 +2,7 @@
 //! report) and in the browser (wgpu over WebGPU).
 
 pub mod append;
+pub mod atomic_ops;
 mod buffers;
 pub mod cas_max;
 mod context;

@@ -2,6 +2,7 @@
 //! The pure parts live here and are host-tested; each lesson's page is in `crate::ui`.
 
 pub mod append;
+pub mod atomic_ops;
 pub mod cas_max;
 pub mod dispatch;
 pub mod measured;
@@ -12,7 +13,7 @@ pub mod settings;
 pub mod tickets;
 
 /// Every lesson the site knows, in the order the index lists them.
-pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO];
+pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LessonInfo {

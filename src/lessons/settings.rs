@@ -7,8 +7,13 @@ use std::ops::RangeInclusive;
 
 /// A lesson's program choice: its name in links, and the model machine it starts.
 pub trait LessonVariant: Copy + PartialEq + std::fmt::Debug + 'static {
-    /// The values `variant=` accepts; empty when the lesson has one program.
+    /// The values `variant=` (or the lesson's own [`Self::KEY`]) accepts; empty when the
+    /// lesson has one program.
     const NAMES: &'static [&'static str];
+    /// The link parameter that names the variant.
+    const KEY: &'static str = "variant";
+    /// Whether the lesson's GPU panel takes the reader's invocations and workgroup size.
+    const GPU_SIZES: bool = true;
     const DEFAULT: Self;
     /// Model threads the lesson can show, and how many it starts with.
     const THREADS: RangeInclusive<usize>;
@@ -16,6 +21,17 @@ pub trait LessonVariant: Copy + PartialEq + std::fmt::Debug + 'static {
     fn name(self) -> &'static str;
     fn from_name(name: &str) -> Option<Self>;
     fn machine(self, threads: usize) -> Machine;
+
+    /// Reads the lesson's own link parameters into `self`, with a message for each refused
+    /// one. Returns the thread count they imply, if they imply one.
+    fn read_extra(&mut self, _get: &dyn Fn(&str) -> Option<String>, _problems: &mut Vec<String>) -> Option<usize> {
+        None
+    }
+
+    /// The lesson's own link parameters, for a model of `threads` threads.
+    fn extra_pairs(&self, _threads: usize) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
 }
 
 /// Everything a link to a lesson can set. Every field has a default, and every value
@@ -59,17 +75,30 @@ impl<V: LessonVariant> LessonSettings<V> {
             Some(Ok(n)) => n,
             None => 1,
         };
+        if let Some(v) = get(V::KEY).filter(|_| !V::NAMES.is_empty()) {
+            match one_of(V::KEY, &v, V::NAMES) {
+                Ok(name) => s.variant = V::from_name(name).unwrap_or(V::DEFAULT),
+                Err(e) => problems.push(e),
+            }
+        }
+        let implied = s.variant.read_extra(&get, &mut problems);
         let mut note = |r: Result<(), String>| {
             if let Err(e) = r {
                 problems.push(e);
             }
         };
-        if let Some(v) = get("variant").filter(|_| !V::NAMES.is_empty()) {
-            note(one_of("variant", &v, V::NAMES).map(|v| s.variant = V::from_name(v).unwrap_or(V::DEFAULT)));
+        if let Some(n) = implied {
+            s.threads = n;
         }
         if let Some(v) = get("threads") {
             let range = *V::THREADS.start() as u64..=*V::THREADS.end() as u64;
-            note(in_range("threads", &v, range).map(|n| s.threads = n as usize));
+            match (in_range("threads", &v, range), implied) {
+                (Ok(n), Some(m)) if n as usize != m => note(Err(format!(
+                    "threads={} was ignored: the link lists {m} operands, one per thread",
+                    super::param::quote(&v)
+                ))),
+                (r, _) => note(r.map(|n| s.threads = n as usize)),
+            }
         }
         if let Some(v) = get("ticks") {
             note(super::permalink::parse_ticks(&v, s.threads).map(|t| s.ticks = t));
@@ -107,8 +136,9 @@ impl<V: LessonVariant> LessonSettings<V> {
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = Vec::new();
         if !V::NAMES.is_empty() {
-            pairs.push(("variant", self.variant.name().to_owned()));
+            pairs.push((V::KEY, self.variant.name().to_owned()));
         }
+        pairs.extend(self.variant.extra_pairs(self.threads));
         pairs.push(("threads", self.threads.to_string()));
         pairs.push(("schedule", self.schedule.name().to_owned()));
         if let Schedule::Random { seed } = self.schedule {
@@ -118,8 +148,10 @@ impl<V: LessonVariant> LessonSettings<V> {
             pairs.push(("ticks", super::permalink::format_ticks(&self.ticks)));
         }
         pairs.push(("step", self.step.to_string()));
-        pairs.push(("invocations", self.gpu.invocations.to_string()));
-        pairs.push(("workgroup", self.gpu.workgroup_size.to_string()));
+        if V::GPU_SIZES {
+            pairs.push(("invocations", self.gpu.invocations.to_string()));
+            pairs.push(("workgroup", self.gpu.workgroup_size.to_string()));
+        }
         pairs
     }
 

@@ -1,5 +1,6 @@
 //! The state of a few model threads and one step of one of them.
 
+use super::atomics::RmwOp;
 use super::program::{Addr, Instr, Program};
 use std::sync::Arc;
 
@@ -35,6 +36,8 @@ pub enum Effect {
     Branched { taken: bool, target: usize },
     /// A compare-exchange: what the cell held, what was hoped for, and whether it swapped.
     CompareExchanged { addr: Addr, old: i64, expected: i64, desired: i64, exchanged: bool },
+    /// A read-modify-write atomic: the op, the thread's operand, and the cell before and after.
+    Rmw { addr: Addr, op: RmwOp, operand: i64, old: i64, new: i64 },
     /// The last arrival: every waiting thread leaves the barrier together.
     BarrierReleased { threads: usize },
 }
@@ -197,6 +200,32 @@ impl Machine {
                 Effect::CompareExchanged { addr, old: held, expected: want, desired: new, exchanged: swapped }
             }
             Instr::Barrier => return Ok(self.arrive(t, pc)),
+            Instr::AtomicRmw { op, ty, addr, operand, old } => {
+                let value = self.threads[t].regs[operand];
+                let held = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                let new = op.apply(ty, held, value);
+                self.memory[addr] = new;
+                self.threads[t].regs[old] = held;
+                Effect::Rmw { addr, op, operand: value, old: held, new }
+            }
+            Instr::LoadUniform { reg, addr } => {
+                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                self.threads[t].regs[reg] = value;
+                Effect::Loaded { addr, value }
+            }
+            Instr::BranchIfBelow { reg, limit, target } => {
+                let taken = self.threads[t].regs[reg] < limit;
+                return Ok(self.branch(t, pc, taken, target));
+            }
+            Instr::TryLock { addr, got } => {
+                let held = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                let swapped = held == 0;
+                if swapped {
+                    self.memory[addr] = 1;
+                }
+                self.threads[t].regs[got] = i64::from(swapped);
+                Effect::CompareExchanged { addr, old: held, expected: 0, desired: 1, exchanged: swapped }
+            }
         };
         self.advance(t);
         Ok(Event { thread: t, pc, effect })
@@ -280,6 +309,12 @@ impl Machine {
             ),
             Effect::CompareExchanged { addr, old, expected, exchanged: false, .. } => format!(
                 "thread {t} fails to swap {}: expected {expected}, it holds {old}",
+                cell(*addr)
+            ),
+            Effect::Rmw { addr, op, operand, old, new } => format!(
+                "thread {t}: {}(&{}, {operand}) returns {old}; {} is now {new}",
+                op.function(),
+                cell(*addr),
                 cell(*addr)
             ),
             Effect::BarrierReleased { threads } => {

@@ -1,12 +1,14 @@
 //! The deterministic model: a few threads stepping through a tiny program over shared
 //! memory. Pure Rust, no web or GPU types, so every rule here is tested on the host.
 
+mod atomics;
 mod machine;
 mod program;
 mod replay;
 mod schedule;
 mod session;
 
+pub use atomics::{IntType, RmwOp};
 pub use machine::{Effect, Event, Machine, StepError, ThreadState, ThreadStatus};
 pub use program::{Addr, Instr, Line, Program, Reg};
 pub use replay::{AccessRecord, ReplayAccess, ReplayError, ReplayLane, ReplayStep, ReplayTimeline};

@@ -1,6 +1,8 @@
 //! Programs for the model: a handful of instructions that map one-to-one onto lines of a
 //! real WGSL kernel, so that the line the model is on can be highlighted in the shader.
 
+use super::atomics::{IntType, RmwOp};
+
 /// A memory cell of the model (an index into [`crate::model::Machine::memory`]).
 pub type Addr = usize;
 /// A register of one thread (an index into [`crate::model::ThreadState::regs`]).
@@ -42,6 +44,16 @@ pub enum Instr {
     CompareExchange { addr: Addr, expected: Reg, desired: Reg, old: Reg, exchanged: Reg },
     /// `workgroupBarrier()` — nobody leaves until every thread has arrived.
     Barrier,
+    /// `old = atomicOp(&memory[addr], operand)` for any of WGSL's read-modify-write atomics on
+    /// a cell of type `ty`: one indivisible step that returns the value it replaced.
+    AtomicRmw { op: RmwOp, ty: IntType, addr: Addr, operand: Reg, old: Reg },
+    /// `reg = params.x` — a value every thread reads from the kernel's uniform parameters
+    /// (kept in a memory cell nobody writes).
+    LoadUniform { reg: Reg, addr: Addr },
+    /// `if reg < limit { go to target }` — a bounded loop's test.
+    BranchIfBelow { reg: Reg, limit: i64, target: usize },
+    /// `got = atomicCompareExchangeWeak(&memory[addr], 0, 1).exchanged` — try to take a lock.
+    TryLock { addr: Addr, got: Reg },
 }
 
 /// An instruction together with the marker that finds its line in the kernel source.
@@ -99,6 +111,14 @@ impl Program {
                 reg(desired)
             ),
             Instr::Barrier => "workgroupBarrier()".into(),
+            Instr::AtomicRmw { op, addr, operand, old, .. } => {
+                format!("{} = {}(&{}, {})", reg(old), op.function(), cell(addr), reg(operand))
+            }
+            Instr::LoadUniform { reg: r, addr } => format!("{} = {}", reg(r), cell(addr)),
+            Instr::BranchIfBelow { reg: r, limit, .. } => format!("if {} < {limit} {{ continue; }}", reg(r)),
+            Instr::TryLock { addr, got } => {
+                format!("{} = atomicCompareExchangeWeak(&{}, 0, 1).exchanged", reg(got), cell(addr))
+            }
         }
     }
 

@@ -38,6 +38,7 @@ pub fn gpu() -> Option<Gpu> {
     }
 }
 
+#[allow(dead_code)] // not every kernel test checks sizes
 pub fn limits(ctx: &GpuContext) -> ComputeLimits {
     ComputeLimits::from(ctx.adapter.limits)
 }

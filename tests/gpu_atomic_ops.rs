@@ -1,0 +1,49 @@
+//! Every atomic of the family on a real Vulkan device, on u32 and i32: what each invocation
+//! got back and where the cell ended are explained by some one-at-a-time order.
+
+use syncscope::gpu::atomic_ops::run_atomic_op;
+use syncscope::lessons::atomic_ops::{explain, serial_run, AtomicOp, AtomicSetup};
+use syncscope::model::{IntType, RmwOp};
+
+mod common;
+use common::gpu;
+
+#[test]
+fn every_op_on_both_types_is_some_serial_order() {
+    let Some(ctx) = gpu() else { return };
+    for op in AtomicOp::ALL {
+        for ty in [IntType::U32, IntType::I32] {
+            let mut setup = AtomicSetup { op, ..AtomicSetup::DEFAULT }.with_type(ty);
+            // Signs, wrap-around and bit patterns worth seeing: 0x7FFFFFFF + 5 wraps on both types.
+            setup.initial = ty.wrap(0x7FFF_FFFF);
+            setup.compare = setup.initial;
+            setup.operands[..8].copy_from_slice(&[5, -7, 0xF0, -1, 3, 0x0F0F, 5, 1 << 31].map(|v| ty.wrap(v)));
+            for threads in [2, 8, 16] {
+                for _ in 0..3 {
+                    let run = pollster::block_on(run_atomic_op(&ctx, setup, threads)).unwrap();
+                    assert_eq!(run.olds.len(), threads);
+                    let e = explain(setup, &run);
+                    assert!(e.order.is_some(), "{op:?} {ty:?} {threads}: no serial order gives {run:?}");
+                    if let AtomicOp::Rmw(rmw) = op {
+                        if rmw != RmwOp::Exchange {
+                            let any_order = serial_run(setup, threads, &(0..threads).collect::<Vec<_>>());
+                            assert_eq!(run.final_bits, any_order.final_bits, "{op:?} {ty:?}");
+                        }
+                    }
+                    if op == AtomicOp::Load {
+                        assert!(run.olds.iter().all(|&o| o == IntType::bits(setup.initial)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sizes_outside_the_lesson_are_refused() {
+    let Some(ctx) = gpu() else { return };
+    for threads in [0, 17] {
+        let e = pollster::block_on(run_atomic_op(&ctx, AtomicSetup::DEFAULT, threads)).unwrap_err();
+        assert!(e.to_string().contains("2 to 16"), "{e}");
+    }
+}
