@@ -60,3 +60,31 @@ fn the_h100_cas_report_parses_and_every_run_found_the_maximum() {
         assert!(r.retries.0 <= r.retries.1 && r.retries.1 <= r.retries.2, "{r:?}");
     }
 }
+
+#[test]
+fn the_h100_atomic_ops_report_covers_every_op_on_both_types_all_explained() {
+    use syncscope::lessons::atomic_ops::AtomicOp;
+    use syncscope::lessons::measured::{parse_atomic_ops_report, H100_ATOMIC_OPS};
+    let (adapter, rows) = parse_atomic_ops_report(H100_ATOMIC_OPS).expect("data/h100-atomic-ops.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    assert_eq!(rows.len(), 2 * AtomicOp::ALL.len());
+    for op in AtomicOp::NAMES {
+        for ty in ["u32", "i32"] {
+            let r = rows.iter().find(|r| r.op == op && r.ty == ty).unwrap_or_else(|| panic!("{op} {ty}"));
+            assert_eq!(r.explained, r.runs, "{op} {ty}");
+            assert!(r.distinct_finals >= 1 && r.distinct_returns >= 1);
+        }
+    }
+}
+
+#[test]
+fn the_h100_spinlock_report_kept_every_guaranteed_account() {
+    use syncscope::lessons::measured::{parse_spinlock_report, H100_SPINLOCK};
+    let (adapter, rows) = parse_spinlock_report(H100_SPINLOCK).expect("data/h100-spinlock.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    assert_eq!(rows.len(), 6);
+    for r in &rows {
+        assert_eq!(r.consistent, r.runs, "{r:?}");
+        assert!(r.entered.1 <= r.invocations && r.lost.1 <= r.entered.1, "{r:?}");
+    }
+}

@@ -173,3 +173,17 @@ fn a_link_carries_the_op_type_values_and_operands() {
     assert!(problems.iter().any(|p| p.starts_with("op=\"nand\"")), "{problems:?}");
     assert!(problems.iter().any(|p| p.starts_with("threads=\"5\"")), "{problems:?}");
 }
+
+#[test]
+fn a_tally_counts_finals_patterns_and_unexplained_runs() {
+    use syncscope::lessons::atomic_ops::tally;
+    let add = AtomicSetup::DEFAULT;
+    let a = serial_run(add, 4, &[0, 1, 2, 3]);
+    let b = serial_run(add, 4, &[3, 2, 1, 0]);
+    let lost = AtomicRun { final_bits: 15, olds: vec![0, 0, 3, 7], exchanged: vec![0; 4] };
+    let t = tally(add, &[a.clone(), b, a, lost]);
+    assert_eq!(t.finals, vec![(15, 4)]);
+    assert_eq!(t.distinct_returns, 3);
+    assert_eq!(t.unexplained, 1);
+    assert_eq!(t.spurious, 0);
+}

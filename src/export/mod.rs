@@ -4,6 +4,7 @@
 
 mod json;
 pub mod append;
+pub mod atomic_ops;
 pub mod race;
 pub mod tickets;
 

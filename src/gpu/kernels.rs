@@ -11,10 +11,13 @@ pub enum Kernel {
     Append,
     CasMax,
     AtomicOps,
+    SpinlockNone,
+    SpinlockSpinThenEnter,
+    SpinlockEnterInLoop,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 8] = [
+    pub const ALL: [Kernel; 11] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
@@ -23,6 +26,9 @@ impl Kernel {
         Kernel::Append,
         Kernel::CasMax,
         Kernel::AtomicOps,
+        Kernel::SpinlockNone,
+        Kernel::SpinlockSpinThenEnter,
+        Kernel::SpinlockEnterInLoop,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -36,6 +42,9 @@ impl Kernel {
             Kernel::Append => "append.wgsl",
             Kernel::CasMax => "cas_max.wgsl",
             Kernel::AtomicOps => "atomic_ops.wgsl",
+            Kernel::SpinlockNone => "spinlock_none.wgsl",
+            Kernel::SpinlockSpinThenEnter => "spinlock_spin_then_enter.wgsl",
+            Kernel::SpinlockEnterInLoop => "spinlock_enter_in_loop.wgsl",
         }
     }
 
@@ -49,6 +58,9 @@ impl Kernel {
             Kernel::Append => include_str!("../../shaders/append.wgsl"),
             Kernel::CasMax => include_str!("../../shaders/cas_max.wgsl"),
             Kernel::AtomicOps => include_str!("../../shaders/atomic_ops.wgsl"),
+            Kernel::SpinlockNone => include_str!("../../shaders/spinlock_none.wgsl"),
+            Kernel::SpinlockSpinThenEnter => include_str!("../../shaders/spinlock_spin_then_enter.wgsl"),
+            Kernel::SpinlockEnterInLoop => include_str!("../../shaders/spinlock_enter_in_loop.wgsl"),
         }
     }
 

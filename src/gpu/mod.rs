@@ -10,6 +10,7 @@ mod dispatch;
 mod error;
 pub mod kernels;
 pub mod race;
+pub mod spinlock;
 pub mod tickets;
 mod readback;
 mod timing;

@@ -443,3 +443,39 @@ pub fn serial_run(setup: AtomicSetup, threads: usize, order: &[usize]) -> Atomic
     }
     AtomicRun { final_bits: IntType::bits(value), olds, exchanged }
 }
+
+/// Many runs of the same setup summed up: where the cell ended and how often, how many
+/// different sets of returned values, and how many runs no serial order explains.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// `(final value, runs that ended there)`, most frequent first.
+    pub finals: Vec<(i64, u32)>,
+    pub distinct_returns: usize,
+    pub unexplained: usize,
+    pub spurious: usize,
+}
+
+pub fn tally(setup: AtomicSetup, runs: &[AtomicRun]) -> Tally {
+    let mut finals = std::collections::BTreeMap::new();
+    let mut returns = HashSet::new();
+    let (mut unexplained, mut spurious) = (0, 0);
+    for run in runs {
+        let e = explain(setup, run);
+        *finals.entry(e.final_value).or_insert(0u32) += 1;
+        returns.insert((&run.olds, &run.exchanged));
+        unexplained += usize::from(e.order.is_none());
+        spurious += e.spurious;
+    }
+    let mut finals: Vec<(i64, u32)> = finals.into_iter().collect();
+    finals.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    Tally { finals, distinct_returns: returns.len(), unexplained, spurious }
+}
+
+/// A value as the page shows it: decimal, with the bits in hex where the op works on bits.
+pub fn show(setup: AtomicSetup, value: i64) -> String {
+    if setup.op.is_bitwise() {
+        format!("{value} ({:#010x})", IntType::bits(value))
+    } else {
+        value.to_string()
+    }
+}

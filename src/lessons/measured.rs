@@ -207,3 +207,80 @@ pub fn parse_cas_report(text: &str) -> Option<(String, Vec<MeasuredCas>)> {
         .collect::<Option<Vec<_>>>()?;
     Some((adapter, rows))
 }
+
+/// One op of an atomic-family report (`examples/atomic_ops_report.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeasuredAtomicOp {
+    pub op: String,
+    pub ty: String,
+    pub invocations: u32,
+    pub runs: u32,
+    pub explained: u32,
+    pub distinct_finals: u32,
+    pub distinct_returns: u32,
+    pub spurious: u32,
+}
+
+pub const H100_ATOMIC_OPS: &str = include_str!("../../data/h100-atomic-ops.json");
+
+pub fn parse_atomic_ops_report(text: &str) -> Option<(String, Vec<MeasuredAtomicOp>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 2, 6)?;
+            Some(MeasuredAtomicOp {
+                op: row.first()?.clone(),
+                ty: row.get(1)?.clone(),
+                invocations: n[0],
+                runs: n[1],
+                explained: n[2],
+                distinct_finals: n[3],
+                distinct_returns: n[4],
+                spurious: n[5],
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
+}
+
+/// One variant and size of a spinlock report (`examples/spinlock_report.rs`): counts over the
+/// runs as `(fewest, most)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeasuredSpinlock {
+    pub lock: String,
+    pub invocations: u32,
+    pub workgroup_size: u32,
+    pub runs: u32,
+    pub consistent: u32,
+    pub excluded: u32,
+    pub entered: (u32, u32),
+    pub gave_up: (u32, u32),
+    pub lost: (u32, u32),
+    pub overlaps: (u32, u32),
+}
+
+pub const H100_SPINLOCK: &str = include_str!("../../data/h100-spinlock.json");
+
+pub fn parse_spinlock_report(text: &str) -> Option<(String, Vec<MeasuredSpinlock>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 1, 13)?;
+            Some(MeasuredSpinlock {
+                lock: row.first()?.clone(),
+                invocations: n[0],
+                workgroup_size: n[1],
+                runs: n[2],
+                consistent: n[3],
+                excluded: n[4],
+                entered: (n[5], n[6]),
+                gave_up: (n[7], n[8]),
+                lost: (n[9], n[10]),
+                overlaps: (n[11], n[12]),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
+}

@@ -9,11 +9,12 @@ pub mod measured;
 pub mod param;
 pub mod permalink;
 pub mod race;
+pub mod spinlock;
 pub mod settings;
 pub mod tickets;
 
 /// Every lesson the site knows, in the order the index lists them.
-pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO];
+pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO, spinlock::INFO];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LessonInfo {

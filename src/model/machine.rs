@@ -217,6 +217,10 @@ impl Machine {
                 let taken = self.threads[t].regs[reg] < limit;
                 return Ok(self.branch(t, pc, taken, target));
             }
+            Instr::StoreImm { addr, value } => {
+                *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
+                Effect::Stored { addr, value }
+            }
             Instr::TryLock { addr, got } => {
                 let held = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
                 let swapped = held == 0;

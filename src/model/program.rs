@@ -54,6 +54,8 @@ pub enum Instr {
     BranchIfBelow { reg: Reg, limit: i64, target: usize },
     /// `got = atomicCompareExchangeWeak(&memory[addr], 0, 1).exchanged` — try to take a lock.
     TryLock { addr: Addr, got: Reg },
+    /// `atomicStore(&memory[addr], value)` with a constant — releasing a lock, say.
+    StoreImm { addr: Addr, value: i64 },
 }
 
 /// An instruction together with the marker that finds its line in the kernel source.
@@ -116,6 +118,7 @@ impl Program {
             }
             Instr::LoadUniform { reg: r, addr } => format!("{} = {}", reg(r), cell(addr)),
             Instr::BranchIfBelow { reg: r, limit, .. } => format!("if {} < {limit} {{ continue; }}", reg(r)),
+            Instr::StoreImm { addr, value } => format!("atomicStore(&{}, {value})", cell(addr)),
             Instr::TryLock { addr, got } => {
                 format!("{} = atomicCompareExchangeWeak(&{}, 0, 1).exchanged", reg(got), cell(addr))
             }

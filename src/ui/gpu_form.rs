@@ -91,9 +91,27 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
     ) where
         Fut: std::future::Future<Output = Result<T, crate::gpu::GpuError>> + 'static,
     {
+        self.launch(move |ctx| sizes.checked(ctx), work);
+    }
+
+    /// Runs `work`, for panels whose sizes are fixed by the lesson rather than typed.
+    pub fn start_fixed<Fut>(self, work: impl FnOnce(std::rc::Rc<GpuContext>) -> Fut + 'static)
+    where
+        Fut: std::future::Future<Output = Result<T, crate::gpu::GpuError>> + 'static,
+    {
+        self.launch(|_| Ok(()), move |ctx, ()| work(ctx));
+    }
+
+    fn launch<P: 'static, Fut>(
+        self,
+        check: impl FnOnce(&GpuContext) -> Result<P, String>,
+        work: impl FnOnce(std::rc::Rc<GpuContext>, P) -> Fut + 'static,
+    ) where
+        Fut: std::future::Future<Output = Result<T, crate::gpu::GpuError>> + 'static,
+    {
         let gpu = expect_context::<super::gpu::GpuHandle>();
         let Some(ctx) = gpu.context() else { return };
-        let params = match sizes.checked(&ctx) {
+        let params = match check(&ctx) {
             Ok(p) => p,
             Err(e) => {
                 self.error.set(Some(e));
@@ -118,7 +136,9 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
 /// The sizes, the run button and the job's state, as every single-run GPU panel shows them.
 #[component]
 pub fn RunForm<T: Send + Sync + 'static>(
-    sizes: SizeFields,
+    /// The invocations and workgroup fields, where the reader chooses them.
+    #[prop(optional)]
+    sizes: Option<SizeFields>,
     job: GpuJob<T>,
     on_run: Callback<()>,
     /// A second button that runs the kernel 100 times in one go, where the panel offers it.
@@ -129,7 +149,7 @@ pub fn RunForm<T: Send + Sync + 'static>(
     let busy = move || gpu.context().is_none() || job.running.get();
     view! {
         <div class="gpu-form">
-            <SizeInputs sizes=sizes />
+            {sizes.map(|sizes| view! { <SizeInputs sizes=sizes /> })}
             <button on:click=move |_| on_run.run(()) disabled=busy data-testid="gpu-run">
                 "Run on my GPU"
             </button>

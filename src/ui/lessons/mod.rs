@@ -1,6 +1,7 @@
 //! One page per lesson.
 
 pub mod append;
+pub mod atomic_ops;
 pub mod cas_max;
 pub mod race;
 pub mod tickets;

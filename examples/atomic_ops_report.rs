@@ -1,0 +1,50 @@
+//! Runs every op of the atomic family on this machine's GPU (native wgpu over Vulkan), on u32
+//! and i32, with the atomic-ops lesson's default setup, and prints as JSON how many runs some
+//! one-at-a-time order explains, how many final values and sets of returned values came up,
+//! and how many compare-exchanges failed spuriously: the figures that lesson shows.
+//!
+//!     cargo run --release --example atomic_ops_report > data/<gpu>-atomic-ops.json
+//!
+//! Every number is counted from what the GPU returned.
+
+use syncscope::export::Json;
+use syncscope::gpu::atomic_ops::run_atomic_op;
+use syncscope::lessons::atomic_ops::{tally, AtomicOp, AtomicSetup};
+use syncscope::model::IntType;
+
+mod common;
+
+const RUNS: usize = 100;
+/// The most the lesson runs: the widest race for each returned value.
+const INVOCATIONS: usize = 16;
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let mut rows = Vec::new();
+    for op in AtomicOp::ALL {
+        for ty in [IntType::U32, IntType::I32] {
+            let setup = AtomicSetup { op, ..AtomicSetup::DEFAULT }.with_type(ty);
+            pollster::block_on(run_atomic_op(&ctx, setup, INVOCATIONS)).expect("warm-up");
+            let runs: Vec<_> =
+                (0..RUNS).map(|_| pollster::block_on(run_atomic_op(&ctx, setup, INVOCATIONS)).expect("run")).collect();
+            let t = tally(setup, &runs);
+            rows.push(Json::Array(vec![
+                Json::from(op.name()),
+                Json::from(ty.name()),
+                Json::from(INVOCATIONS),
+                Json::from(RUNS),
+                Json::from(RUNS - t.unexplained),
+                Json::from(t.finals.len()),
+                Json::from(t.distinct_returns),
+                Json::from(t.spurious),
+            ]));
+        }
+    }
+    common::print_report(
+        "atomic-ops/report",
+        &ctx,
+        &["op", "type", "invocations", "runs", "runs_explained", "distinct_final_values", "distinct_returned_sets", "spurious_failures"],
+        rows,
+        vec![],
+    );
+}

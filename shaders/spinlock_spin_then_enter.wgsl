@@ -1,0 +1,51 @@
+// A spinlock from compareExchangeWeak around counter++, written the way it is on a CPU:
+// spin until the lock is taken, leave the loop, then run the critical section. On hardware
+// that runs a group of invocations in lockstep, the one that took the lock cannot go on past
+// the loop until the others in its group leave it too, and they are waiting for that lock:
+// without the bound on tries this can hang. `stats` is instrumentation the page reads back.
+//
+// Nothing here is guaranteed either: WGSL's atomics are relaxed (no acquire, no release) and
+// the language promises no forward progress to an invocation waiting on another.
+
+struct Params {
+    invocations: u32,
+}
+
+struct Stats {
+    entered: atomic<u32>,
+    gave_up: atomic<u32>,
+    inside: atomic<u32>,
+    overlaps: atomic<u32>,
+}
+
+const MAX_TRIES: u32 = 20000u;
+
+@group(0) @binding(0) var<storage, read_write> counter: atomic<u32>;
+@group(0) @binding(1) var<storage, read_write> stats: Stats;
+@group(0) @binding(2) var<uniform> params: Params;
+@group(0) @binding(3) var<storage, read_write> lock: atomic<u32>;
+
+override workgroup_size: u32 = 64u;
+
+@compute @workgroup_size(workgroup_size)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= params.invocations {
+        return;
+    }
+    var tries = 0u;
+    loop {
+        let got = atomicCompareExchangeWeak(&lock, 0u, 1u).exchanged; // step: try
+        if got { break; } // step: got
+        tries = tries + 1u; // step: count
+        if tries < MAX_TRIES { continue; } // step: again
+        atomicAdd(&stats.gave_up, 1u); // step: give-up
+        return; // step: stop
+    }
+    atomicAdd(&stats.entered, 1u);
+    if atomicAdd(&stats.inside, 1u) != 0u { atomicAdd(&stats.overlaps, 1u); }
+    var value = atomicLoad(&counter); // step: load
+    value = value + 1u; // step: add
+    atomicStore(&counter, value); // step: store
+    atomicSub(&stats.inside, 1u);
+    atomicStore(&lock, 0u); // step: unlock
+}
