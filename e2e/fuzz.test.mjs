@@ -25,7 +25,7 @@ const JUNK = ['', ' ', 'abc', '-1', '1e9', '0x10', '3.5', '∞', 'NaN', '<script
 
 // For each parameter: good values, and values just outside what it accepts.
 const PARAMS = {
-  lesson: { good: ['race', 'atomic-counter', 'append', 'cas-max'], bad: ['nope', 'RACE', 'race '] },
+  lesson: { good: ['race', 'atomic-counter', 'append', 'cas-max', 'atomic-ops', 'spinlock'], bad: ['nope', 'RACE', 'race '] },
   variant: { good: ['racy', 'atomic'], bad: ['Racy', 'fast'] },
   threads: { good: ['2', '5', '8', '64'], bad: ['0', '1', '65', '1000'] },
   schedule: { good: ['lockstep', 'round-robin', 'random', 'serial', 'manual'], bad: ['Lockstep', 'roundrobin'] },
@@ -34,7 +34,35 @@ const PARAMS = {
   invocations: { good: ['1', '64', '1024', '4194304'], bad: ['0', '4194305'] },
   workgroup: { good: ['1', '64', '256', '1024'], bad: ['0', '1025'] },
   ticks: { good: ['0', '1,0', '0_1'], bad: ['0,,1', '0_0', '-1'] },
+  // Read only by the atomic-ops lesson; whether a value is refused is decided by `refusedByAtomicOps`.
+  op: { good: ['add', 'max', 'compare-exchange-weak', 'load'], bad: ['nand', 'Add', 'atomicAdd'] },
+  type: { good: ['u32', 'i32'], bad: ['f32', 'U32'] },
+  initial: { good: ['0', '7', '0xff', '-5'], bad: ['4294967296', '-2147483649', '0x123456789'] },
+  compare: { good: ['0', '1', '0xFFFFFFFF'], bad: ['99999999999', '1.5'] },
+  operands: { good: ['1,2', '5,-1,3', '0x10,0x20,0x30,0x40'], bad: ['1', '1,,2', Array(17).fill('1').join(',')] },
 };
+const ATOMIC_KEYS = ['op', 'type', 'initial', 'compare', 'operands'];
+const OPS = ['load', 'store', 'add', 'sub', 'max', 'min', 'and', 'or', 'xor', 'exchange', 'compare-exchange-weak'];
+
+/** Whether the atomic-ops lesson accepts `text` as a value of a cell of `type` (mirrors parse_value). */
+function acceptsValue(text, type) {
+  const t = text.trim();
+  const hex = t.match(/^0[xX]([0-9a-fA-F]{1,8})$/);
+  if (hex) return true;
+  if (/^0[xX]/.test(t) || !/^[+-]?\d+$/.test(t)) return false;
+  const n = BigInt(t);
+  return type === 'i32' ? n >= -(2n ** 31n) && n < 2n ** 31n : n >= 0n && n < 2n ** 32n;
+}
+
+function refusedByAtomicOps(key, value, type) {
+  if (key === 'op') return !OPS.includes(value);
+  if (key === 'type') return !['u32', 'i32'].includes(value);
+  if (key === 'operands') {
+    const parts = value.split(',');
+    return parts.length < 2 || parts.length > 16 || parts.some((p) => !acceptsValue(p, type));
+  }
+  return !acceptsValue(value, type);
+}
 const PAGE_ONLY = ['embed', 'debug'];
 
 function pick(r, list) {
@@ -58,7 +86,7 @@ function randomQuery(r) {
     const key = pick(r, Object.keys(PARAMS));
     const kind = r();
     const value = kind < 0.5 ? pick(r, PARAMS[key].good) : kind < 0.75 ? pick(r, PARAMS[key].bad) : pick(r, JUNK);
-    const bad = kind >= 0.5 && !(key === 'ticks' && value === '');
+    const bad = kind >= 0.5 && !(key === 'ticks' && value === '') && !ATOMIC_KEYS.includes(key);
     // URLSearchParams.get sees the first value for a key; later duplicates are not read.
     if (!params.has(key) && bad) refused.add(key);
     params.append(key, value);
@@ -68,6 +96,12 @@ function randomQuery(r) {
   const lesson = params.get('lesson');
   if (!PARAMS.lesson.good.includes(lesson)) {
     for (const key of [...refused]) if (key !== 'lesson') refused.delete(key);
+  }
+  if (lesson === 'atomic-ops') {
+    const type = params.get('type') === 'i32' ? 'i32' : 'u32';
+    for (const key of ATOMIC_KEYS) {
+      if (params.has(key) && refusedByAtomicOps(key, params.get(key), type)) refused.add(key);
+    }
   }
   // Only the race lesson has variants; the others read no `variant`.
   if (lesson !== 'race') refused.delete('variant');

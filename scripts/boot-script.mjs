@@ -15,10 +15,12 @@ if (!dir) {
 }
 const indexPath = path.join(dir, 'index.html');
 const html = fs.readFileSync(indexPath, 'utf8');
-const inline = /<script type="module">([\s\S]*?)<\/script>/;
+// Release builds minify the HTML: the attribute may lose its quotes, `init` its name.
+const inline = /<script type="?module"?>([\s\S]*?)<\/script>/;
 const match = html.match(inline);
-if (!match || !match[1].includes('import init')) {
+if (!match || !/\bimport\b/.test(match[1])) {
   console.error('boot-script.mjs: no inline start-up script in index.html; Trunk changed its output?');
+  console.error(html);
   process.exit(1);
 }
 const body = match[1].trim() + '\n';

@@ -388,7 +388,7 @@ pub fn explain(setup: AtomicSetup, run: &AtomicRun) -> Explained {
     Explained { final_value, order: found.then_some(order), spurious }
 }
 
-/// Depth-first over orders, remembering `(who has run, cell value)` states that lead nowhere,
+/// Depth-first over orders, remembering (who has run, cell value) states that lead nowhere,
 /// so even 16 invocations take at most 2¹⁶ states per value.
 fn search(
     k: usize,
@@ -397,12 +397,14 @@ fn search(
     final_value: i64,
     next: &dyn Fn(usize, i64) -> Option<i64>,
     order: &mut Vec<usize>,
-    dead_ends: &mut HashSet<(u32, i64)>,
+    dead_ends: &mut HashSet<u64>,
 ) -> bool {
     if order.len() == k {
         return value == final_value;
     }
-    if dead_ends.contains(&(done, value)) {
+    // Values are 32-bit: who has run and the value's bits fit one key.
+    let state = u64::from(done) << 32 | u64::from(IntType::bits(value));
+    if dead_ends.contains(&state) {
         return false;
     }
     for i in (0..k).filter(|i| done & (1 << i) == 0) {
@@ -414,7 +416,7 @@ fn search(
             order.pop();
         }
     }
-    dead_ends.insert((done, value));
+    dead_ends.insert(state);
     false
 }
 
@@ -462,12 +464,12 @@ pub fn tally(setup: AtomicSetup, runs: &[AtomicRun]) -> Tally {
     for run in runs {
         let e = explain(setup, run);
         *finals.entry(e.final_value).or_insert(0u32) += 1;
-        returns.insert((&run.olds, &run.exchanged));
+        returns.insert([&run.olds[..], &run.exchanged[..]].concat());
         unexplained += usize::from(e.order.is_none());
         spurious += e.spurious;
     }
     let mut finals: Vec<(i64, u32)> = finals.into_iter().collect();
-    finals.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    finals.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     Tally { finals, distinct_returns: returns.len(), unexplained, spurious }
 }
 

@@ -53,7 +53,7 @@ pub fn parse_report(text: &str) -> Option<MeasuredReport> {
             let (k, v) = pair.split_once(':')?;
             final_counts.push((k.trim().trim_matches('"').parse().ok()?, v.trim().parse().ok()?));
         }
-        final_counts.sort();
+        final_counts.sort_unstable();
         race.push(MeasuredRace {
             variant: field(line, "variant")?.to_owned(),
             invocations: number(line, "invocations")?,

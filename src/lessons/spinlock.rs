@@ -29,7 +29,8 @@ pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
 /// Tries before a model thread gives up: few, so that give-ups happen where they can be seen.
 pub const MODEL_TRIES: i64 = 4;
 
-/// Tries before an invocation of the real kernel gives up (`MAX_TRIES` in the shaders).
+/// Tries before an invocation of the real kernel gives up (`MAX_TRIES` in the shaders; the
+/// lesson's text says 20,000).
 pub const MAX_TRIES: u32 = 20_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

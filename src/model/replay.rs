@@ -98,7 +98,7 @@ impl ReplayTimeline {
                 accesses.push((r.store_ticket, lane, ReplayAccess::Store { value: r.stored }));
             }
         }
-        accesses.sort_by_key(|a| a.0);
+        accesses.sort_unstable_by_key(|a| a.0);
         if let Some(w) = accesses.windows(2).find(|w| w[0].0 == w[1].0) {
             return Err(ReplayError::DuplicateTicket(w[0].0));
         }

@@ -27,7 +27,8 @@ pub fn save_json(name: &str, text: &str) -> Result<(), String> {
 /// A button that downloads what `make` returns (a file name and its JSON text).
 #[component]
 pub fn DownloadJson(
-    make: impl Fn() -> (String, String) + 'static,
+    /// Boxed rather than generic, so every panel shares one copy of this component.
+    make: Box<dyn Fn() -> (String, String)>,
     /// The button's `data-testid`.
     test_id: &'static str,
 ) -> impl IntoView {

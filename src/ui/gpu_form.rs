@@ -118,19 +118,38 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
                 return;
             }
         };
-        self.error.set(None);
-        self.running.set(true);
-        leptos::task::spawn_local(async move {
-            match work(ctx, params).await {
-                Ok(r) => self.result.set(Some(r)),
-                Err(e) => {
-                    gpu.report(&e);
-                    self.error.set(Some(e.to_string()));
-                }
-            }
-            self.running.set(false);
-        });
+        let result = self.result;
+        // Only this part depends on the result's type; the bookkeeping around it is shared.
+        let job = async move {
+            let r = work(ctx, params).await?;
+            Ok(Box::new(move || result.set(Some(r))) as Box<dyn FnOnce()>)
+        };
+        run_job(gpu, self.running, self.error, Box::pin(job));
     }
+}
+
+type Publish = Box<dyn FnOnce()>;
+
+/// Runs a GPU job: marks it running, and when it ends publishes its result or its error (a
+/// lost device also turns the whole page's GPU state).
+fn run_job(
+    gpu: super::gpu::GpuHandle,
+    running: RwSignal<bool>,
+    error: RwSignal<Option<String>>,
+    job: std::pin::Pin<Box<dyn std::future::Future<Output = Result<Publish, crate::gpu::GpuError>>>>,
+) {
+    error.set(None);
+    running.set(true);
+    leptos::task::spawn_local(async move {
+        match job.await {
+            Ok(publish) => publish(),
+            Err(e) => {
+                gpu.report(&e);
+                error.set(Some(e.to_string()));
+            }
+        }
+        running.set(false);
+    });
 }
 
 /// The sizes, the run button and the job's state, as every single-run GPU panel shows them.

@@ -46,6 +46,7 @@ fn App() -> impl IntoView {
         Some("append") => lessons::append::AppendLesson().into_any(),
         Some("cas-max") => lessons::cas_max::CasMaxLesson().into_any(),
         Some("atomic-ops") => lessons::atomic_ops::AtomicOpsLesson().into_any(),
+        Some("spinlock") => lessons::spinlock::SpinlockLesson().into_any(),
         Some(other) => {
             let message = crate::lessons::param::one_of(
                 "lesson",

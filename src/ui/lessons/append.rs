@@ -137,7 +137,7 @@ fn AppendReport(result: AppendResult) -> impl IntoView {
                     if previous.is_some() { "; a marked slot changed since the previous run" } else { "" },
                     adapter.name)}</figcaption>
             </figure>
-            <DownloadJson make=export test_id="gpu-download" />
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
             <pre class="raw" hidden data-testid="gpu-output">{run.output.iter().take(run.count as usize).map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
         </div>
     }

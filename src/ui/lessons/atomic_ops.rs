@@ -200,7 +200,7 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
                 figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
-            <table class="returned">
+            <div class="returned-wrap"><table class="returned">
                 <caption>{if runs.len() > 1 { "The last run, invocation by invocation" } else { "Invocation by invocation" }}</caption>
                 <thead><tr>
                     <th>"invocation"</th><th>"operand"</th><th>"returned"</th>
@@ -208,9 +208,9 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
                     <th>"turn in that order"</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
-            </table>
+            </table></div>
             <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
-            <DownloadJson make=export test_id="gpu-download" />
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }
     .into_any()

@@ -4,4 +4,5 @@ pub mod append;
 pub mod atomic_ops;
 pub mod cas_max;
 pub mod race;
+pub mod spinlock;
 pub mod tickets;

@@ -130,7 +130,7 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
             <Show when=move || { runs > 1 }>
                 <Histogram bins=bins.clone() x_label="final count" y_label="runs" allowed=allowed.clone() />
             </Show>
-            <DownloadJson make=export test_id="gpu-download" />
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
             <pre class="raw" hidden data-testid="gpu-finals">{batch.finals.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")}</pre>
         </div>
     }
@@ -245,7 +245,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
                     "{} kernel, {} invocations: {} accesses recorded, final count {}, {} load(s) disagree with the ticket order.",
                     v.name(), t.lanes, t.steps.len(), t.gpu_final, t.disagreements())}</p>
                 <ol class="replay-log" aria-label="recorded accesses in ticket order">{log}</ol>
-                <DownloadJson test_id="replay-download" make=move || {
+                <DownloadJson test_id="replay-download" make=Box::new(move || {
                     recorded.with_value(|r| match r {
                         Some((adapter, v, run)) => (
                             format!("syncscope-race-replay-{}-{}.json", v.name(), run.records.len()),
@@ -253,7 +253,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
                         ),
                         None => ("syncscope-race-replay.json".into(), "null\n".into()),
                     })
-                } />
+                }) />
             }
         })}
     }

@@ -35,7 +35,7 @@ fn model_outcome(m: &Machine) -> String {
     let n = m.threads.len();
     let order: Vec<String> = {
         let mut by_ticket: Vec<(i64, usize)> = (0..n).map(|t| (m.memory[TICKETS + t], t)).collect();
-        by_ticket.sort();
+        by_ticket.sort_unstable();
         by_ticket.iter().map(|(_, t)| format!("t{t}")).collect()
     };
     format!(
@@ -121,7 +121,7 @@ fn TicketReport(result: TicketResult) -> impl IntoView {
                 "previous lane's. Adapter: " {adapter.name.clone()} "."
             </p>
             <TicketGrid tickets=run.tickets.clone() workgroup_size=params.workgroup_size />
-            <DownloadJson make=export test_id="gpu-download" />
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
             <pre class="raw" hidden data-testid="gpu-tickets">{run.tickets.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
         </div>
     }
