@@ -83,8 +83,9 @@ function randomQuery(r) {
       params.append(`k${Math.floor(r() * 1000)}`, pick(r, JUNK)); // unknown: ignored
       continue;
     }
-    const key = pick(r, Object.keys(PARAMS));
-    const kind = r();
+    // Most queries name a lesson first, so the lessons' own parameters get read and refused.
+    const key = i === 0 && roll < 0.8 ? 'lesson' : pick(r, Object.keys(PARAMS));
+    const kind = key === 'lesson' && i === 0 ? r() * 0.6 : r();
     const value = kind < 0.5 ? pick(r, PARAMS[key].good) : kind < 0.75 ? pick(r, PARAMS[key].bad) : pick(r, JUNK);
     const bad = kind >= 0.5 && !(key === 'ticks' && value === '') && !ATOMIC_KEYS.includes(key);
     // URLSearchParams.get sees the first value for a key; later duplicates are not read.

@@ -38,6 +38,19 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     Some(rest[..end].trim_matches('"'))
 }
 
+/// A plain decimal such as `0.0052`. Read by hand rather than by `str::parse::<f64>`, whose
+/// general float parser would otherwise be in the page for this one column.
+fn decimal(text: &str) -> Option<f64> {
+    let (whole, fraction) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(fraction) || fraction.len() > 9 {
+        return None;
+    }
+    let scale = 10u64.pow(fraction.len() as u32) as f64;
+    let fraction = if fraction.is_empty() { 0 } else { fraction.parse::<u64>().ok()? };
+    Some(whole.parse::<u64>().ok()? as f64 + fraction as f64 / scale)
+}
+
 fn number(line: &str, key: &str) -> Option<u32> {
     field(line, key)?.trim().parse().ok()
 }
@@ -130,7 +143,7 @@ pub fn parse_ticket_report(text: &str) -> Option<(String, Vec<MeasuredTickets>)>
                 workgroups: n[6],
                 lane_order: (n[7], n[8]),
                 neighbour_pairs: n[9],
-                gpu_ms_median: row.get(10).and_then(|x| x.parse::<f64>().ok()),
+                gpu_ms_median: row.get(10).and_then(|x| decimal(x)),
             })
         })
         .collect::<Option<Vec<_>>>()?;

@@ -124,7 +124,11 @@ pub fn Player(
                 </button>
                 <label class="speed">
                     "Speed "
-                    <select on:change=move |e| speed.set(event_target_value(&e).parse().unwrap_or(2.0)) data-testid=format!("{name}-speed")>
+                    <select on:change=move |e| {
+                        // Matched against the offered values rather than parsed: no float parser in the page.
+                        let chosen = event_target_value(&e);
+                        speed.set(SPEEDS.into_iter().find(|s| s.to_string() == chosen).unwrap_or(2.0));
+                    } data-testid=format!("{name}-speed")>
                         {SPEEDS.iter().map(|s| view! {
                             <option value=s.to_string() selected=*s == 2.0>{format!("{s}× /s")}</option>
                         }).collect_view()}
