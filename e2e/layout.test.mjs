@@ -25,6 +25,38 @@ test('a 375-px phone in dark mode: nothing wider than the screen', async () => {
   assert.deepEqual(page.errors, []);
 });
 
+test('every lesson fits a 375-px phone after a GPU run', async () => {
+  for (const lesson of ['atomic-counter', 'append', 'cas-max', 'atomic-ops', 'spinlock']) {
+    const page = await openPage(site.browser, `${site.url}?lesson=${lesson}`, { viewport: { width: 375, height: 812 }, colorScheme: 'dark' });
+    await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+    await page.getByTestId('gpu-run').click();
+    await page.getByTestId('gpu-report').waitFor({ timeout: 60_000 });
+    await page.keyboard.press('End');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${lesson}: ${overflow}px wider than the phone`);
+    if (lesson === 'atomic-ops') await page.screenshot({ path: screenshotPath('atomic-ops-phone-dark'), fullPage: true });
+    assert.deepEqual(page.errors, [], lesson);
+    await page.context().close();
+  }
+});
+
+test('the atomic-ops setup works from the keyboard alone', async () => {
+  const page = await openPage(site.browser, `${site.url}?lesson=atomic-ops`);
+  await page.getByTestId('model-player').waitFor();
+  await page.getByTestId('atomic-op').focus();
+  await page.keyboard.press('ArrowDown'); // add → sub
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Tab'); // type, initial value, operands
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'atomic-operands');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('9,1');
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => location.search.includes('operands=9,1'));
+  assert.match(page.url(), /op=sub/);
+  await page.keyboard.press('End');
+  assert.equal((await page.getByTestId('model-cell').textContent()).trim(), String(2 ** 32 - 10), '0 - 9 - 1 wraps on u32');
+  assert.deepEqual(page.errors, []);
+});
+
 test('Tab reaches the controls, and focus is visible', async () => {
   const page = await openPage(site.browser, `${site.url}?lesson=race`);
   await page.getByTestId('model-player').waitFor();
