@@ -1,12 +1,11 @@
 //! Dispatching the append kernel and reading back the count and the output slots.
 
-use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer};
+use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer, storage_buffer_with};
 use super::dispatch::dispatch_once;
 use super::readback::u32s;
 use super::{GpuContext, GpuError};
 use crate::lessons::append::{input_value, Append};
 use crate::lessons::dispatch::GpuParams;
-use wgpu::util::DeviceExt;
 
 /// One run: where `count` ended, and every output slot (the first `count` were written).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,11 +20,7 @@ pub async fn run_append(ctx: &GpuContext, params: GpuParams) -> Result<AppendRun
     let pipeline = ctx.pipeline(Append::kernel(), params.workgroup_size).await?;
     let device = &ctx.device;
     let values: Vec<u8> = (0..params.invocations).flat_map(|i| input_value(i).to_le_bytes()).collect();
-    let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("input"),
-        contents: &values,
-        usage: wgpu::BufferUsages::STORAGE,
-    });
+    let input = storage_buffer_with(device, "input", &values);
     let count = storage_buffer(device, "count", 4);
     let output = storage_buffer(device, "output", bytes);
     let uniform = params_buffer(device, params.invocations);

@@ -1,13 +1,12 @@
 //! Dispatching one atomic from every invocation and reading back the cell and what each
 //! invocation got.
 
-use super::buffers::{storage_buffer, uniform_words};
+use super::buffers::{storage_buffer, storage_buffer_with, uniform_words};
 use super::dispatch::dispatch_once;
 use super::readback::u32s;
 use super::{GpuContext, GpuError};
 use crate::lessons::atomic_ops::{AtomicRun, AtomicSetup};
 use crate::model::IntType;
-use wgpu::util::DeviceExt;
 
 /// The invocations share one workgroup: a few lanes racing on one cell.
 const WORKGROUP_SIZE: u32 = 64;
@@ -20,18 +19,11 @@ pub async fn run_atomic_op(ctx: &GpuContext, setup: AtomicSetup, threads: usize)
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(AtomicSetup::kernel(), WORKGROUP_SIZE).await?;
     let device = &ctx.device;
-    let init = |label, contents: &[u8]| {
-        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        })
-    };
     // Both cells start with the same bits; the kernel uses the one of the reader's type.
     let start = IntType::bits(setup.initial).to_le_bytes();
-    let cells = init("cells", &[start, start].concat());
+    let cells = storage_buffer_with(device, "cells", &[start, start].concat());
     let bits: Vec<u8> = operands.iter().flat_map(|&v| IntType::bits(v).to_le_bytes()).collect();
-    let operands = init("operands", &bits);
+    let operands = storage_buffer_with(device, "operands", &bits);
     let bytes = 4 * threads as u64;
     let olds = storage_buffer(device, "olds", bytes);
     let exchanged = storage_buffer(device, "exchanged", bytes);

@@ -32,6 +32,15 @@ pub fn storage_buffer(device: &wgpu::Device, label: &'static str, size: u64) -> 
     })
 }
 
+/// A storage buffer that starts with `contents` and can be read back.
+pub fn storage_buffer_with(device: &wgpu::Device, label: &'static str, contents: &[u8]) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+    })
+}
+
 /// Refuses sizes whose per-invocation arrays (4 bytes each) the adapter cannot bind, with a
 /// message saying so, and returns the array size in bytes.
 pub fn per_invocation_bytes(ctx: &super::GpuContext, invocations: u32) -> Result<u64, super::GpuError> {

@@ -1,12 +1,11 @@
 //! Dispatching the compare-exchange maximum and reading back the result and every retry count.
 
-use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer};
+use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer, storage_buffer_with};
 use super::dispatch::dispatch_once;
 use super::readback::u32s;
 use super::{GpuContext, GpuError};
 use crate::lessons::cas_max::CasInputs;
 use crate::lessons::dispatch::GpuParams;
-use wgpu::util::DeviceExt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CasRun {
@@ -23,16 +22,9 @@ pub async fn run_cas_max(ctx: &GpuContext, inputs: CasInputs, params: GpuParams)
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(CasInputs::kernel(), params.workgroup_size).await?;
     let device = &ctx.device;
-    let init = |label, contents: &[u8]| {
-        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        })
-    };
-    let best = init("best", &f32::NEG_INFINITY.to_bits().to_le_bytes());
+    let best = storage_buffer_with(device, "best", &f32::NEG_INFINITY.to_bits().to_le_bytes());
     let values: Vec<u8> = (0..params.invocations).flat_map(|i| inputs.value(i).to_le_bytes()).collect();
-    let input = init("input", &values);
+    let input = storage_buffer_with(device, "input", &values);
     let retries = storage_buffer(device, "retries", bytes);
     let gave_up = storage_buffer(device, "gave_up", 4);
     let uniform = params_buffer(device, params.invocations);
