@@ -103,3 +103,14 @@ test('GPU: compare-exchange from the start has one winner, 100 runs all explaine
   await page.locator('.lesson-bar').screenshot({ path: screenshotPath('atomic-ops-setup') });
   assert.deepEqual(page.errors, []);
 });
+
+test('GPU: one workgroup per invocation, 100 runs of add, every run explained', async () => {
+  const page = await open('&operands=1,2,4,8,16,32,64,128');
+  await page.getByTestId('atomic-spread').check();
+  await runOnGpu(page, 'gpu-run-100');
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
+  assert.equal(await text(page, 'gpu-finals'), '255 ×100', 'add ends at the same value in every order');
+  assert.match(await page.locator('.figures').first().textContent(), /8 in a workgroup each/);
+  console.log(`# workgroup each: ${await text(page, 'gpu-patterns')} sets of returned values in 100 runs`);
+  assert.deepEqual(page.errors, []);
+});

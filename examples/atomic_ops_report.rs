@@ -1,5 +1,6 @@
 //! Runs every op of the atomic family on this machine's GPU (native wgpu over Vulkan), on u32
-//! and i32, with the atomic-ops lesson's default setup, and prints as JSON how many runs some
+//! and i32, its invocations in one workgroup and then one workgroup each, with the atomic-ops
+//! lesson's default setup, and prints as JSON how many runs some
 //! one-at-a-time order explains, how many final values and sets of returned values came up,
 //! and how many compare-exchanges failed spuriously: the figures that lesson shows.
 //!
@@ -8,7 +9,7 @@
 //! Every number is counted from what the GPU returned.
 
 use syncscope::export::Json;
-use syncscope::gpu::atomic_ops::run_atomic_op;
+use syncscope::gpu::atomic_ops::{run_atomic_op, Layout};
 use syncscope::lessons::atomic_ops::{tally, AtomicOp, AtomicSetup};
 use syncscope::model::IntType;
 
@@ -21,29 +22,31 @@ const INVOCATIONS: usize = 16;
 fn main() {
     let ctx = common::gpu_or_exit();
     let mut rows = Vec::new();
-    for op in AtomicOp::ALL {
-        for ty in [IntType::U32, IntType::I32] {
-            let setup = AtomicSetup { op, ..AtomicSetup::DEFAULT }.with_type(ty);
-            pollster::block_on(run_atomic_op(&ctx, setup, INVOCATIONS)).expect("warm-up");
-            let runs: Vec<_> =
-                (0..RUNS).map(|_| pollster::block_on(run_atomic_op(&ctx, setup, INVOCATIONS)).expect("run")).collect();
-            let t = tally(setup, &runs);
-            rows.push(Json::Array(vec![
-                Json::from(op.name()),
-                Json::from(ty.name()),
-                Json::from(INVOCATIONS),
-                Json::from(RUNS),
-                Json::from(RUNS - t.unexplained),
-                Json::from(t.finals.len()),
-                Json::from(t.distinct_returns),
-                Json::from(t.spurious),
-            ]));
-        }
+    let layouts = [Layout::OneWorkgroup, Layout::WorkgroupEach];
+    let types = [IntType::U32, IntType::I32];
+    let cases = layouts.iter().flat_map(|&l| AtomicOp::ALL.iter().flat_map(move |&op| types.map(|ty| (l, op, ty))));
+    for (layout, op, ty) in cases {
+        let setup = AtomicSetup { op, ..AtomicSetup::DEFAULT }.with_type(ty);
+        let run = || pollster::block_on(run_atomic_op(&ctx, setup, INVOCATIONS, layout)).expect("run");
+        run(); // warm-up
+        let runs: Vec<_> = (0..RUNS).map(|_| run()).collect();
+        let t = tally(setup, &runs);
+        rows.push(Json::Array(vec![
+            Json::from(op.name()),
+            Json::from(ty.name()),
+            Json::from(layout.name()),
+            Json::from(INVOCATIONS),
+            Json::from(RUNS),
+            Json::from(RUNS - t.unexplained),
+            Json::from(t.finals.len()),
+            Json::from(t.distinct_returns),
+            Json::from(t.spurious),
+        ]));
     }
     common::print_report(
         "atomic-ops/report",
         &ctx,
-        &["op", "type", "invocations", "runs", "runs_explained", "distinct_final_values", "distinct_returned_sets", "spurious_failures"],
+        &["op", "type", "layout", "invocations", "runs", "runs_explained", "distinct_final_values", "distinct_returned_sets", "spurious_failures"],
         rows,
         vec![],
     );

@@ -226,6 +226,8 @@ pub fn parse_cas_report(text: &str) -> Option<(String, Vec<MeasuredCas>)> {
 pub struct MeasuredAtomicOp {
     pub op: String,
     pub ty: String,
+    /// `one-workgroup` or `workgroup-each`.
+    pub layout: String,
     pub invocations: u32,
     pub runs: u32,
     pub explained: u32,
@@ -241,10 +243,11 @@ pub fn parse_atomic_ops_report(text: &str) -> Option<(String, Vec<MeasuredAtomic
     let rows = rows
         .iter()
         .map(|row| {
-            let n = whole(row, 2, 6)?;
+            let n = whole(row, 3, 6)?;
             Some(MeasuredAtomicOp {
                 op: row.first()?.clone(),
                 ty: row.get(1)?.clone(),
+                layout: row.get(2)?.clone(),
                 invocations: n[0],
                 runs: n[1],
                 explained: n[2],

@@ -1,7 +1,7 @@
 //! The atomic family page: the reader picks an op, a type, the cell's starting value and each
 //! invocation's operand; the model and the real kernel both apply it from every invocation.
 
-use crate::gpu::atomic_ops::run_atomic_op;
+use crate::gpu::atomic_ops::{run_atomic_op, Layout};
 use crate::gpu::AdapterSummary;
 use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, show, tally, AtomicOp, AtomicRun, AtomicSetup, CELL};
 use crate::model::{IntType, Machine};
@@ -124,6 +124,7 @@ fn SetupForm(model: ModelState<AtomicSetup>) -> impl IntoView {
 struct OpsResult {
     adapter: AdapterSummary,
     setup: AtomicSetup,
+    layout: Layout,
     runs: Vec<AtomicRun>,
     wall_ms: f64,
 }
@@ -131,19 +132,24 @@ struct OpsResult {
 #[component]
 fn GpuAtomicOps(model: ModelState<AtomicSetup>) -> impl IntoView {
     let job = GpuJob::<OpsResult>::new();
+    let spread = RwSignal::new(false);
     let launch = move |times: usize| {
         let (setup, threads) = (model.variant.get_untracked(), model.threads.get_untracked());
+        let layout = if spread.get_untracked() { Layout::WorkgroupEach } else { Layout::OneWorkgroup };
         job.start_fixed(move |ctx| async move {
             let t0 = now_ms();
             let mut runs = Vec::with_capacity(times);
             for _ in 0..times {
-                runs.push(run_atomic_op(&ctx, setup, threads).await?);
+                runs.push(run_atomic_op(&ctx, setup, threads, layout).await?);
             }
-            Ok(OpsResult { adapter: ctx.adapter.clone(), setup, runs, wall_ms: now_ms() - t0 })
+            Ok(OpsResult { adapter: ctx.adapter.clone(), setup, layout, runs, wall_ms: now_ms() - t0 })
         })
     };
     view! {
-        <p class="muted">"The kernel runs the model's setup: one invocation per operand, in one workgroup."</p>
+        <p class="muted">"The kernel runs the model's setup: one invocation per operand. In one workgroup they are lanes \
+            of one group and often go in lane order; one workgroup each lets them run on different cores."</p>
+        <label class="check"><input type="checkbox" data-testid="atomic-spread" prop:checked=spread
+            on:change=move |e| spread.set(event_target_checked(&e)) />" One workgroup per invocation"</label>
         <RunForm job=job on_run=Callback::new(move |()| launch(1)) on_run_100=Callback::new(move |()| launch(100)) />
         {move || job.result.get().map(|r| view! { <OpsReport result=r /> })}
     }
@@ -151,7 +157,7 @@ fn GpuAtomicOps(model: ModelState<AtomicSetup>) -> impl IntoView {
 
 #[component]
 fn OpsReport(result: OpsResult) -> impl IntoView {
-    let OpsResult { adapter, setup, runs, wall_ms } = result;
+    let OpsResult { adapter, setup, layout, runs, wall_ms } = result;
     let Some(last) = runs.last().cloned() else { return ().into_any() };
     let t = tally(setup, &runs);
     let e = explain(setup, &last);
@@ -170,7 +176,7 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
     let export = {
         let (adapter, runs) = (adapter.clone(), runs.clone());
         move || {
-            let json = crate::export::atomic_ops::runs(&adapter, setup, &runs, wall_ms);
+            let json = crate::export::atomic_ops::runs(&adapter, setup, layout, &runs, wall_ms);
             (format!("syncscope-atomic-{}-{}.json", setup.op.name(), ty.name()), json.to_pretty())
         }
     };
@@ -191,6 +197,10 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
         <div class="run-report" data-testid="gpu-report">
             <Figures items=vec![
                 figure("Op", format!("{} on {}", setup.op.function(), ty.name())),
+                figure("Invocations", match layout {
+                    Layout::OneWorkgroup => format!("{} in one workgroup", last.olds.len()),
+                    Layout::WorkgroupEach => format!("{} in a workgroup each", last.olds.len()),
+                }),
                 figure("Initial value", show(setup, setup.initial)),
                 figure("Final value (GPU)", show(setup, e.final_value)).id("gpu-final").raw(e.final_value.to_string()),
                 figure("Runs", runs.len().to_string()).id("gpu-runs"),
@@ -227,7 +237,7 @@ fn MeasuredElsewhere() -> impl IntoView {
             .map(|r| {
                 vec![
                     format!("{} on {}", r.op, r.ty),
-                    r.invocations.to_string(),
+                    format!("{} ({})", r.invocations, r.layout.replace('-', " ")),
                     format!("{} of {}", r.explained, r.runs),
                     r.distinct_finals.to_string(),
                     r.distinct_returns.to_string(),
@@ -238,7 +248,7 @@ fn MeasuredElsewhere() -> impl IntoView {
         view! {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["op", "invocations", "runs explained", "final values", "sets of returned values", "spurious failures"]
-                note="100 runs of each op with this page's default operands, from data/h100-atomic-ops.json, written by examples/atomic_ops_report.rs on that GPU." />
+                note="100 runs of each op with this page's default operands, in one workgroup and in a workgroup each, from data/h100-atomic-ops.json, written by examples/atomic_ops_report.rs on that GPU." />
         }
     })
 }
