@@ -67,6 +67,15 @@ fn the_spinlock_models_name_lines_of_their_kernels_and_share_the_bound() {
 }
 
 #[test]
+fn the_barrier_models_name_lines_of_their_kernels() {
+    use syncscope::lessons::barrier::BarrierVariant;
+    for v in [BarrierVariant::With, BarrierVariant::Without, BarrierVariant::InBranch] {
+        assert_markers_match(&v.program(4), v.kernel());
+    }
+    assert!(!BarrierVariant::Without.kernel().source().contains("workgroupBarrier()"));
+}
+
+#[test]
 fn the_append_kernel_filters_with_the_models_limit() {
     use syncscope::lessons::append::{Append, LIMIT};
     let declaration = format!("const LIMIT: u32 = {LIMIT}u;");

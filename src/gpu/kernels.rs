@@ -14,10 +14,15 @@ pub enum Kernel {
     SpinlockNone,
     SpinlockSpinThenEnter,
     SpinlockEnterInLoop,
+    Barrier,
+    BarrierMissing,
+    /// Shown and compiled to show the browser's refusal; never dispatched.
+    BarrierInBranch,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 11] = [
+    /// Every kernel that compiles everywhere; `BarrierInBranch` is kept apart.
+    pub const ALL: [Kernel; 13] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
@@ -29,6 +34,8 @@ impl Kernel {
         Kernel::SpinlockNone,
         Kernel::SpinlockSpinThenEnter,
         Kernel::SpinlockEnterInLoop,
+        Kernel::Barrier,
+        Kernel::BarrierMissing,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -45,6 +52,9 @@ impl Kernel {
             Kernel::SpinlockNone => "spinlock_none.wgsl",
             Kernel::SpinlockSpinThenEnter => "spinlock_spin_then_enter.wgsl",
             Kernel::SpinlockEnterInLoop => "spinlock_enter_in_loop.wgsl",
+            Kernel::Barrier => "barrier.wgsl",
+            Kernel::BarrierMissing => "barrier_missing.wgsl",
+            Kernel::BarrierInBranch => "rejected/barrier_in_branch.wgsl",
         }
     }
 
@@ -61,6 +71,9 @@ impl Kernel {
             Kernel::SpinlockNone => include_str!("../../shaders/spinlock_none.wgsl"),
             Kernel::SpinlockSpinThenEnter => include_str!("../../shaders/spinlock_spin_then_enter.wgsl"),
             Kernel::SpinlockEnterInLoop => include_str!("../../shaders/spinlock_enter_in_loop.wgsl"),
+            Kernel::Barrier => include_str!("../../shaders/barrier.wgsl"),
+            Kernel::BarrierMissing => include_str!("../../shaders/barrier_missing.wgsl"),
+            Kernel::BarrierInBranch => include_str!("../../shaders/rejected/barrier_in_branch.wgsl"),
         }
     }
 

@@ -3,6 +3,7 @@
 
 pub mod append;
 pub mod atomic_ops;
+pub mod barrier;
 mod buffers;
 pub mod cas_max;
 mod context;

@@ -3,6 +3,7 @@
 
 pub mod append;
 pub mod atomic_ops;
+pub mod barrier;
 pub mod cas_max;
 pub mod dispatch;
 pub mod measured;
@@ -14,7 +15,7 @@ pub mod settings;
 pub mod tickets;
 
 /// Every lesson the site knows, in the order the index lists them.
-pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO, spinlock::INFO];
+pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO, spinlock::INFO, barrier::INFO];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LessonInfo {

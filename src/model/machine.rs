@@ -38,6 +38,8 @@ pub enum Effect {
     CompareExchanged { addr: Addr, old: i64, expected: i64, desired: i64, exchanged: bool },
     /// A read-modify-write atomic: the op, the thread's operand, and the cell before and after.
     Rmw { addr: Addr, op: RmwOp, operand: i64, old: i64, new: i64 },
+    /// A value computed in the thread's own registers.
+    Computed { value: i64 },
     /// The last arrival: every waiting thread leaves the barrier together.
     BarrierReleased { threads: usize },
 }
@@ -217,6 +219,18 @@ impl Machine {
                 let taken = self.threads[t].regs[reg] < limit;
                 return Ok(self.branch(t, pc, taken, target));
             }
+            Instr::FromId { reg, add } => {
+                let value = t as i64 + add;
+                self.threads[t].regs[reg] = value;
+                Effect::Computed { value }
+            }
+            Instr::LoadNeighbour { base, reg, .. } => {
+                let addr = base + (t + 1) % self.threads.len();
+                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                self.threads[t].regs[reg] = value;
+                Effect::Loaded { addr, value }
+            }
+            Instr::BranchUnlessIdBelow { limit, target } => return Ok(self.branch(t, pc, t >= limit, target)),
             Instr::StoreImm { addr, value } => {
                 *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
                 Effect::Stored { addr, value }
@@ -321,6 +335,7 @@ impl Machine {
                 cell(*addr),
                 cell(*addr)
             ),
+            Effect::Computed { value } => format!("thread {t} computes {value}"),
             Effect::BarrierReleased { threads } => {
                 format!("thread {t} arrives last: the barrier releases all {threads} threads")
             }

@@ -56,6 +56,14 @@ pub enum Instr {
     TryLock { addr: Addr, got: Reg },
     /// `atomicStore(&memory[addr], value)` with a constant — releasing a lock, say.
     StoreImm { addr: Addr, value: i64 },
+    /// `reg = id + add` — a value each thread computes from its own index.
+    FromId { reg: Reg, add: i64 },
+    /// `reg = array[(id + 1) % n]` — each thread reads its right-hand neighbour's cell of an
+    /// array of one cell per thread that starts at `base`.
+    LoadNeighbour { array: &'static str, base: Addr, reg: Reg },
+    /// `if id < limit { … }`: threads at or past `limit` go to `target` — a branch that
+    /// depends on the thread, so the threads part ways.
+    BranchUnlessIdBelow { limit: usize, target: usize },
 }
 
 /// An instruction together with the marker that finds its line in the kernel source.
@@ -119,6 +127,9 @@ impl Program {
             Instr::LoadUniform { reg: r, addr } => format!("{} = {}", reg(r), cell(addr)),
             Instr::BranchIfBelow { reg: r, limit, .. } => format!("if {} < {limit} {{ continue; }}", reg(r)),
             Instr::StoreImm { addr, value } => format!("atomicStore(&{}, {value})", cell(addr)),
+            Instr::FromId { reg: r, add } => format!("{} = id + {add}", reg(r)),
+            Instr::LoadNeighbour { array, reg: r, .. } => format!("{} = {array}[(id + 1) % n]", reg(r)),
+            Instr::BranchUnlessIdBelow { limit, .. } => format!("if id < {limit} {{"),
             Instr::TryLock { addr, got } => {
                 format!("{} = atomicCompareExchangeWeak(&{}, 0, 1).exchanged", reg(got), cell(addr))
             }

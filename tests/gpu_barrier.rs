@@ -1,0 +1,38 @@
+//! The neighbour exchange on a real Vulkan device: with the barrier every read is right and
+//! every workgroup's arrivals come before its departures; without it reads are right or
+//! stale (never anything else), and the tickets are still a whole set per workgroup.
+
+use syncscope::gpu::barrier::run_barrier;
+use syncscope::lessons::barrier::{check, BarrierVariant};
+use syncscope::lessons::dispatch::{check_params, GpuParams};
+
+mod common;
+use common::{gpu, limits};
+
+#[test]
+fn with_the_barrier_every_read_is_right_and_nobody_leaves_early() {
+    let Some(ctx) = gpu() else { return };
+    for (invocations, workgroup_size) in [(1, 1), (64, 64), (1000, 64), (1024, 256), (4100, 128)] {
+        let p = check_params(GpuParams { invocations, workgroup_size }, &limits(&ctx)).unwrap();
+        let run = pollster::block_on(run_barrier(&ctx, BarrierVariant::With, p)).unwrap();
+        let c = check(p, &run);
+        assert_eq!((c.right, c.stale, c.impossible), (invocations, 0, 0), "{p:?}: {c:?}");
+        assert_eq!(c.ordered_workgroups, c.workgroups, "{p:?}: {c:?}");
+        assert!(c.tickets_whole, "{p:?}");
+    }
+}
+
+#[test]
+fn without_the_barrier_reads_are_right_or_stale() {
+    let Some(ctx) = gpu() else { return };
+    for (invocations, workgroup_size) in [(1024, 64), (1000, 256)] {
+        let p = check_params(GpuParams { invocations, workgroup_size }, &limits(&ctx)).unwrap();
+        let run = pollster::block_on(run_barrier(&ctx, BarrierVariant::Without, p)).unwrap();
+        let c = check(p, &run);
+        assert_eq!(c.impossible, 0, "{p:?}: {c:?}");
+        assert_eq!(c.right + c.stale, invocations);
+        assert_eq!(c.stale, c.stale_within_four + c.stale_across_four);
+        assert!(c.tickets_whole, "{p:?}");
+        eprintln!("without barrier {p:?} on {}: {c:?}", ctx.adapter.name);
+    }
+}

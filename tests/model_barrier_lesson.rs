@@ -1,0 +1,65 @@
+//! The barrier lesson's model: with the barrier every thread reads its neighbour's value under
+//! every schedule; without it some schedules read a cell not yet written; with the barrier in a
+//! branch only half the threads arrive and the rest can never release them.
+
+use syncscope::lessons::barrier::{out_base, BarrierVariant, MODEL_THREADS};
+use syncscope::model::{splitmix64, Schedule, Session, ThreadStatus};
+
+fn schedules() -> Vec<Schedule> {
+    let mut s = vec![Schedule::Lockstep, Schedule::RoundRobin, Schedule::Serial];
+    s.extend((0..50).map(|i| Schedule::Random { seed: splitmix64(i) }));
+    s
+}
+
+/// What thread `t` should read: its right-hand neighbour's id + 1.
+fn right(t: usize, n: usize) -> i64 {
+    ((t + 1) % n) as i64 + 1
+}
+
+#[test]
+fn with_the_barrier_every_read_is_right() {
+    for n in MODEL_THREADS {
+        for schedule in schedules() {
+            let mut s = Session::new(BarrierVariant::With.machine(n), schedule);
+            let end = s.run_to_end().clone();
+            assert!(end.is_finished());
+            for t in 0..n {
+                assert_eq!(end.memory[out_base(n) + t], right(t, n), "{n} {schedule:?} thread {t}");
+            }
+        }
+    }
+}
+
+#[test]
+fn without_it_reads_are_right_or_stale_and_serial_is_stale() {
+    for n in MODEL_THREADS {
+        for schedule in schedules() {
+            let mut s = Session::new(BarrierVariant::Without.machine(n), schedule);
+            let end = s.run_to_end().clone();
+            for t in 0..n {
+                let got = end.memory[out_base(n) + t];
+                assert!(got == 0 || got == right(t, n), "{n} {schedule:?} thread {t}: {got}");
+            }
+        }
+        // One thread at a time: each reads before its neighbour has written, except the last,
+        // whose neighbour (thread 0) went first.
+        let mut serial = Session::new(BarrierVariant::Without.machine(n), Schedule::Serial);
+        let end = serial.run_to_end().clone();
+        let stale = (0..n).filter(|&t| end.memory[out_base(n) + t] == 0).count();
+        assert_eq!(stale, n - 1);
+    }
+}
+
+#[test]
+fn in_a_branch_half_the_threads_wait_for_ever() {
+    for n in MODEL_THREADS {
+        for schedule in [Schedule::Lockstep, Schedule::RoundRobin, Schedule::Serial] {
+            let mut s = Session::new(BarrierVariant::InBranch.machine(n), schedule);
+            let end = s.run_to_end().clone();
+            assert!(!end.is_finished(), "{n} {schedule:?}: nobody releases the waiters");
+            let waiting: Vec<usize> = (0..n).filter(|&t| end.threads[t].status == ThreadStatus::AtBarrier).collect();
+            assert_eq!(waiting, (0..n / 2).collect::<Vec<_>>(), "{n} {schedule:?}");
+            assert!((n / 2..n).all(|t| end.threads[t].status == ThreadStatus::Done));
+        }
+    }
+}
