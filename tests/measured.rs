@@ -104,3 +104,18 @@ fn the_h100_spinlock_report_kept_every_guaranteed_account() {
         assert!(r.entered.1 <= r.invocations && r.lost.1 <= r.entered.1, "{r:?}");
     }
 }
+
+#[test]
+fn the_h100_barrier_report_has_no_stale_read_with_the_barrier() {
+    use syncscope::lessons::measured::{parse_barrier_report, H100_BARRIER};
+    let (adapter, rows) = parse_barrier_report(H100_BARRIER).expect("data/h100-barrier.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    assert_eq!(rows.len(), 6);
+    for r in &rows {
+        assert_eq!(r.sound, r.runs, "{r:?}");
+        assert_eq!(r.workgroups, r.invocations.div_ceil(r.workgroup_size));
+        if r.variant == "with" {
+            assert_eq!((r.stale.1, r.ordered_workgroups.0), (0, r.workgroups), "{r:?}");
+        }
+    }
+}

@@ -63,3 +63,32 @@ fn in_a_branch_half_the_threads_wait_for_ever() {
         }
     }
 }
+
+#[test]
+fn the_gpu_check_counts_stale_reads_by_lane_group_and_ticket_order() {
+    use syncscope::lessons::barrier::{check, written_by, BarrierRun};
+    use syncscope::lessons::dispatch::GpuParams;
+    // Two workgroups of 8 (the second cut short at 6 invocations: 14 in all).
+    let p = GpuParams { invocations: 14, workgroup_size: 8 };
+    let mut got: Vec<u32> = (0..14u32)
+        .map(|i| {
+            let (start, lane) = (i - i % 8, i % 8);
+            let size = 8.min(14 - start);
+            written_by(start + (lane + 1) % size)
+        })
+        .collect();
+    got[3] = 0; // reads lane 4: across groups of 4
+    got[9] = 0; // reads lane 10 of its workgroup, within the group 8..11
+    got[5] = 77; // nobody writes 77 anywhere near
+    let arrive: Vec<u32> = (0..14).map(|i| i % 8).collect();
+    let depart: Vec<u32> = (0..14u32).map(|i| 8.min(14 - (i - i % 8)) + i % 8).collect();
+    let c = check(p, &BarrierRun { got: got.clone(), arrive: arrive.clone(), depart: depart.clone() });
+    assert_eq!((c.right, c.stale, c.impossible), (11, 2, 1));
+    assert_eq!((c.stale_across_four, c.stale_within_four), (1, 1));
+    assert_eq!((c.ordered_workgroups, c.whole_ticket_workgroups, c.workgroups), (2, 2, 2));
+    // A departure before the last arrival, and a ticket handed out twice.
+    let mut early = depart.clone();
+    early[0] = 3;
+    let c = check(p, &BarrierRun { got, arrive, depart: early });
+    assert_eq!((c.ordered_workgroups, c.whole_ticket_workgroups), (1, 1));
+}

@@ -300,3 +300,42 @@ pub fn parse_spinlock_report(text: &str) -> Option<(String, Vec<MeasuredSpinlock
         .collect::<Option<Vec<_>>>()?;
     Some((adapter, rows))
 }
+
+/// One variant and size of a barrier report (`examples/barrier_report.rs`): counts over the
+/// runs as `(fewest, most)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeasuredBarrier {
+    pub variant: String,
+    pub invocations: u32,
+    pub workgroup_size: u32,
+    pub runs: u32,
+    pub sound: u32,
+    pub stale: (u32, u32),
+    pub stale_within_four: (u32, u32),
+    pub ordered_workgroups: (u32, u32),
+    pub workgroups: u32,
+}
+
+pub const H100_BARRIER: &str = include_str!("../../data/h100-barrier.json");
+
+pub fn parse_barrier_report(text: &str) -> Option<(String, Vec<MeasuredBarrier>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 1, 11)?;
+            Some(MeasuredBarrier {
+                variant: row.first()?.clone(),
+                invocations: n[0],
+                workgroup_size: n[1],
+                runs: n[2],
+                sound: n[3],
+                stale: (n[4], n[5]),
+                stale_within_four: (n[6], n[7]),
+                ordered_workgroups: (n[8], n[9]),
+                workgroups: n[10],
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
+}

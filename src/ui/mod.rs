@@ -47,6 +47,7 @@ fn App() -> impl IntoView {
         Some("cas-max") => lessons::cas_max::CasMaxLesson().into_any(),
         Some("atomic-ops") => lessons::atomic_ops::AtomicOpsLesson().into_any(),
         Some("spinlock") => lessons::spinlock::SpinlockLesson().into_any(),
+        Some("barrier") => lessons::barrier::BarrierLesson().into_any(),
         Some(other) => {
             let message = crate::lessons::param::one_of(
                 "lesson",

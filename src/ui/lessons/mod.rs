@@ -2,6 +2,7 @@
 
 pub mod append;
 pub mod atomic_ops;
+pub mod barrier;
 pub mod cas_max;
 pub mod race;
 pub mod spinlock;

@@ -1,0 +1,83 @@
+// The barrier lesson: in the model the barrier releases everyone together and every read is
+// right; without it a serial order reads stale cells; inside a branch it gets stuck. On the
+// GPU: no stale read with the barrier, reads right or stale without, and the browser's own
+// refusal of a barrier in non-uniform control flow.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite } from './support/fixture.mjs';
+import { openPage, screenshotPath } from './support/browser.mjs';
+
+const site = useSite();
+const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
+
+async function open(query) {
+  const page = await openPage(site.browser, `${site.url}?lesson=barrier${query}`);
+  await page.getByTestId('model-player').waitFor();
+  return page;
+}
+
+async function run(page) {
+  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await page.getByTestId('gpu-run').click();
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid=gpu-run]').disabled &&
+      (document.querySelector('[data-testid=gpu-error]') || document.querySelector('[data-testid=gpu-report]')),
+    null,
+    { timeout: 60_000 },
+  );
+}
+
+test('model: the barrier releases all at once; without it serial reads stale; in a branch it sticks', async () => {
+  const page = await open('&threads=4&schedule=round-robin');
+  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+  assert.match(await text(page, 'narration'), /barrier/);
+  await page.keyboard.press('End');
+  assert.match(await text(page, 'model-outcome'), /4 of 4 threads read their neighbour's value; 0 read/);
+  await page.getByTestId('variant-without').click();
+  await page.getByTestId('schedule').selectOption('serial');
+  await page.keyboard.press('End');
+  assert.match(await text(page, 'model-outcome'), /1 of 4 threads read their neighbour's value; 3 read/);
+  await page.getByTestId('variant-in-branch').click();
+  await page.keyboard.press('End');
+  assert.match(await text(page, 'model-outcome'), /^Stuck: thread\(s\) 0, 1 wait at a barrier/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('GPU with the barrier: every read right, every arrival before every departure', async () => {
+  const page = await open('&variant=with&invocations=4096&workgroup=64');
+  await run(page);
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
+  assert.equal(await text(page, 'gpu-stale'), '0');
+  assert.equal(await text(page, 'gpu-ordered'), '64 of 64');
+  assert.match(await text(page, 'gpu-strip'), /^A{64}D{64}$/);
+  assert.match(await page.getByTestId('measured-h100').locator('summary').textContent(), /H100/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('GPU without the barrier: reads are right or stale, and where they were is counted', async () => {
+  const page = await open('&variant=without&invocations=1024&workgroup=64');
+  await run(page);
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
+  const [right, stale] = [Number(await text(page, 'gpu-right')), Number(await text(page, 'gpu-stale'))];
+  assert.equal(right + stale, 1024);
+  console.log(`# without a barrier on ${await page.getByTestId('adapter-name').textContent()}: ${stale} stale, ` +
+    `${await text(page, 'gpu-stale-within')} within a group of 4; ${await text(page, 'gpu-ordered')} workgroups ordered; ` +
+    `${await text(page, 'gpu-whole-tickets')} with each ticket once`);
+  await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('barrier-without') });
+  assert.deepEqual(page.errors, []);
+});
+
+test('GPU, barrier inside a branch: the browser refuses the kernel and says where and why', async () => {
+  const page = await open('&variant=in-branch');
+  await run(page);
+  const message = await text(page, 'gpu-error');
+  assert.match(message, /barrier_in_branch\.wgsl:\d+:\d+/, message);
+  assert.match(message, /uniform/, message);
+  console.log(`# ${message.split('\n')[0].slice(0, 160)}`);
+  await page.locator('.gpu-panel').screenshot({ path: screenshotPath('barrier-in-branch-refused') });
+  // The page stays usable: the model and a correct kernel still run.
+  await page.getByTestId('variant-with').click();
+  await run(page);
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true');
+  assert.equal(await page.getByTestId('gpu-status').getAttribute('data-state'), 'ready');
+});

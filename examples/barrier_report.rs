@@ -1,0 +1,71 @@
+//! Runs the neighbour exchange with and without its barrier on this machine's GPU (native
+//! wgpu over Vulkan) and prints, as JSON, the stale reads and how many workgroups had every
+//! arrival before every departure: the figures the barrier lesson shows beside the reader's.
+//!
+//!     cargo run --release --example barrier_report > data/<gpu>-barrier.json
+//!
+//! Every number is counted from what the GPU wrote.
+
+use syncscope::export::Json;
+use syncscope::gpu::barrier::run_barrier;
+use syncscope::lessons::barrier::{check, BarrierVariant};
+use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
+use syncscope::lessons::settings::LessonVariant;
+
+mod common;
+
+const RUNS: usize = 10;
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let limits = ComputeLimits::from(ctx.adapter.limits);
+    let mut rows = Vec::new();
+    for variant in [BarrierVariant::With, BarrierVariant::Without] {
+        for (invocations, workgroup_size) in [(1024, 64), (1024, 256), (65_536, 256)] {
+            let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
+            let run = || pollster::block_on(run_barrier(&ctx, variant, params)).expect("run");
+            run(); // warm-up
+            let checks: Vec<_> = (0..RUNS).map(|_| check(params, &run())).collect();
+            let span = |f: fn(&syncscope::lessons::barrier::BarrierCheck) -> u32| {
+                let values = checks.iter().map(f);
+                (values.clone().min().unwrap_or(0), values.max().unwrap_or(0))
+            };
+            let (stale, within, ordered) = (span(|c| c.stale), span(|c| c.stale_within_four), span(|c| c.ordered_workgroups));
+            let sound = checks.iter().filter(|c| c.impossible == 0 && c.tickets_whole()).count();
+            rows.push(Json::Array(vec![
+                Json::from(variant.name()),
+                Json::from(invocations),
+                Json::from(workgroup_size),
+                Json::from(RUNS),
+                Json::from(sound),
+                Json::from(stale.0),
+                Json::from(stale.1),
+                Json::from(within.0),
+                Json::from(within.1),
+                Json::from(ordered.0),
+                Json::from(ordered.1),
+                Json::from(params.workgroups()),
+            ]));
+        }
+    }
+    common::print_report(
+        "barrier/report",
+        &ctx,
+        &[
+            "variant",
+            "invocations",
+            "workgroup_size",
+            "runs",
+            "runs_sound",
+            "stale_min",
+            "stale_max",
+            "stale_within_four_min",
+            "stale_within_four_max",
+            "ordered_workgroups_min",
+            "ordered_workgroups_max",
+            "workgroups",
+        ],
+        rows,
+        vec![],
+    );
+}
