@@ -76,6 +76,12 @@ fn the_barrier_models_name_lines_of_their_kernels() {
 }
 
 #[test]
+fn the_reduction_model_names_lines_of_its_traced_kernel() {
+    use syncscope::lessons::reduction::Tree;
+    assert_markers_match(&Tree::program(8), Tree::kernel());
+}
+
+#[test]
 fn the_append_kernel_filters_with_the_models_limit() {
     use syncscope::lessons::append::{Append, LIMIT};
     let declaration = format!("const LIMIT: u32 = {LIMIT}u;");

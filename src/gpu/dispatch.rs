@@ -25,16 +25,7 @@ pub async fn dispatch_once(
 ) -> Result<Readback, GpuError> {
     let device = &ctx.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let entries: Vec<wgpu::BindGroupEntry> = buffers
-        .iter()
-        .enumerate()
-        .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
-        .collect();
-    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(label),
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &entries,
-    });
+    let group = bind_whole(device, pipeline, label, buffers);
     let timer = if timed { PassTimer::new(ctx) } else { None };
     let mut encoder = device.create_command_encoder(&Default::default());
     {
@@ -62,4 +53,23 @@ pub async fn dispatch_once(
         None => None,
     };
     Ok(Readback { buffers, gpu_ns })
+}
+
+/// A bind group of `buffers`, each bound whole at bindings 0, 1, … of group 0.
+pub fn bind_whole(
+    device: &wgpu::Device,
+    pipeline: &wgpu::ComputePipeline,
+    label: &'static str,
+    buffers: &[&wgpu::Buffer],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry> = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &entries,
+    })
 }

@@ -18,11 +18,14 @@ pub enum Kernel {
     BarrierMissing,
     /// Shown and compiled to show the browser's refusal; never dispatched.
     BarrierInBranch,
+    ReductionTrace,
+    ReductionTree,
+    ReductionAtomic,
 }
 
 impl Kernel {
     /// Every kernel that compiles everywhere; `BarrierInBranch` is kept apart.
-    pub const ALL: [Kernel; 13] = [
+    pub const ALL: [Kernel; 16] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
@@ -36,6 +39,9 @@ impl Kernel {
         Kernel::SpinlockEnterInLoop,
         Kernel::Barrier,
         Kernel::BarrierMissing,
+        Kernel::ReductionTrace,
+        Kernel::ReductionTree,
+        Kernel::ReductionAtomic,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -55,6 +61,9 @@ impl Kernel {
             Kernel::Barrier => "barrier.wgsl",
             Kernel::BarrierMissing => "barrier_missing.wgsl",
             Kernel::BarrierInBranch => "rejected/barrier_in_branch.wgsl",
+            Kernel::ReductionTrace => "reduction_trace.wgsl",
+            Kernel::ReductionTree => "reduction_tree.wgsl",
+            Kernel::ReductionAtomic => "reduction_atomic.wgsl",
         }
     }
 
@@ -74,6 +83,9 @@ impl Kernel {
             Kernel::Barrier => include_str!("../../shaders/barrier.wgsl"),
             Kernel::BarrierMissing => include_str!("../../shaders/barrier_missing.wgsl"),
             Kernel::BarrierInBranch => include_str!("../../shaders/rejected/barrier_in_branch.wgsl"),
+            Kernel::ReductionTrace => include_str!("../../shaders/reduction_trace.wgsl"),
+            Kernel::ReductionTree => include_str!("../../shaders/reduction_tree.wgsl"),
+            Kernel::ReductionAtomic => include_str!("../../shaders/reduction_atomic.wgsl"),
         }
     }
 

@@ -11,6 +11,7 @@ mod dispatch;
 mod error;
 pub mod kernels;
 pub mod race;
+pub mod reduction;
 pub mod spinlock;
 pub mod tickets;
 mod readback;

@@ -219,6 +219,36 @@ impl Machine {
                 let taken = self.threads[t].regs[reg] < limit;
                 return Ok(self.branch(t, pc, taken, target));
             }
+            Instr::SetImm { reg, value } => {
+                self.threads[t].regs[reg] = value;
+                Effect::Computed { value }
+            }
+            Instr::BranchIfZero { reg, target } => {
+                let taken = self.threads[t].regs[reg] == 0;
+                return Ok(self.branch(t, pc, taken, target));
+            }
+            Instr::BranchUnlessIdBelowReg { reg, target } => {
+                let taken = t as i64 >= self.threads[t].regs[reg];
+                return Ok(self.branch(t, pc, taken, target));
+            }
+            Instr::LoadOwnPlus { base, offset, reg, .. } => {
+                let at = usize::try_from(self.threads[t].regs[offset]).map_err(|_| StepError::NoSuchCell(usize::MAX))?;
+                let addr = base + t + at;
+                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                self.threads[t].regs[reg] = value;
+                Effect::Loaded { addr, value }
+            }
+            Instr::AddReg { reg, other } => {
+                let regs = &mut self.threads[t].regs;
+                let from = regs[reg];
+                regs[reg] = from + regs[other];
+                Effect::Added { from, to: regs[reg] }
+            }
+            Instr::HalveReg { reg } => {
+                let regs = &mut self.threads[t].regs;
+                regs[reg] /= 2;
+                Effect::Computed { value: regs[reg] }
+            }
             Instr::FromId { reg, add } => {
                 let value = t as i64 + add;
                 self.threads[t].regs[reg] = value;

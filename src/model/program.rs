@@ -64,6 +64,18 @@ pub enum Instr {
     /// `if id < limit { … }`: threads at or past `limit` go to `target` — a branch that
     /// depends on the thread, so the threads part ways.
     BranchUnlessIdBelow { limit: usize, target: usize },
+    /// `reg = value` — a constant, such as a loop's first stride.
+    SetImm { reg: Reg, value: i64 },
+    /// `if reg == 0 { break; }` — a loop's exit test.
+    BranchIfZero { reg: Reg, target: usize },
+    /// `if id < reg { … }`: threads at or past the register's value go to `target`.
+    BranchUnlessIdBelowReg { reg: Reg, target: usize },
+    /// `reg = array[id + offset]` — the cell `offset` places after the thread's own.
+    LoadOwnPlus { array: &'static str, base: Addr, offset: Reg, reg: Reg },
+    /// `reg = reg + other` — private arithmetic on two registers.
+    AddReg { reg: Reg, other: Reg },
+    /// `reg = reg / 2` — halving, as a stride does.
+    HalveReg { reg: Reg },
 }
 
 /// An instruction together with the marker that finds its line in the kernel source.
@@ -127,6 +139,12 @@ impl Program {
             Instr::LoadUniform { reg: r, addr } => format!("{} = {}", reg(r), cell(addr)),
             Instr::BranchIfBelow { reg: r, limit, .. } => format!("if {} < {limit} {{ continue; }}", reg(r)),
             Instr::StoreImm { addr, value } => format!("atomicStore(&{}, {value})", cell(addr)),
+            Instr::SetImm { reg: r, value } => format!("{} = {value}", reg(r)),
+            Instr::BranchIfZero { reg: r, .. } => format!("if {} == 0 {{ break; }}", reg(r)),
+            Instr::BranchUnlessIdBelowReg { reg: r, .. } => format!("if id < {} {{", reg(r)),
+            Instr::LoadOwnPlus { array, offset, reg: r, .. } => format!("{} = {array}[id + {}]", reg(r), reg(offset)),
+            Instr::AddReg { reg: r, other } => format!("{0} = {0} + {1}", reg(r), reg(other)),
+            Instr::HalveReg { reg: r } => format!("{0} = {0} / 2", reg(r)),
             Instr::FromId { reg: r, add } => format!("{} = id + {add}", reg(r)),
             Instr::LoadNeighbour { array, reg: r, .. } => format!("{} = {array}[(id + 1) % n]", reg(r)),
             Instr::BranchUnlessIdBelow { limit, .. } => format!("if id < {limit} {{"),

@@ -1,0 +1,19 @@
+// The other way to sum: every invocation adds its value into one counter with atomicAdd.
+// Correct, and simple; but every add goes to the same address, and the GPU serialises them.
+
+struct Params {
+    count: u32,
+}
+
+@group(0) @binding(0) var<storage, read> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> total: atomic<u32>;
+@group(0) @binding(2) var<uniform> params: Params;
+
+override workgroup_size: u32 = 256u;
+
+@compute @workgroup_size(workgroup_size)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    if gid.x < params.count {
+        atomicAdd(&total, input[gid.x]);
+    }
+}

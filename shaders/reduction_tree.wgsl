@@ -1,0 +1,34 @@
+// One level of a two-level (or deeper) sum: each workgroup adds its slice of `input` in
+// workgroup memory by halving strides, a barrier after every step, and writes one partial
+// sum. The page dispatches it again on the partial sums until one value is left; each
+// dispatch sees everything the one before it wrote.
+
+struct Params {
+    count: u32,
+}
+
+@group(0) @binding(0) var<storage, read> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> partials: array<u32>;
+@group(0) @binding(2) var<uniform> params: Params;
+
+const MAX_WIDTH: u32 = 1024u;
+var<workgroup> cells: array<u32, MAX_WIDTH>;
+
+override workgroup_size: u32 = 256u;
+
+@compute @workgroup_size(workgroup_size)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) id: u32,
+        @builtin(workgroup_id) group: vec3<u32>) {
+    // Lanes past the end add nothing, but still reach every barrier.
+    cells[id] = select(0u, input[min(gid.x, params.count - 1u)], gid.x < params.count);
+    workgroupBarrier();
+    for (var stride = workgroup_size / 2u; stride > 0u; stride = stride / 2u) {
+        if id < stride {
+            cells[id] = cells[id] + cells[id + stride];
+        }
+        workgroupBarrier();
+    }
+    if id == 0u {
+        partials[group.x] = cells[0];
+    }
+}
