@@ -339,3 +339,37 @@ pub fn parse_barrier_report(text: &str) -> Option<(String, Vec<MeasuredBarrier>)
         .collect::<Option<Vec<_>>>()?;
     Some((adapter, rows))
 }
+
+/// One size of a reduction report (`examples/reduction_report.rs`): median time per sum.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredReduction {
+    pub invocations: u32,
+    pub workgroup_size: u32,
+    pub runs: u32,
+    pub right: u32,
+    pub levels: u32,
+    pub tree_ms: Option<f64>,
+    pub atomic_ms: Option<f64>,
+}
+
+pub const H100_REDUCTION: &str = include_str!("../../data/h100-reduction.json");
+
+pub fn parse_reduction_report(text: &str) -> Option<(String, Vec<MeasuredReduction>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 0, 5)?;
+            Some(MeasuredReduction {
+                invocations: n[0],
+                workgroup_size: n[1],
+                runs: n[2],
+                right: n[3],
+                levels: n[4],
+                tree_ms: row.get(5).and_then(|x| decimal(x)),
+                atomic_ms: row.get(6).and_then(|x| decimal(x)),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
+}

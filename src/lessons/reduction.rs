@@ -76,6 +76,9 @@ impl super::settings::LessonVariant for Tree {
     const DEFAULT: Tree = Tree;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;
     const DEFAULT_THREADS: usize = 8;
+    /// Enough values for the timings to mean something, few enough that a software adapter
+    /// (whose barriers are slow: seconds per million values) finishes in moments.
+    const GPU_DEFAULT: super::dispatch::GpuParams = super::dispatch::GpuParams { invocations: 1 << 16, workgroup_size: 64 };
 
     fn name(self) -> &'static str {
         "tree"

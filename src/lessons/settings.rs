@@ -14,6 +14,8 @@ pub trait LessonVariant: Copy + PartialEq + std::fmt::Debug + 'static {
     const KEY: &'static str = "variant";
     /// Whether the lesson's GPU panel takes the reader's invocations and workgroup size.
     const GPU_SIZES: bool = true;
+    /// The sizes its GPU panel opens with.
+    const GPU_DEFAULT: GpuParams = GpuParams::DEFAULT;
     const DEFAULT: Self;
     /// Model threads the lesson can show, and how many it starts with.
     const THREADS: RangeInclusive<usize>;
@@ -55,7 +57,7 @@ impl<V: LessonVariant> Default for LessonSettings<V> {
             schedule: Schedule::Lockstep,
             step: 0,
             ticks: Vec::new(),
-            gpu: GpuParams::DEFAULT,
+            gpu: V::GPU_DEFAULT,
         }
     }
 }

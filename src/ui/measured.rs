@@ -19,14 +19,7 @@ pub fn MeasuredTable(
     view! {
         <details class="measured" data-testid="measured-h100">
             <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
-            <table>
-                <thead><tr>{headers.iter().map(|h| view! { <th>{*h}</th> }).collect_view()}</tr></thead>
-                <tbody>
-                    {rows.into_iter().map(|row| view! {
-                        <tr>{row.into_iter().map(|cell| view! { <td>{cell}</td> }).collect_view()}</tr>
-                    }).collect_view()}
-                </tbody>
-            </table>
+            <super::table::TextTable headers=headers.iter().map(|h| h.to_string()).collect() rows=rows />
             <p class="muted">{note}</p>
         </details>
     }

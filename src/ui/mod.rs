@@ -18,6 +18,7 @@ mod measured;
 mod model_panel;
 mod player;
 mod query;
+mod table;
 mod ticket_grid;
 
 use leptos::prelude::*;
@@ -48,6 +49,7 @@ fn App() -> impl IntoView {
         Some("atomic-ops") => lessons::atomic_ops::AtomicOpsLesson().into_any(),
         Some("spinlock") => lessons::spinlock::SpinlockLesson().into_any(),
         Some("barrier") => lessons::barrier::BarrierLesson().into_any(),
+        Some("reduction") => lessons::reduction::ReductionLesson().into_any(),
         Some(other) => {
             let message = crate::lessons::param::one_of(
                 "lesson",

@@ -11,6 +11,7 @@ use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::ModelState;
+use crate::ui::table::TextTable;
 use leptos::prelude::*;
 
 #[component]
@@ -180,19 +181,28 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
             (format!("syncscope-atomic-{}-{}.json", setup.op.name(), ty.name()), json.to_pretty())
         }
     };
-    let rows = last.olds.iter().enumerate().map(|(i, &old)| {
-        let returned = if setup.op.returns_old() { show(setup, ty.from_bits(old)) } else { "—".into() };
-        let operand = if setup.op.takes_operand() { show(setup, setup.operands[i]) } else { "—".into() };
-        let turn = e.order.as_ref().and_then(|o| o.iter().position(|&j| j == i)).map_or("—".into(), |p| (p + 1).to_string());
-        let swapped = cas.then(|| if last.exchanged[i] != 0 { "yes" } else { "no" });
-        view! {
-            <tr data-testid=format!("gpu-row-{i}")>
-                <td>{format!("t{i}")}</td><td>{operand}</td><td data-testid=format!("gpu-old-{i}")>{returned}</td>
-                {swapped.map(|s| view! { <td>{s}</td> })}
-                <td>{turn}</td>
-            </tr>
-        }
-    }).collect_view();
+    let rows = last
+        .olds
+        .iter()
+        .enumerate()
+        .map(|(i, &old)| {
+            let returned = if setup.op.returns_old() { show(setup, ty.from_bits(old)) } else { "—".into() };
+            let operand = if setup.op.takes_operand() { show(setup, setup.operands[i]) } else { "—".into() };
+            let turn = e.order.as_ref().and_then(|o| o.iter().position(|&j| j == i)).map_or("—".into(), |p| (p + 1).to_string());
+            let mut row = vec![format!("t{i}"), operand, returned];
+            if cas {
+                row.push(if last.exchanged[i] != 0 { "yes" } else { "no" }.to_owned());
+            }
+            row.push(turn);
+            row
+        })
+        .collect();
+    let mut headers: Vec<String> = ["invocation", "operand", "returned"].map(String::from).to_vec();
+    if cas {
+        headers.push("exchanged".into());
+    }
+    headers.push("turn in that order".into());
+    let caption = if runs.len() > 1 { "The last run, invocation by invocation" } else { "Invocation by invocation" };
     view! {
         <div class="run-report" data-testid="gpu-report">
             <Figures items=vec![
@@ -210,15 +220,7 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
                 figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
-            <div class="returned-wrap"><table class="returned">
-                <caption>{if runs.len() > 1 { "The last run, invocation by invocation" } else { "Invocation by invocation" }}</caption>
-                <thead><tr>
-                    <th>"invocation"</th><th>"operand"</th><th>"returned"</th>
-                    {cas.then(|| view! { <th>"exchanged"</th> })}
-                    <th>"turn in that order"</th>
-                </tr></thead>
-                <tbody>{rows}</tbody>
-            </table></div>
+            <TextTable headers=headers rows=rows caption=caption.to_owned() />
             <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>

@@ -5,5 +5,6 @@ pub mod atomic_ops;
 pub mod barrier;
 pub mod cas_max;
 pub mod race;
+pub mod reduction;
 pub mod spinlock;
 pub mod tickets;

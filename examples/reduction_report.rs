@@ -1,0 +1,56 @@
+//! Times the reduction lesson's large sum on this machine's GPU (native wgpu over Vulkan): a
+//! tree of workgroups against atomicAdd into one counter, each repeated inside one timed
+//! pass, and prints the figures as JSON for the lesson to show beside the reader's own.
+//!
+//!     cargo run --release --example reduction_report > data/<gpu>-reduction.json
+//!
+//! Every time comes from the GPU's timestamp queries; every sum is checked against the CPU.
+
+use syncscope::export::Json;
+use syncscope::gpu::reduction::{run_comparison, run_trace};
+use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
+use syncscope::lessons::reduction::{large_sum, trace, VALUES};
+
+mod common;
+
+const REPEATS: u32 = 20;
+const RUNS: usize = 5;
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let limits = ComputeLimits::from(ctx.adapter.limits);
+    let traced = pollster::block_on(run_trace(&ctx, 8)).expect("trace") == trace(&VALUES[..8]);
+    let mut rows = Vec::new();
+    for (invocations, workgroup_size) in [(1024, 256), (65_536, 64), (1 << 20, 256), (1 << 22, 256)] {
+        let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
+        let run = || pollster::block_on(run_comparison(&ctx, params, REPEATS)).expect("run");
+        run(); // warm-up
+        let runs: Vec<_> = (0..RUNS).map(|_| run()).collect();
+        let want = large_sum(invocations);
+        let right = runs
+            .iter()
+            .filter(|c| u64::from(c.tree_sum) == want && u64::from(c.atomic_total) == (want * u64::from(REPEATS)) & 0xFFFF_FFFF)
+            .count();
+        let median = |f: fn(&syncscope::gpu::reduction::Comparison) -> Option<f64>| {
+            let mut v: Vec<f64> = runs.iter().filter_map(f).collect();
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).map(|ns| ns / 1e6)
+        };
+        rows.push(Json::Array(vec![
+            Json::from(invocations),
+            Json::from(workgroup_size),
+            Json::from(RUNS),
+            Json::from(right),
+            Json::from(runs[0].levels),
+            Json::from(median(|c| c.tree_ns)),
+            Json::from(median(|c| c.atomic_ns)),
+        ]));
+    }
+    common::print_report(
+        "reduction/report",
+        &ctx,
+        &["invocations", "workgroup_size", "runs", "runs_right", "tree_levels", "tree_ms_median", "atomic_ms_median"],
+        rows,
+        vec![("trace_of_8_matches", Json::from(traced)), ("repeats_per_timed_pass", Json::from(REPEATS))],
+    );
+}
