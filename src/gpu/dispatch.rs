@@ -42,12 +42,7 @@ pub async fn dispatch_once(
         t.resolve(&mut encoder);
         copies.push((t.buffer(), PassTimer::BYTES));
     }
-    let read = read_buffer(device, &ctx.queue, encoder, &copies).await;
-    if let Some(error) = scope.pop().await {
-        return Err(GpuError::Run(error.to_string()));
-    }
-    ctx.check_alive()?;
-    let mut buffers = read?;
+    let mut buffers = submit_and_read(ctx, scope, encoder, &copies).await?;
     let gpu_ns = match timer {
         Some(_) => buffers.pop().and_then(|b| PassTimer::nanoseconds(&b, ctx.queue.get_timestamp_period())),
         None => None,
@@ -72,4 +67,20 @@ pub fn bind_whole(
         layout: &pipeline.get_bind_group_layout(0),
         entries: &entries,
     })
+}
+
+/// Submits `encoder` with its copies out of `copies`, and returns their bytes; a validation
+/// error caught by `scope` or a device lost meanwhile comes back as an error instead.
+pub async fn submit_and_read(
+    ctx: &GpuContext,
+    scope: wgpu::ErrorScopeGuard,
+    encoder: wgpu::CommandEncoder,
+    copies: &[(&wgpu::Buffer, u64)],
+) -> Result<Vec<Vec<u8>>, GpuError> {
+    let read = read_buffer(&ctx.device, &ctx.queue, encoder, copies).await;
+    if let Some(error) = scope.pop().await {
+        return Err(GpuError::Run(error.to_string()));
+    }
+    ctx.check_alive()?;
+    read
 }

@@ -1,7 +1,7 @@
 //! Dispatching the race kernels and reading back what they did.
 
-use super::dispatch::dispatch_once;
-use super::readback::{read_buffer, u32s};
+use super::dispatch::{dispatch_once, submit_and_read};
+use super::readback::u32s;
 use super::timing::PassTimer;
 use super::{GpuContext, GpuError};
 use crate::lessons::race::{GpuParams, Variant, MAX_REPLAY_INVOCATIONS};
@@ -79,12 +79,7 @@ pub async fn run_race(
     if let Some(t) = &timer {
         copies.push((t.buffer(), PassTimer::BYTES));
     }
-    let read = read_buffer(device, &ctx.queue, encoder, &copies).await;
-    if let Some(error) = scope.pop().await {
-        return Err(GpuError::Run(error.to_string()));
-    }
-    ctx.check_alive()?;
-    let read = read?;
+    let read = submit_and_read(ctx, scope, encoder, &copies).await?;
     let words = u32s(&read[0]);
     let per_run = (stride / 4) as usize;
     let finals = words.iter().step_by(per_run).copied().take(runs as usize).collect();

@@ -2,8 +2,8 @@
 //! by a tree of workgroups against atomicAdd into one counter, each timed over many repeats.
 
 use super::buffers::{params_buffer, storage_buffer, storage_buffer_with};
-use super::dispatch::{bind_whole, dispatch_once};
-use super::readback::{read_buffer, u32s};
+use super::dispatch::{bind_whole, dispatch_once, submit_and_read};
+use super::readback::u32s;
 use super::timing::PassTimer;
 use super::{GpuContext, GpuError};
 use crate::lessons::dispatch::GpuParams;
@@ -106,12 +106,7 @@ pub async fn run_comparison(ctx: &GpuContext, params: GpuParams, repeats: u32) -
         t.resolve(&mut encoder);
         copies.push((t.buffer(), PassTimer::BYTES));
     }
-    let read = read_buffer(device, &ctx.queue, encoder, &copies).await;
-    if let Some(error) = scope.pop().await {
-        return Err(GpuError::Run(error.to_string()));
-    }
-    ctx.check_alive()?;
-    let read = read?;
+    let read = submit_and_read(ctx, scope, encoder, &copies).await?;
     let period = ctx.queue.get_timestamp_period();
     let per_repeat = |i: usize| read.get(i).and_then(|b| PassTimer::nanoseconds(b, period)).map(|ns| ns / f64::from(repeats.max(1)));
     let timed = timers.0.is_some() && timers.1.is_some();
