@@ -135,7 +135,7 @@ fn ComparisonReport(result: ComparisonResult) -> impl IntoView {
                 figure("Tree dispatches per sum", run.levels.to_string()),
                 figure("Tree, per sum", ms(run.tree_ns)).id("gpu-tree-ms"),
                 figure("atomicAdd, per sum", ms(run.atomic_ns)).id("gpu-atomic-ms"),
-                figure("atomicAdd ÷ tree", ratio).id("gpu-ratio"),
+                figure("atomicAdd against the tree", ratio).id("gpu-ratio"),
                 figure("Round trip", format!("{wall_ms:.1} ms wall clock, {} repeats each", run.repeats)),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
