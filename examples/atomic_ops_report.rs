@@ -9,8 +9,8 @@
 //! Every number is counted from what the GPU returned.
 
 use syncscope::export::Json;
-use syncscope::gpu::atomic_ops::{run_atomic_op, Layout};
-use syncscope::lessons::atomic_ops::{tally, AtomicOp, AtomicSetup};
+use syncscope::gpu::atomic_ops::run_atomic_op;
+use syncscope::lessons::atomic_ops::{tally, AtomicOp, AtomicSetup, Placement};
 use syncscope::model::IntType;
 
 mod common;
@@ -22,19 +22,19 @@ const INVOCATIONS: usize = 16;
 fn main() {
     let ctx = common::gpu_or_exit();
     let mut rows = Vec::new();
-    let layouts = [Layout::OneWorkgroup, Layout::WorkgroupEach];
+    let placements = [Placement::OneWorkgroup, Placement::WorkgroupEach];
     let types = [IntType::U32, IntType::I32];
-    let cases = layouts.iter().flat_map(|&l| AtomicOp::ALL.iter().flat_map(move |&op| types.map(|ty| (l, op, ty))));
-    for (layout, op, ty) in cases {
+    let cases = placements.iter().flat_map(|&l| AtomicOp::ALL.iter().flat_map(move |&op| types.map(|ty| (l, op, ty))));
+    for (placement, op, ty) in cases {
         let setup = AtomicSetup { op, ..AtomicSetup::DEFAULT }.with_type(ty);
-        let run = || pollster::block_on(run_atomic_op(&ctx, setup, INVOCATIONS, layout)).expect("run");
+        let run = || pollster::block_on(run_atomic_op(&ctx, setup, INVOCATIONS, placement)).expect("run");
         run(); // warm-up
         let runs: Vec<_> = (0..RUNS).map(|_| run()).collect();
         let t = tally(setup, &runs);
         rows.push(Json::Array(vec![
             Json::from(op.name()),
             Json::from(ty.name()),
-            Json::from(layout.name()),
+            Json::from(placement.name()),
             Json::from(INVOCATIONS),
             Json::from(RUNS),
             Json::from(RUNS - t.unexplained),

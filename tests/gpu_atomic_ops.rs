@@ -1,8 +1,8 @@
 //! Every atomic of the family on a real Vulkan device, on u32 and i32: what each invocation
 //! got back and where the cell ended are explained by some one-at-a-time order.
 
-use syncscope::gpu::atomic_ops::{run_atomic_op, Layout};
-use syncscope::lessons::atomic_ops::{explain, serial_run, AtomicOp, AtomicSetup};
+use syncscope::gpu::atomic_ops::run_atomic_op;
+use syncscope::lessons::atomic_ops::{explain, serial_run, AtomicOp, AtomicSetup, Placement};
 use syncscope::model::{IntType, RmwOp};
 
 mod common;
@@ -18,9 +18,9 @@ fn every_op_on_both_types_is_some_serial_order() {
             setup.initial = ty.wrap(0x7FFF_FFFF);
             setup.compare = setup.initial;
             setup.operands[..8].copy_from_slice(&[5, -7, 0xF0, -1, 3, 0x0F0F, 5, 1 << 31].map(|v| ty.wrap(v)));
-            for (threads, layout) in [(2, Layout::OneWorkgroup), (8, Layout::WorkgroupEach), (16, Layout::OneWorkgroup), (16, Layout::WorkgroupEach)] {
+            for (threads, placement) in [(2, Placement::OneWorkgroup), (8, Placement::WorkgroupEach), (16, Placement::OneWorkgroup), (16, Placement::WorkgroupEach)] {
                 for _ in 0..3 {
-                    let run = pollster::block_on(run_atomic_op(&ctx, setup, threads, layout)).unwrap();
+                    let run = pollster::block_on(run_atomic_op(&ctx, setup, threads, placement)).unwrap();
                     assert_eq!(run.olds.len(), threads);
                     let e = explain(setup, &run);
                     assert!(e.order.is_some(), "{op:?} {ty:?} {threads}: no serial order gives {run:?}");
@@ -43,7 +43,7 @@ fn every_op_on_both_types_is_some_serial_order() {
 fn sizes_outside_the_lesson_are_refused() {
     let Some(ctx) = gpu() else { return };
     for threads in [0, 17] {
-        let e = pollster::block_on(run_atomic_op(&ctx, AtomicSetup::DEFAULT, threads, Layout::OneWorkgroup)).unwrap_err();
+        let e = pollster::block_on(run_atomic_op(&ctx, AtomicSetup::DEFAULT, threads, Placement::OneWorkgroup)).unwrap_err();
         assert!(e.to_string().contains("2 to 16"), "{e}");
     }
 }

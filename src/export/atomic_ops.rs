@@ -1,11 +1,10 @@
 //! The atomic-family panel as JSON: the setup, and what every invocation got back in each run.
 
 use super::{adapter, Json};
-use crate::gpu::atomic_ops::Layout;
 use crate::gpu::AdapterSummary;
-use crate::lessons::atomic_ops::{explain, AtomicRun, AtomicSetup};
+use crate::lessons::atomic_ops::{explain, AtomicRun, AtomicSetup, Placement};
 
-pub fn runs(gpu: &AdapterSummary, setup: AtomicSetup, layout: Layout, runs: &[AtomicRun], wall_ms: f64) -> Json {
+pub fn runs(gpu: &AdapterSummary, setup: AtomicSetup, placement: Placement, runs: &[AtomicRun], wall_ms: f64) -> Json {
     let ty = setup.ty;
     let threads = runs.first().map_or(0, |r| r.olds.len());
     let each = runs.iter().map(|run| {
@@ -30,7 +29,7 @@ pub fn runs(gpu: &AdapterSummary, setup: AtomicSetup, layout: Layout, runs: &[At
                 ("initial", Json::from(setup.initial)),
                 ("expected", Json::from(setup.compare)),
                 ("operands", Json::array(setup.operands[..threads].iter().copied())),
-                ("layout", Json::from(layout.name())),
+                ("layout", Json::from(placement.name())),
             ]),
         ),
         ("runs", Json::Array(each.collect())),

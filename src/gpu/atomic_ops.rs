@@ -5,28 +5,16 @@ use super::buffers::{storage_buffer, storage_buffer_with, uniform_words};
 use super::dispatch::dispatch_once;
 use super::readback::u32s;
 use super::{GpuContext, GpuError};
-use crate::lessons::atomic_ops::{AtomicRun, AtomicSetup};
+use crate::lessons::atomic_ops::{AtomicRun, AtomicSetup, Placement};
 use crate::model::IntType;
 
-/// How the invocations are laid out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Layout {
-    /// All in one workgroup: lanes of one group racing on one cell.
-    OneWorkgroup,
-    /// Each in a workgroup of its own, free to run on different cores.
-    WorkgroupEach,
-}
-
 /// Runs `setup`'s op once from `threads` invocations, each with its own operand.
-pub async fn run_atomic_op(ctx: &GpuContext, setup: AtomicSetup, threads: usize, layout: Layout) -> Result<AtomicRun, GpuError> {
+pub async fn run_atomic_op(ctx: &GpuContext, setup: AtomicSetup, threads: usize, placement: Placement) -> Result<AtomicRun, GpuError> {
     let Some(operands) = setup.operands.get(..threads).filter(|o| !o.is_empty()) else {
         return Err(GpuError::BadParams(format!("{threads} invocations: the lesson runs 2 to 16")));
     };
     ctx.check_alive()?;
-    let (workgroup_size, workgroups) = match layout {
-        Layout::OneWorkgroup => (64, 1),
-        Layout::WorkgroupEach => (1, threads as u32),
-    };
+    let (workgroup_size, workgroups) = placement.sizes(threads as u32);
     let pipeline = ctx.pipeline(AtomicSetup::kernel(), workgroup_size).await?;
     let device = &ctx.device;
     // Both cells start with the same bits; the kernel uses the one of the reader's type.
@@ -56,11 +44,3 @@ pub async fn run_atomic_op(ctx: &GpuContext, setup: AtomicSetup, threads: usize,
     Ok(AtomicRun { final_bits: cells[usize::from(is_i32 == 1)], olds: u32s(olds), exchanged: u32s(exchanged) })
 }
 
-impl Layout {
-    pub fn name(self) -> &'static str {
-        match self {
-            Layout::OneWorkgroup => "one-workgroup",
-            Layout::WorkgroupEach => "workgroup-each",
-        }
-    }
-}

@@ -1,9 +1,10 @@
 //! The reduction lesson on the GPU: the traced tree of one workgroup, and a large array summed
 //! by a tree of workgroups against atomicAdd into one counter, each timed over many repeats.
 
-use super::buffers::{params_buffer, storage_buffer, storage_buffer_with};
+use super::buffers::{params_buffer, per_invocation_bytes, storage_buffer, storage_buffer_with};
 use super::dispatch::{bind_whole, dispatch_once, submit_and_read};
 use super::readback::u32s;
+use super::kernels::Kernel;
 use super::timing::PassTimer;
 use super::{GpuContext, GpuError};
 use crate::lessons::dispatch::GpuParams;
@@ -48,10 +49,11 @@ pub async fn run_comparison(ctx: &GpuContext, params: GpuParams, repeats: u32) -
     if w < 2 || !w.is_power_of_two() {
         return Err(GpuError::BadParams(format!("the tree needs a workgroup size that is a power of two from 2 up, not {w}")));
     }
-    super::buffers::per_invocation_bytes(ctx, n)?;
+    // Refuses an input larger than this GPU binds.
+    per_invocation_bytes(ctx, n)?;
     ctx.check_alive()?;
-    let tree = ctx.pipeline(crate::gpu::kernels::Kernel::ReductionTree, w).await?;
-    let atomic = ctx.pipeline(crate::gpu::kernels::Kernel::ReductionAtomic, w).await?;
+    let tree = ctx.pipeline(Kernel::ReductionTree, w).await?;
+    let atomic = ctx.pipeline(Kernel::ReductionAtomic, w).await?;
     let device = &ctx.device;
     let values: Vec<u8> = (0..n).flat_map(|i| large_value(i).to_le_bytes()).collect();
     let input = storage_buffer_with(device, "input", &values);

@@ -195,6 +195,32 @@ impl AtomicSetup {
     }
 }
 
+/// Where the GPU runs the invocations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// All in one workgroup: lanes of one group racing on one cell.
+    OneWorkgroup,
+    /// Each in a workgroup of its own, free to run on different cores.
+    WorkgroupEach,
+}
+
+impl Placement {
+    pub fn name(self) -> &'static str {
+        match self {
+            Placement::OneWorkgroup => "one-workgroup",
+            Placement::WorkgroupEach => "workgroup-each",
+        }
+    }
+
+    /// The workgroup size and the number of workgroups for `threads` invocations.
+    pub fn sizes(self, threads: u32) -> (u32, u32) {
+        match self {
+            Placement::OneWorkgroup => (64, 1),
+            Placement::WorkgroupEach => (1, threads),
+        }
+    }
+}
+
 /// The cell every invocation works on.
 pub const CELL: usize = 0;
 /// Registers.

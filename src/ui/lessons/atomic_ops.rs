@@ -1,9 +1,9 @@
 //! The atomic family page: the reader picks an op, a type, the cell's starting value and each
 //! invocation's operand; the model and the real kernel both apply it from every invocation.
 
-use crate::gpu::atomic_ops::{run_atomic_op, Layout};
+use crate::gpu::atomic_ops::run_atomic_op;
 use crate::gpu::AdapterSummary;
-use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, show, tally, AtomicOp, AtomicRun, AtomicSetup, CELL};
+use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, show, tally, AtomicOp, AtomicRun, AtomicSetup, Placement, CELL};
 use crate::model::{IntType, Machine};
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
@@ -125,7 +125,7 @@ fn SetupForm(model: ModelState<AtomicSetup>) -> impl IntoView {
 struct OpsResult {
     adapter: AdapterSummary,
     setup: AtomicSetup,
-    layout: Layout,
+    placement: Placement,
     runs: Vec<AtomicRun>,
     wall_ms: f64,
 }
@@ -136,14 +136,14 @@ fn GpuAtomicOps(model: ModelState<AtomicSetup>) -> impl IntoView {
     let spread = RwSignal::new(false);
     let launch = move |times: usize| {
         let (setup, threads) = (model.variant.get_untracked(), model.threads.get_untracked());
-        let layout = if spread.get_untracked() { Layout::WorkgroupEach } else { Layout::OneWorkgroup };
+        let placement = if spread.get_untracked() { Placement::WorkgroupEach } else { Placement::OneWorkgroup };
         job.start_fixed(move |ctx| async move {
             let t0 = now_ms();
             let mut runs = Vec::with_capacity(times);
             for _ in 0..times {
-                runs.push(run_atomic_op(&ctx, setup, threads, layout).await?);
+                runs.push(run_atomic_op(&ctx, setup, threads, placement).await?);
             }
-            Ok(OpsResult { adapter: ctx.adapter.clone(), setup, layout, runs, wall_ms: now_ms() - t0 })
+            Ok(OpsResult { adapter: ctx.adapter.clone(), setup, placement, runs, wall_ms: now_ms() - t0 })
         })
     };
     view! {
@@ -158,7 +158,7 @@ fn GpuAtomicOps(model: ModelState<AtomicSetup>) -> impl IntoView {
 
 #[component]
 fn OpsReport(result: OpsResult) -> impl IntoView {
-    let OpsResult { adapter, setup, layout, runs, wall_ms } = result;
+    let OpsResult { adapter, setup, placement, runs, wall_ms } = result;
     let Some(last) = runs.last().cloned() else { return ().into_any() };
     let t = tally(setup, &runs);
     let e = explain(setup, &last);
@@ -177,7 +177,7 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
     let export = {
         let (adapter, runs) = (adapter.clone(), runs.clone());
         move || {
-            let json = crate::export::atomic_ops::runs(&adapter, setup, layout, &runs, wall_ms);
+            let json = crate::export::atomic_ops::runs(&adapter, setup, placement, &runs, wall_ms);
             (format!("syncscope-atomic-{}-{}.json", setup.op.name(), ty.name()), json.to_pretty())
         }
     };
@@ -207,9 +207,9 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
         <div class="run-report" data-testid="gpu-report">
             <Figures items=vec![
                 figure("Op", format!("{} on {}", setup.op.function(), ty.name())),
-                figure("Invocations", match layout {
-                    Layout::OneWorkgroup => format!("{} in one workgroup", last.olds.len()),
-                    Layout::WorkgroupEach => format!("{} in a workgroup each", last.olds.len()),
+                figure("Invocations", match placement {
+                    Placement::OneWorkgroup => format!("{} in one workgroup", last.olds.len()),
+                    Placement::WorkgroupEach => format!("{} in a workgroup each", last.olds.len()),
                 }),
                 figure("Initial value", show(setup, setup.initial)),
                 figure("Final value (GPU)", show(setup, e.final_value)).id("gpu-final").raw(e.final_value.to_string()),
