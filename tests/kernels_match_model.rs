@@ -102,3 +102,20 @@ fn every_file_in_shaders_is_a_known_kernel() {
     known.sort();
     assert_eq!(on_disk, known);
 }
+
+#[test]
+fn the_tiled_models_name_lines_of_their_kernels_and_lack_only_their_barrier() {
+    use syncscope::lessons::tiled::TiledVariant;
+    for v in TiledVariant::ALL {
+        assert_markers_match(&v.program(), v.kernel());
+    }
+    let both = TiledVariant::Both.kernel().source();
+    for (v, gone) in [(TiledVariant::WithoutFirst, "barrier-loaded"), (TiledVariant::WithoutSecond, "barrier-used")] {
+        let source = v.kernel().source();
+        assert_eq!(source.matches("workgroupBarrier()").count(), 1, "{v:?}");
+        assert!(!source.contains(gone), "{v:?}");
+        // Apart from the header and the missing line, the kernel is the one with both barriers.
+        let body = |s: &'static str| s.lines().skip_while(|l| l.starts_with("//")).filter(|l| !l.contains("Barrier") && !l.contains("(no barrier")).collect::<Vec<_>>();
+        assert_eq!(body(source), body(both), "{v:?}");
+    }
+}

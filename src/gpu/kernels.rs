@@ -21,11 +21,14 @@ pub enum Kernel {
     ReductionTrace,
     ReductionTree,
     ReductionAtomic,
+    Tiled,
+    TiledWithoutFirst,
+    TiledWithoutSecond,
 }
 
 impl Kernel {
     /// Every kernel that compiles everywhere; `BarrierInBranch` is kept apart.
-    pub const ALL: [Kernel; 16] = [
+    pub const ALL: [Kernel; 19] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
@@ -42,6 +45,9 @@ impl Kernel {
         Kernel::ReductionTrace,
         Kernel::ReductionTree,
         Kernel::ReductionAtomic,
+        Kernel::Tiled,
+        Kernel::TiledWithoutFirst,
+        Kernel::TiledWithoutSecond,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -64,6 +70,9 @@ impl Kernel {
             Kernel::ReductionTrace => "reduction_trace.wgsl",
             Kernel::ReductionTree => "reduction_tree.wgsl",
             Kernel::ReductionAtomic => "reduction_atomic.wgsl",
+            Kernel::Tiled => "tiled.wgsl",
+            Kernel::TiledWithoutFirst => "tiled_without_first.wgsl",
+            Kernel::TiledWithoutSecond => "tiled_without_second.wgsl",
         }
     }
 
@@ -86,6 +95,9 @@ impl Kernel {
             Kernel::ReductionTrace => include_str!("../../shaders/reduction_trace.wgsl"),
             Kernel::ReductionTree => include_str!("../../shaders/reduction_tree.wgsl"),
             Kernel::ReductionAtomic => include_str!("../../shaders/reduction_atomic.wgsl"),
+            Kernel::Tiled => include_str!("../../shaders/tiled.wgsl"),
+            Kernel::TiledWithoutFirst => include_str!("../../shaders/tiled_without_first.wgsl"),
+            Kernel::TiledWithoutSecond => include_str!("../../shaders/tiled_without_second.wgsl"),
         }
     }
 

@@ -14,6 +14,7 @@ pub mod race;
 pub mod reduction;
 pub mod spinlock;
 pub mod tickets;
+pub mod tiled;
 mod readback;
 mod timing;
 

@@ -57,6 +57,7 @@ impl Append {
             ],
             memory_names,
             register_names: vec!["value", "slot"],
+            grids: Vec::new(),
         }
     }
 

@@ -178,7 +178,7 @@ impl AtomicSetup {
                 },
             ],
         };
-        Program { lines, memory_names, register_names: vec!["operand", "old", "expected", "exchanged"] }
+        Program { lines, memory_names, register_names: vec!["operand", "old", "expected", "exchanged"], grids: Vec::new() }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

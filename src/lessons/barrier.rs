@@ -68,7 +68,7 @@ impl BarrierVariant {
         lines.extend(read);
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("cells[{t}]")).collect();
         memory_names.extend((0..threads).map(|t| format!("out[{t}]")));
-        Program { lines, memory_names, register_names: vec!["value", "got"] }
+        Program { lines, memory_names, register_names: vec!["value", "got"], grids: Vec::new() }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

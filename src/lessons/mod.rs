@@ -14,9 +14,10 @@ pub mod reduction;
 pub mod spinlock;
 pub mod settings;
 pub mod tickets;
+pub mod tiled;
 
 /// Every lesson the site knows, in the order the index lists them.
-pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO, spinlock::INFO, barrier::INFO, reduction::INFO];
+pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO, spinlock::INFO, barrier::INFO, reduction::INFO, tiled::INFO];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LessonInfo {

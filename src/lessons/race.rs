@@ -57,7 +57,7 @@ impl Variant {
                 marker: "atomic-add",
             }],
         };
-        Program { lines, memory_names: vec!["counter".into()], register_names: vec!["value"] }
+        Program { lines, memory_names: vec!["counter".into()], register_names: vec!["value"], grids: Vec::new() }
     }
 
     /// A fresh model: `threads` threads, the counter at 0.

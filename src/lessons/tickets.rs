@@ -39,6 +39,7 @@ impl Tickets {
             ],
             memory_names,
             register_names: vec!["ticket"],
+            grids: Vec::new(),
         }
     }
 

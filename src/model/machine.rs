@@ -40,6 +40,8 @@ pub enum Effect {
     Rmw { addr: Addr, op: RmwOp, operand: i64, old: i64, new: i64 },
     /// A value computed in the thread's own registers.
     Computed { value: i64 },
+    /// A value copied from one cell to another.
+    Copied { from: Addr, addr: Addr, value: i64 },
     /// The last arrival: every waiting thread leaves the barrier together.
     BarrierReleased { threads: usize },
 }
@@ -265,6 +267,27 @@ impl Machine {
                 *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
                 Effect::Stored { addr, value }
             }
+            Instr::LoadTiled { base, at, reg, .. } => {
+                let index = at.resolve(t, self.threads[t].regs[at.step]).ok_or(StepError::NoSuchCell(usize::MAX))?;
+                let addr = base + index;
+                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                self.threads[t].regs[reg] = value;
+                Effect::Loaded { addr, value }
+            }
+            Instr::CopyToOwn { from_base, at, to_base, .. } => {
+                let index = at.resolve(t, self.threads[t].regs[at.step]).ok_or(StepError::NoSuchCell(usize::MAX))?;
+                let from = from_base + index;
+                let value = *self.memory.get(from).ok_or(StepError::NoSuchCell(from))?;
+                let addr = to_base + t;
+                *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
+                Effect::Copied { from, addr, value }
+            }
+            Instr::MulAdd { acc, a, b } => {
+                let regs = &mut self.threads[t].regs;
+                let from = regs[acc];
+                regs[acc] = from + regs[a] * regs[b];
+                Effect::Added { from, to: regs[acc] }
+            }
             Instr::TryLock { addr, got } => {
                 let held = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
                 let swapped = held == 0;
@@ -366,6 +389,7 @@ impl Machine {
                 cell(*addr)
             ),
             Effect::Computed { value } => format!("thread {t} computes {value}"),
+            Effect::Copied { from, addr, value } => format!("thread {t} copies {value} from {} to {}", cell(*from), cell(*addr)),
             Effect::BarrierReleased { threads } => {
                 format!("thread {t} arrives last: the barrier releases all {threads} threads")
             }

@@ -10,7 +10,7 @@ mod session;
 
 pub use atomics::{IntType, RmwOp};
 pub use machine::{Effect, Event, Machine, StepError, ThreadState, ThreadStatus};
-pub use program::{Addr, Instr, Line, Program, Reg};
+pub use program::{Addr, Instr, Line, MemoryGrid, Program, Reg, TileIndex};
 pub use replay::{AccessRecord, ReplayAccess, ReplayError, ReplayLane, ReplayStep, ReplayTimeline};
 pub use schedule::{splitmix64, Schedule};
 pub use session::{Session, MAX_TICKS};

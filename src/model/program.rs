@@ -76,6 +76,45 @@ pub enum Instr {
     AddReg { reg: Reg, other: Reg },
     /// `reg = reg / 2` — halving, as a stride does.
     HalveReg { reg: Reg },
+    /// `reg = array[index]`, the index taken from the thread's place in a square tile and a
+    /// loop counter (see [`TileIndex`]).
+    LoadTiled { array: &'static str, base: Addr, at: TileIndex, reg: Reg },
+    /// `tile[id] = array[index]` — copies one cell of a matrix into the thread's own cell of
+    /// a tile in workgroup memory.
+    CopyToOwn { from: &'static str, from_base: Addr, at: TileIndex, to: &'static str, to_base: Addr },
+    /// `acc = acc + a * b` — one multiply-accumulate of a dot product.
+    MulAdd { acc: Reg, a: Reg, b: Reg },
+}
+
+/// An index computed the way a tiled kernel computes one: thread `id` sits at row
+/// `id / width`, column `id % width` of its tile, and a loop counter moves along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileIndex {
+    pub width: usize,
+    pub per_row: usize,
+    pub per_col: usize,
+    pub step: Reg,
+    pub per_step: usize,
+    /// The index as the kernel writes it, e.g. `[row * 4 + k]`.
+    pub shown: &'static str,
+}
+
+impl TileIndex {
+    /// The cell thread `t` means when the loop counter holds `step` (None if it is negative).
+    pub fn resolve(&self, t: usize, step: i64) -> Option<usize> {
+        let step = usize::try_from(step).ok()?;
+        let (row, col) = (t / self.width.max(1), t % self.width.max(1));
+        Some(row * self.per_row + col * self.per_col + step * self.per_step)
+    }
+}
+
+/// Cells of memory the UI draws as a matrix: `rows × cols` of them from `start`, row by row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryGrid {
+    pub name: &'static str,
+    pub start: Addr,
+    pub rows: usize,
+    pub cols: usize,
 }
 
 /// An instruction together with the marker that finds its line in the kernel source.
@@ -94,6 +133,8 @@ pub struct Program {
     /// One name per memory cell, e.g. `counter` or `tickets[3]`.
     pub memory_names: Vec<String>,
     pub register_names: Vec<&'static str>,
+    /// Runs of cells better drawn as matrices than one by one; the rest are drawn as cells.
+    pub grids: Vec<MemoryGrid>,
 }
 
 impl Program {
@@ -145,6 +186,9 @@ impl Program {
             Instr::LoadOwnPlus { array, offset, reg: r, .. } => format!("{} = {array}[id + {}]", reg(r), reg(offset)),
             Instr::AddReg { reg: r, other } => format!("{0} = {0} + {1}", reg(r), reg(other)),
             Instr::HalveReg { reg: r } => format!("{0} = {0} / 2", reg(r)),
+            Instr::LoadTiled { array, at, reg: r, .. } => format!("{} = {array}{}", reg(r), at.shown),
+            Instr::CopyToOwn { from, at, to, .. } => format!("{to}[id] = {from}{}", at.shown),
+            Instr::MulAdd { acc, a, b } => format!("{0} = {0} + {1} * {2}", reg(acc), reg(a), reg(b)),
             Instr::FromId { reg: r, add } => format!("{} = id + {add}", reg(r)),
             Instr::LoadNeighbour { array, reg: r, .. } => format!("{} = {array}[(id + 1) % n]", reg(r)),
             Instr::BranchUnlessIdBelow { limit, .. } => format!("if id < {limit} {{"),

@@ -1,0 +1,43 @@
+// Tiled matrix multiply WITHOUT the first barrier: an invocation may multiply with cells of
+// the tile that others have not copied yet (still 0, or still the previous tile's values).
+// Otherwise the same kernel as tiled.wgsl.
+
+struct Params {
+    n: u32,
+    tile: u32,
+}
+
+@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(1) var<storage, read> b: array<u32>;
+@group(0) @binding(2) var<storage, read_write> c: array<u32>;
+@group(0) @binding(3) var<uniform> params: Params;
+
+// The widest tile the page offers is 16 × 16.
+const MAX_TILE_CELLS: u32 = 256u;
+var<workgroup> tile_a: array<u32, MAX_TILE_CELLS>;
+var<workgroup> tile_b: array<u32, MAX_TILE_CELLS>;
+
+// tile × tile, set by the page.
+override workgroup_size: u32 = 16u;
+
+@compute @workgroup_size(workgroup_size)
+fn main(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) group: vec3<u32>) {
+    let n = params.n;
+    let tile = params.tile;
+    let tiles = n / tile;
+    let ty = id / tile;
+    let tx = id % tile;
+    let row = (group.x / tiles) * tile + ty;
+    let col = (group.x % tiles) * tile + tx;
+    var acc = 0u; // step: acc
+    for (var m = 0u; m < tiles; m++) { // step: tiles
+        tile_a[id] = a[row * n + m * tile + tx]; // step: load-a
+        tile_b[id] = b[(m * tile + ty) * n + col]; // step: load-b
+        // (no barrier: the tile may not be whole yet)
+        for (var k = 0u; k < tile; k++) { // step: dot
+            acc = acc + tile_a[ty * tile + k] * tile_b[k * tile + tx]; // step: mul-add
+        }
+        workgroupBarrier(); // step: barrier-used
+    }
+    c[row * n + col] = acc; // step: store
+}

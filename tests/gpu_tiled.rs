@@ -1,0 +1,46 @@
+//! The tiled multiply on a real Vulkan device: with both barriers every cell of every run is
+//! the CPU's product; without one, whatever the device does, every cell is a sum of products
+//! of values that were somewhere in a tile, so it never exceeds n · 5 · 5.
+
+use syncscope::gpu::tiled::run_tiled;
+use syncscope::lessons::tiled::{wrong_cells, TiledSize, TiledVariant};
+
+mod common;
+use common::gpu;
+
+#[test]
+fn with_both_barriers_every_cell_is_right() {
+    let Some(ctx) = gpu() else { return };
+    for (n, tile) in [(8, 4), (8, 2), (16, 4), (64, 8), (128, 16)] {
+        let size = TiledSize { n, tile };
+        let runs = pollster::block_on(run_tiled(&ctx, TiledVariant::Both, size, 3)).unwrap();
+        assert_eq!(runs.len(), 3);
+        for c in &runs {
+            assert_eq!(c.len(), (n * n) as usize);
+            assert_eq!(wrong_cells(n, c), Vec::<usize>::new(), "{size:?}");
+        }
+    }
+}
+
+#[test]
+fn without_a_barrier_cells_stay_within_what_tiles_can_hold() {
+    let Some(ctx) = gpu() else { return };
+    for variant in [TiledVariant::WithoutFirst, TiledVariant::WithoutSecond] {
+        for (n, tile) in [(8, 4), (64, 16)] {
+            let size = TiledSize { n, tile };
+            let runs = pollster::block_on(run_tiled(&ctx, variant, size, 5)).unwrap();
+            let wrong: Vec<usize> = runs.iter().map(|c| wrong_cells(n, c).len()).collect();
+            for c in &runs {
+                assert!(c.iter().all(|&v| v <= n * 25), "{variant:?} {size:?}");
+            }
+            eprintln!("{variant:?} {size:?} on {}: wrong cells per run {wrong:?}", ctx.adapter.name);
+        }
+    }
+}
+
+#[test]
+fn sizes_the_gpu_cannot_run_are_refused() {
+    let Some(ctx) = gpu() else { return };
+    let e = pollster::block_on(run_tiled(&ctx, TiledVariant::Both, TiledSize { n: 12, tile: 4 }, 1)).unwrap_err();
+    assert!(e.to_string().contains("12"), "{e}");
+}
