@@ -50,7 +50,18 @@ test('GPU with the barrier: every read right, every arrival before every departu
   assert.equal(await text(page, 'gpu-stale'), '0');
   assert.equal(await text(page, 'gpu-ordered'), '64 of 64');
   assert.match(await text(page, 'gpu-strip'), /^A{64}D{64}$/);
-  assert.match(await page.getByTestId('measured-h100').locator('summary').textContent(), /H100/);
+  // The replay: step through the tickets, the count climbs to 64, the barrier releases.
+  assert.match(await text(page, 'tickets-counts'), /^Arrived 0 of 64 · left 0 · barrier holding$/);
+  for (let i = 0; i < 3; i++) await page.getByTestId('tickets-step').click();
+  assert.match(await text(page, 'tickets-narration'), /^Ticket 2: lane \d+ arrives \(3 of 64\) and waits\.$/);
+  assert.equal((await text(page, 'tickets-lanes')).split('A').length - 1, 3);
+  await page.getByTestId('tickets-scrub').fill('64');
+  assert.match(await text(page, 'tickets-narration'), /\(64 of 64\); the last one, so the barrier releases\.$/);
+  assert.equal(await text(page, 'tickets-counts'), 'Arrived 64 of 64 · left 0 · barrier released');
+  await page.getByTestId('tickets-scrub').fill('128');
+  assert.equal(await text(page, 'tickets-lanes'), 'D'.repeat(64));
+  assert.match(await page.getByTestId('measured-h100').first().locator('summary').textContent(), /H100/);
+  assert.equal(await page.getByTestId('measured-h100').count(), 2, 'the barrier figures and the storage-buffer figures');
   assert.deepEqual(page.errors, []);
 });
 
@@ -80,4 +91,19 @@ test('GPU, barrier inside a branch: the browser refuses the kernel and says wher
   await run(page);
   assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true');
   assert.equal(await page.getByTestId('gpu-status').getAttribute('data-state'), 'ready');
+});
+
+test('storage buffers: seen within a workgroup and after a dispatch, not promised across workgroups', async () => {
+  const page = await open('&invocations=16384&workgroup=64');
+  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await page.getByTestId('across-run').click();
+  await page.getByTestId('across-verdict').waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByTestId('across-verdict').getAttribute('data-ok'), 'true', await text(page, 'across-verdict'));
+  const rows = await page.getByTestId('across-table').locator('tbody tr').allTextContents();
+  assert.equal(rows.length, 3);
+  assert.match(rows[0], /0 of 16384$/);
+  assert.match(rows[2], /0 of 16384$/);
+  console.log(`# across workgroups in one dispatch on ${await page.getByTestId('adapter-name').textContent()}: ${rows[1].match(/(\d+) of 16384$/)[1]} stale`);
+  await page.locator('.gpu-panel').screenshot({ path: screenshotPath('barrier-across') });
+  assert.deepEqual(page.errors, []);
 });

@@ -35,3 +35,23 @@ fn without_the_barrier_reads_are_right_or_stale() {
         eprintln!("without barrier {p:?} on {}: {c:?}", ctx.adapter.name);
     }
 }
+
+#[test]
+fn storage_writes_are_seen_within_a_workgroup_and_after_a_dispatch_ends() {
+    use syncscope::gpu::across::run_across;
+    use syncscope::lessons::barrier::{check_across, Across};
+    let Some(ctx) = gpu() else { return };
+    for (invocations, workgroup_size) in [(64, 64), (1000, 64), (65_536, 256)] {
+        let p = check_params(GpuParams { invocations, workgroup_size }, &limits(&ctx)).unwrap();
+        for how in Across::ALL {
+            let got = pollster::block_on(run_across(&ctx, how, p)).unwrap();
+            let c = check_across(how, p, &got);
+            assert_eq!(c.impossible, 0, "{how:?} {p:?}: {c:?}");
+            assert_eq!(c.right + c.stale, invocations);
+            if how.guaranteed() {
+                assert_eq!(c.stale, 0, "{how:?} {p:?}: WGSL promises every write is seen");
+            }
+            eprintln!("{how:?} {p:?} on {}: {c:?}", ctx.adapter.name);
+        }
+    }
+}

@@ -132,3 +132,33 @@ fn the_h100_reduction_report_summed_right_and_was_timed() {
     }
     assert!(H100_REDUCTION.contains("\"trace_of_8_matches\": true"));
 }
+
+#[test]
+fn the_h100_tiled_report_is_right_with_both_barriers() {
+    use syncscope::lessons::measured::{parse_tiled_report, H100_TILED};
+    let (adapter, rows) = parse_tiled_report(H100_TILED).expect("data/h100-tiled.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    assert_eq!(rows.len(), 15);
+    for r in &rows {
+        assert!(r.runs_wrong <= r.runs && r.wrong.0 <= r.wrong.1 && r.wrong.1 <= r.n * r.n, "{r:?}");
+        if r.variant == "both" {
+            assert_eq!(r.runs_wrong, 0, "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn the_h100_storage_report_saw_every_write_where_wgsl_promises_it() {
+    use syncscope::lessons::barrier::Across;
+    use syncscope::lessons::measured::{parse_across_report, H100_ACROSS};
+    let (adapter, rows) = parse_across_report(H100_ACROSS).expect("data/h100-across.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    assert_eq!(rows.len(), 9);
+    for r in &rows {
+        let how = Across::ALL.into_iter().find(|a| a.name() == r.how).expect("a known way");
+        assert_eq!(r.impossible, 0, "{r:?}");
+        if how.guaranteed() {
+            assert_eq!(r.runs_stale, 0, "{r:?}");
+        }
+    }
+}

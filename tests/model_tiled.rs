@@ -2,7 +2,7 @@
 //! schedule; without either, threads that run in lockstep still get it right, while one
 //! thread at a time reads tile cells that are not (or no longer) the ones it needs.
 
-use syncscope::lessons::tiled::{input, model_tile_expected, Matrix, product, wrong_cells, TiledSize, TiledVariant, C, MODEL_THREADS, N, TILE};
+use syncscope::lessons::tiled::{input, matrix, model_tile_expected, Matrix, product, wrong_cells, TiledSize, TiledVariant, C, MODEL_THREADS, N, TILE};
 use syncscope::lessons::dispatch::ComputeLimits;
 use syncscope::model::{splitmix64, Machine, Schedule, Session};
 
@@ -27,11 +27,18 @@ fn the_cpu_product_is_the_product() {
     let expected = model_tile_expected();
     assert_eq!(expected.len(), TILE * TILE);
     assert_eq!(expected[0], 55);
-    assert_eq!(wrong_cells(8, &product(8)), Vec::<usize>::new());
-    let mut c = product(8);
+    let want = product(8);
+    assert_eq!(wrong_cells(&want, &want), Vec::<usize>::new());
+    let mut c = want.clone();
     c[9] += 1;
-    assert_eq!(wrong_cells(8, &c), vec![9]);
-    assert_eq!(wrong_cells(8, &c[..10]).len(), 64 - 10 + 1, "cells not read back are wrong");
+    assert_eq!(wrong_cells(&want, &c), vec![9]);
+    assert_eq!(wrong_cells(&want, &c[..10]).len(), 64 - 10 + 1, "cells not read back are wrong");
+    // The same as the textbook sum for every cell of a wider product.
+    let (a, b) = (matrix(Matrix::A, 16), matrix(Matrix::B, 16));
+    let wide = product(16);
+    for i in 0..256 {
+        assert_eq!(wide[i], (0..16).map(|k| a[(i / 16) * 16 + k] * b[k * 16 + i % 16]).sum::<u32>(), "cell {i}");
+    }
 }
 
 #[test]
@@ -92,5 +99,5 @@ fn sizes_are_checked_against_the_gpu() {
     assert!(TiledSize { n: 12, tile: 4 }.check(&small).is_err());
     assert!(TiledSize { n: 4, tile: 4 }.check(&small).is_err(), "widths come from the page's list");
     let few = ComputeLimits { max_workgroups_per_dimension: 1000, ..small };
-    assert!(TiledSize { n: 1024, tile: 8 }.check(&few).unwrap_err().contains("16384 workgroups"));
+    assert!(TiledSize { n: 512, tile: 4 }.check(&few).unwrap_err().contains("16384 workgroups"));
 }

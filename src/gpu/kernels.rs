@@ -24,11 +24,12 @@ pub enum Kernel {
     Tiled,
     TiledWithoutFirst,
     TiledWithoutSecond,
+    AcrossWorkgroups,
 }
 
 impl Kernel {
     /// Every kernel that compiles everywhere; `BarrierInBranch` is kept apart.
-    pub const ALL: [Kernel; 19] = [
+    pub const ALL: [Kernel; 20] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
@@ -48,6 +49,7 @@ impl Kernel {
         Kernel::Tiled,
         Kernel::TiledWithoutFirst,
         Kernel::TiledWithoutSecond,
+        Kernel::AcrossWorkgroups,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -73,6 +75,7 @@ impl Kernel {
             Kernel::Tiled => "tiled.wgsl",
             Kernel::TiledWithoutFirst => "tiled_without_first.wgsl",
             Kernel::TiledWithoutSecond => "tiled_without_second.wgsl",
+            Kernel::AcrossWorkgroups => "across_workgroups.wgsl",
         }
     }
 
@@ -98,6 +101,7 @@ impl Kernel {
             Kernel::Tiled => include_str!("../../shaders/tiled.wgsl"),
             Kernel::TiledWithoutFirst => include_str!("../../shaders/tiled_without_first.wgsl"),
             Kernel::TiledWithoutSecond => include_str!("../../shaders/tiled_without_second.wgsl"),
+            Kernel::AcrossWorkgroups => include_str!("../../shaders/across_workgroups.wgsl"),
         }
     }
 

@@ -1,6 +1,7 @@
 //! The GPU layer: the same code natively (wgpu over Vulkan, for tests and the real-GPU
 //! report) and in the browser (wgpu over WebGPU).
 
+pub mod across;
 pub mod append;
 pub mod atomic_ops;
 pub mod barrier;

@@ -194,3 +194,69 @@ pub fn check(params: GpuParams, run: &BarrierRun) -> BarrierCheck {
     }
     c
 }
+
+/// Where each invocation of the storage-buffer demonstration reads, and how the writes and
+/// reads are dispatched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Across {
+    /// Its neighbour's cell in its own workgroup, after storageBarrier(): always seen.
+    WithinWorkgroup,
+    /// The same lane's cell in the next workgroup, after storageBarrier(), in one dispatch:
+    /// nothing promises the other workgroup has written.
+    NextWorkgroupOneDispatch,
+    /// The same, with the writes in one dispatch and the reads in the next: always seen.
+    NextWorkgroupTwoDispatches,
+}
+
+impl Across {
+    pub const ALL: [Across; 3] = [Across::WithinWorkgroup, Across::NextWorkgroupOneDispatch, Across::NextWorkgroupTwoDispatches];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Across::WithinWorkgroup => "within-workgroup",
+            Across::NextWorkgroupOneDispatch => "next-workgroup-one-dispatch",
+            Across::NextWorkgroupTwoDispatches => "next-workgroup-two-dispatches",
+        }
+    }
+
+    pub fn crosses_workgroups(self) -> bool {
+        self != Across::WithinWorkgroup
+    }
+
+    /// Whether WGSL promises that every read sees its write.
+    pub fn guaranteed(self) -> bool {
+        self != Across::NextWorkgroupOneDispatch
+    }
+
+    /// The cell invocation `id` reads, as the kernel computes it.
+    pub fn source(self, params: GpuParams, id: u32) -> u32 {
+        let (n, w) = (params.invocations, params.workgroup_size);
+        if self.crosses_workgroups() {
+            (id + w) % n
+        } else {
+            let start = id - id % w;
+            start + (id % w + 1) % w.min(n - start)
+        }
+    }
+}
+
+/// Reads that found the other invocation's value, found 0 (its write not seen), or found
+/// anything else (impossible: a cell holds 0 or its value).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AcrossCheck {
+    pub right: u32,
+    pub stale: u32,
+    pub impossible: u32,
+}
+
+pub fn check_across(how: Across, params: GpuParams, got: &[u32]) -> AcrossCheck {
+    let mut c = AcrossCheck::default();
+    for id in 0..params.invocations {
+        match got.get(id as usize) {
+            Some(&v) if v == written_by(how.source(params, id)) => c.right += 1,
+            Some(0) => c.stale += 1,
+            _ => c.impossible += 1,
+        }
+    }
+    c
+}

@@ -373,3 +373,64 @@ pub fn parse_reduction_report(text: &str) -> Option<(String, Vec<MeasuredReducti
         .collect::<Option<Vec<_>>>()?;
     Some((adapter, rows))
 }
+
+/// One variant and size of a tiled-multiply report (`examples/tiled_report.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeasuredTiled {
+    pub variant: String,
+    pub n: u32,
+    pub tile: u32,
+    pub runs: u32,
+    pub runs_wrong: u32,
+    /// Wrong cells per run, `(fewest, most)`.
+    pub wrong: (u32, u32),
+}
+
+pub const H100_TILED: &str = include_str!("../../data/h100-tiled.json");
+
+pub fn parse_tiled_report(text: &str) -> Option<(String, Vec<MeasuredTiled>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 1, 6)?;
+            Some(MeasuredTiled { variant: row.first()?.clone(), n: n[0], tile: n[1], runs: n[2], runs_wrong: n[3], wrong: (n[4], n[5]) })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
+}
+
+/// One way and size of the storage-buffer demonstration (`examples/across_report.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeasuredAcross {
+    pub how: String,
+    pub invocations: u32,
+    pub workgroup_size: u32,
+    pub runs: u32,
+    pub runs_stale: u32,
+    /// Stale reads per run, `(fewest, most)`.
+    pub stale: (u32, u32),
+    pub impossible: u32,
+}
+
+pub const H100_ACROSS: &str = include_str!("../../data/h100-across.json");
+
+pub fn parse_across_report(text: &str) -> Option<(String, Vec<MeasuredAcross>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 1, 7)?;
+            Some(MeasuredAcross {
+                how: row.first()?.clone(),
+                invocations: n[0],
+                workgroup_size: n[1],
+                runs: n[2],
+                runs_stale: n[3],
+                stale: (n[4], n[5]),
+                impossible: n[6],
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
+}

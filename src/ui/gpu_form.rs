@@ -163,20 +163,24 @@ pub fn RunForm<T: Send + Sync + 'static>(
     /// A second button that runs the kernel 100 times in one go, where the panel offers it.
     #[prop(optional)]
     on_run_100: Option<Callback<()>>,
+    /// Prefix of the controls' test ids where a page has more than one form ("gpu" if none).
+    #[prop(optional)]
+    name: Option<&'static str>,
 ) -> impl IntoView {
+    let name = name.unwrap_or("gpu");
     let gpu = expect_context::<super::gpu::GpuHandle>();
     let busy = move || gpu.context().is_none() || job.running.get();
     view! {
         <div class="gpu-form">
             {sizes.map(|sizes| view! { <SizeInputs sizes=sizes /> })}
-            <button on:click=move |_| on_run.run(()) disabled=busy data-testid="gpu-run">
+            <button on:click=move |_| on_run.run(()) disabled=busy data-testid=format!("{name}-run")>
                 "Run on my GPU"
             </button>
             {on_run_100.map(|run| view! {
-                <button on:click=move |_| run.run(()) disabled=busy data-testid="gpu-run-100">"Run 100×"</button>
+                <button on:click=move |_| run.run(()) disabled=busy data-testid=format!("{name}-run-100")>"Run 100×"</button>
             })}
             <span class="muted" aria-live="polite">{move || job.running.get().then_some("running…")}</span>
         </div>
-        {move || job.error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="gpu-error">{e}</p> })}
+        {move || job.error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid=format!("{name}-error")>{e}</p> })}
     }
 }

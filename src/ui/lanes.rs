@@ -5,6 +5,7 @@
 
 use crate::model::{Machine, Program, ThreadState, ThreadStatus};
 use std::sync::Arc;
+use crate::ui::matrix::MatrixGrid;
 use leptos::prelude::*;
 
 #[component]
@@ -31,11 +32,15 @@ pub fn ThreadLanes(
     );
     let memory = move || {
         machine.with(|m| {
-            m.program()
+            let program = m.program();
+            let in_grid = |a: usize| program.grids.iter().any(|g| (g.start..g.start + g.rows * g.cols).contains(&a));
+            let cells = program
                 .memory_names
                 .iter()
                 .zip(&m.memory)
-                .map(|(name, value)| {
+                .enumerate()
+                .filter(|(a, _)| !in_grid(*a))
+                .map(|(_, (name, value))| {
                     view! {
                         <div class="cell">
                             <span class="name">{name.clone()}</span>
@@ -43,7 +48,19 @@ pub fn ThreadLanes(
                         </div>
                     }
                 })
-                .collect_view()
+                .collect_view();
+            let grids = program
+                .grids
+                .iter()
+                .map(|g| {
+                    let values = m.memory.get(g.start..g.start + g.rows * g.cols).unwrap_or_default();
+                    view! {
+                        <MatrixGrid caption=g.name.to_owned() cols=g.cols
+                            cells=values.iter().map(|v| (v.to_string(), false)).collect() />
+                    }
+                })
+                .collect_view();
+            (cells, grids)
         })
     };
     view! {

@@ -13,6 +13,7 @@ mod lanes;
 mod panel;
 mod permalink;
 mod lesson_page;
+mod matrix;
 mod lessons;
 mod measured;
 mod model_panel;
@@ -50,6 +51,7 @@ fn App() -> impl IntoView {
         Some("spinlock") => lessons::spinlock::SpinlockLesson().into_any(),
         Some("barrier") => lessons::barrier::BarrierLesson().into_any(),
         Some("reduction") => lessons::reduction::ReductionLesson().into_any(),
+        Some("tiled") => lessons::tiled::TiledLesson().into_any(),
         Some(other) => {
             let message = crate::lessons::param::one_of(
                 "lesson",

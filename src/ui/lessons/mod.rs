@@ -8,3 +8,4 @@ pub mod race;
 pub mod reduction;
 pub mod spinlock;
 pub mod tickets;
+pub mod tiled;

@@ -1,0 +1,49 @@
+//! Runs the barrier lesson's storage-buffer demonstration on this machine's GPU (native wgpu
+//! over Vulkan): reads after storageBarrier() within a workgroup, across workgroups in one
+//! dispatch, and across workgroups over two dispatches. Prints, as JSON, how many reads missed
+//! the write they looked for.
+//!
+//!     cargo run --release --example across_report > data/<gpu>-across.json
+//!
+//! Every number is counted from what the GPU wrote.
+
+use syncscope::export::Json;
+use syncscope::gpu::across::run_across;
+use syncscope::lessons::barrier::{check_across, Across};
+use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
+
+mod common;
+
+const RUNS: usize = 10;
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let limits = ComputeLimits::from(ctx.adapter.limits);
+    let mut rows = Vec::new();
+    for how in Across::ALL {
+        for (invocations, workgroup_size) in [(1024, 64), (65_536, 256), (1 << 20, 256)] {
+            let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
+            let checks: Vec<_> = (0..RUNS)
+                .map(|_| check_across(how, params, &pollster::block_on(run_across(&ctx, how, params)).expect("run")))
+                .collect();
+            let stale = checks.iter().map(|c| c.stale);
+            rows.push(Json::Array(vec![
+                Json::from(how.name()),
+                Json::from(invocations),
+                Json::from(workgroup_size),
+                Json::from(RUNS),
+                Json::from(checks.iter().filter(|c| c.stale > 0).count()),
+                Json::from(stale.clone().min().unwrap_or(0)),
+                Json::from(stale.max().unwrap_or(0)),
+                Json::from(checks.iter().map(|c| c.impossible).sum::<u32>()),
+            ]));
+        }
+    }
+    common::print_report(
+        "across/report",
+        &ctx,
+        &["how", "invocations", "workgroup_size", "runs", "runs_stale", "stale_min", "stale_max", "impossible"],
+        rows,
+        vec![],
+    );
+}
