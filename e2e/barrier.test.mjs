@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath } from './support/browser.mjs';
+import { openPage, runOnGpu as run, screenshotPath } from './support/browser.mjs';
 
 const site = useSite();
 const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
@@ -16,16 +16,6 @@ async function open(query) {
   return page;
 }
 
-async function run(page) {
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
-  await page.getByTestId('gpu-run').click();
-  await page.waitForFunction(
-    () => !document.querySelector('[data-testid=gpu-run]').disabled &&
-      (document.querySelector('[data-testid=gpu-error]') || document.querySelector('[data-testid=gpu-report]')),
-    null,
-    { timeout: 60_000 },
-  );
-}
 
 test('model: the barrier releases all at once; without it serial reads stale; in a branch it sticks', async () => {
   const page = await open('&threads=4&schedule=round-robin');
@@ -58,6 +48,7 @@ test('GPU with the barrier: every read right, every arrival before every departu
   await page.getByTestId('tickets-scrub').fill('64');
   assert.match(await text(page, 'tickets-narration'), /\(64 of 64\); the last one, so the barrier releases\.$/);
   assert.equal(await text(page, 'tickets-counts'), 'Arrived 64 of 64 · left 0 · barrier released');
+  await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('barrier-ticket-replay') });
   await page.getByTestId('tickets-scrub').fill('128');
   assert.equal(await text(page, 'tickets-lanes'), 'D'.repeat(64));
   assert.match(await page.getByTestId('measured-h100').first().locator('summary').textContent(), /H100/);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath } from './support/browser.mjs';
+import { openPage, runOnGpu as run, screenshotPath } from './support/browser.mjs';
 
 const site = useSite();
 const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
@@ -16,16 +16,6 @@ async function open(query) {
   return page;
 }
 
-async function run(page, id = 'gpu-run') {
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
-  await page.getByTestId(id).click();
-  await page.waitForFunction(
-    () => !document.querySelector('[data-testid=gpu-run]').disabled &&
-      (document.querySelector('[data-testid=gpu-error]') || document.querySelector('[data-testid=gpu-report]')),
-    null,
-    { timeout: 120_000 },
-  );
-}
 
 test('model: both barriers give the product; without one, lockstep hides it and serial shows it', async () => {
   const page = await open('');

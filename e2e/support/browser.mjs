@@ -39,3 +39,16 @@ export async function openPage(browser, url, options = {}) {
 export function screenshotPath(name) {
   return path.join(ARTIFACTS, `${name}.png`);
 }
+
+/** Clicks a GPU panel's run button (`gpu-run` unless named) once the adapter is ready, and
+ * waits until the run has ended in a report or an error. */
+export async function runOnGpu(page, buttonId = 'gpu-run', timeout = 120_000) {
+  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await page.getByTestId(buttonId).click();
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid=gpu-run]').disabled &&
+      (document.querySelector('[data-testid=gpu-error]') || document.querySelector('[data-testid=gpu-report]')),
+    null,
+    { timeout },
+  );
+}

@@ -75,7 +75,7 @@ pub fn ThreadLanes(
                     }
                 }}
             </ol>
-            <div class="memory" aria-label="shared memory">{memory}</div>
+            <div class="memory" class:grids=move || machine.with(|m| !m.program().grids.is_empty()) aria-label="shared memory">{memory}</div>
         </div>
     }
 }
