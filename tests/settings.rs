@@ -60,3 +60,22 @@ fn arbitrary_input_never_panics_and_long_values_are_cut_short() {
         }
     }
 }
+
+#[test]
+fn the_cuda_map_links_only_to_lessons_that_exist_and_covers_the_constructs() {
+    use syncscope::lessons::cuda_map::ROWS;
+    use syncscope::lessons::{find, LESSONS};
+    for row in ROWS {
+        let id = row.lesson.expect("every row links to a lesson");
+        assert!(LESSONS.iter().any(|l| l.id == id), "{id} is not a lesson");
+        assert!(!row.wgsl.is_empty() && !row.instead.is_empty(), "{row:?}");
+    }
+    let cuda: String = ROWS.iter().map(|r| r.cuda).collect::<Vec<_>>().join(" ");
+    for construct in [
+        "thread_scope_block", "thread_scope_device", "_system", "__syncthreads", "__syncwarp", "__threadfence_block",
+        "__threadfence()", "__threadfence_system", "volatile", "memory_order", "arrive", "latch", "semaphore", "grid.sync",
+    ] {
+        assert!(cuda.contains(construct) || cuda.contains(&construct.replace("thread_scope_", "_")), "{construct} has no row");
+    }
+    assert_eq!(find("cuda-map").map(|l| l.id), Some("cuda-map"));
+}

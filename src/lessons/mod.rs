@@ -5,6 +5,7 @@ pub mod append;
 pub mod atomic_ops;
 pub mod barrier;
 pub mod cas_max;
+pub mod cuda_map;
 pub mod dispatch;
 pub mod measured;
 pub mod param;
@@ -27,6 +28,10 @@ pub struct LessonInfo {
     pub summary: &'static str,
 }
 
+/// Reference pages: opened by `?lesson=` like a lesson, but with no model and no kernel.
+pub const REFERENCE: &[LessonInfo] = &[cuda_map::INFO];
+
+/// The lesson or reference page `id` names.
 pub fn find(id: &str) -> Option<&'static LessonInfo> {
-    LESSONS.iter().find(|l| l.id == id)
+    LESSONS.iter().chain(REFERENCE).find(|l| l.id == id)
 }

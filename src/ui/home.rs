@@ -21,6 +21,15 @@ pub fn Home() -> impl IntoView {
                     </li>
                 }).collect_view()}
             </ul>
+            <h2>"Reference"</h2>
+            <ul class="lesson-list" data-testid="reference-list">
+                {crate::lessons::REFERENCE.iter().map(|l| view! {
+                    <li>
+                        <a href=format!("?lesson={}", l.id)>{l.title}</a>
+                        <span class="summary">" — "{l.summary}</span>
+                    </li>
+                }).collect_view()}
+            </ul>
         </section>
     }
 }

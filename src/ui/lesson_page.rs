@@ -75,6 +75,11 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
                             <pre><code>{code}</code></pre>
                         </details>
                     })}
+                    <p class="muted">
+                        <a href="?lesson=cuda-map" data-testid="cuda-map-link"
+                            target=crate::ui::embed::requested().then_some("_blank")>"CUDA ↔ WGSL, construct by construct"</a>
+                        ": what WGSL has in place of each CUDA construct, and what it lacks."
+                    </p>
                 </Panel>
             </div>
             <Panel id="gpu" title="Your GPU">

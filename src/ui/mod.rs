@@ -2,6 +2,7 @@
 //! lives in `lessons/` and wires a model, its kernels and its text into them.
 
 mod code_view;
+mod cuda_map;
 mod download;
 mod embed;
 mod figures;
@@ -52,11 +53,12 @@ fn App() -> impl IntoView {
         Some("barrier") => lessons::barrier::BarrierLesson().into_any(),
         Some("reduction") => lessons::reduction::ReductionLesson().into_any(),
         Some("tiled") => lessons::tiled::TiledLesson().into_any(),
+        Some("cuda-map") => cuda_map::CudaMap().into_any(),
         Some(other) => {
             let message = crate::lessons::param::one_of(
                 "lesson",
                 other,
-                &crate::lessons::LESSONS.iter().map(|l| l.id).collect::<Vec<_>>(),
+                &crate::lessons::LESSONS.iter().chain(crate::lessons::REFERENCE).map(|l| l.id).collect::<Vec<_>>(),
             )
             .err()
             .unwrap_or_default();
