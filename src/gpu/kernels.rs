@@ -25,11 +25,14 @@ pub enum Kernel {
     TiledWithoutFirst,
     TiledWithoutSecond,
     AcrossWorkgroups,
+    HistogramPlain,
+    HistogramAtomic,
+    HistogramPrivate,
 }
 
 impl Kernel {
     /// Every kernel that compiles everywhere; `BarrierInBranch` is kept apart.
-    pub const ALL: [Kernel; 20] = [
+    pub const ALL: [Kernel; 23] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
@@ -50,6 +53,9 @@ impl Kernel {
         Kernel::TiledWithoutFirst,
         Kernel::TiledWithoutSecond,
         Kernel::AcrossWorkgroups,
+        Kernel::HistogramPlain,
+        Kernel::HistogramAtomic,
+        Kernel::HistogramPrivate,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -76,6 +82,9 @@ impl Kernel {
             Kernel::TiledWithoutFirst => "tiled_without_first.wgsl",
             Kernel::TiledWithoutSecond => "tiled_without_second.wgsl",
             Kernel::AcrossWorkgroups => "across_workgroups.wgsl",
+            Kernel::HistogramPlain => "histogram_plain.wgsl",
+            Kernel::HistogramAtomic => "histogram_atomic.wgsl",
+            Kernel::HistogramPrivate => "histogram_private.wgsl",
         }
     }
 
@@ -102,6 +111,9 @@ impl Kernel {
             Kernel::TiledWithoutFirst => include_str!("../../shaders/tiled_without_first.wgsl"),
             Kernel::TiledWithoutSecond => include_str!("../../shaders/tiled_without_second.wgsl"),
             Kernel::AcrossWorkgroups => include_str!("../../shaders/across_workgroups.wgsl"),
+            Kernel::HistogramPlain => include_str!("../../shaders/histogram_plain.wgsl"),
+            Kernel::HistogramAtomic => include_str!("../../shaders/histogram_atomic.wgsl"),
+            Kernel::HistogramPrivate => include_str!("../../shaders/histogram_private.wgsl"),
         }
     }
 

@@ -10,6 +10,7 @@ pub mod cas_max;
 mod context;
 mod dispatch;
 mod error;
+pub mod histogram;
 pub mod kernels;
 pub mod race;
 pub mod reduction;

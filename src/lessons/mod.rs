@@ -7,6 +7,7 @@ pub mod barrier;
 pub mod cas_max;
 pub mod cuda_map;
 pub mod dispatch;
+pub mod histogram;
 pub mod measured;
 pub mod param;
 pub mod permalink;
@@ -18,7 +19,7 @@ pub mod tickets;
 pub mod tiled;
 
 /// Every lesson the site knows, in the order the index lists them.
-pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO, spinlock::INFO, barrier::INFO, reduction::INFO, tiled::INFO];
+pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO, spinlock::INFO, barrier::INFO, reduction::INFO, tiled::INFO, histogram::INFO];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LessonInfo {

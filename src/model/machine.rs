@@ -288,6 +288,19 @@ impl Machine {
                 regs[acc] = from + regs[a] * regs[b];
                 Effect::Added { from, to: regs[acc] }
             }
+            Instr::LoadAt { base, index, reg, .. } => {
+                let addr = self.indexed(t, base, index)?;
+                let value = self.memory[addr];
+                self.threads[t].regs[reg] = value;
+                Effect::Loaded { addr, value }
+            }
+            Instr::AtomicAddAt { base, index, operand, old, .. } => {
+                let addr = self.indexed(t, base, index)?;
+                let (held, add) = (self.memory[addr], self.threads[t].regs[operand]);
+                self.memory[addr] = held + add;
+                self.threads[t].regs[old] = held;
+                Effect::AtomicAdded { addr, old: held, new: held + add }
+            }
             Instr::TryLock { addr, got } => {
                 let held = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
                 let swapped = held == 0;
@@ -300,6 +313,13 @@ impl Machine {
         };
         self.advance(t);
         Ok(Event { thread: t, pc, effect })
+    }
+
+    /// The cell `base + regs[index]` of thread `t`, if the machine has it.
+    fn indexed(&self, t: usize, base: Addr, index: usize) -> Result<Addr, StepError> {
+        let slot = self.threads[t].regs[index];
+        let addr = usize::try_from(slot).ok().map(|s| base + s).ok_or(StepError::NoSuchCell(usize::MAX))?;
+        if addr < self.memory.len() { Ok(addr) } else { Err(StepError::NoSuchCell(addr)) }
     }
 
     /// Goes to `target` when `taken`, else to the next instruction.

@@ -84,6 +84,10 @@ pub enum Instr {
     CopyToOwn { from: &'static str, from_base: Addr, at: TileIndex, to: &'static str, to_base: Addr },
     /// `acc = acc + a * b` — one multiply-accumulate of a dot product.
     MulAdd { acc: Reg, a: Reg, b: Reg },
+    /// `reg = array[index]` — a load from the cell a register names (`base + index`).
+    LoadAt { array: &'static str, base: Addr, index: Reg, reg: Reg },
+    /// `old = atomicAdd(&array[index], operand)` — on the cell a register names.
+    AtomicAddAt { array: &'static str, base: Addr, index: Reg, operand: Reg, old: Reg },
 }
 
 /// An index computed the way a tiled kernel computes one: thread `id` sits at row
@@ -189,6 +193,10 @@ impl Program {
             Instr::LoadTiled { array, at, reg: r, .. } => format!("{} = {array}{}", reg(r), at.shown),
             Instr::CopyToOwn { from, at, to, .. } => format!("{to}[id] = {from}{}", at.shown),
             Instr::MulAdd { acc, a, b } => format!("{0} = {0} + {1} * {2}", reg(acc), reg(a), reg(b)),
+            Instr::LoadAt { array, index, reg: r, .. } => format!("{} = {array}[{}]", reg(r), reg(index)),
+            Instr::AtomicAddAt { array, index, operand, old, .. } => {
+                format!("{} = atomicAdd(&{array}[{}], {})", reg(old), reg(index), reg(operand))
+            }
             Instr::FromId { reg: r, add } => format!("{} = id + {add}", reg(r)),
             Instr::LoadNeighbour { array, reg: r, .. } => format!("{} = {array}[(id + 1) % n]", reg(r)),
             Instr::BranchUnlessIdBelow { limit, .. } => format!("if id < {limit} {{"),

@@ -1,0 +1,27 @@
+// A 256-bin histogram with atomicAdd on the bins in the storage buffer: every count is kept,
+// but the adds to one bin are done one after another, so data that hits few bins waits in
+// line. Each invocation counts PER_INVOCATION values, `stride` apart.
+
+struct Params {
+    n: u32,
+    stride: u32,
+}
+
+@group(0) @binding(0) var<storage, read> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> bins: array<atomic<u32>>;
+@group(0) @binding(2) var<uniform> params: Params;
+
+const PER_INVOCATION: u32 = 16u;
+
+override workgroup_size: u32 = 256u;
+
+@compute @workgroup_size(workgroup_size)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    for (var k = 0u; k < PER_INVOCATION; k++) {
+        let i = gid.x + k * params.stride;
+        if i < params.n {
+            let bin = input[i]; // step: load
+            atomicAdd(&bins[bin], 1u); // step: count
+        }
+    }
+}
