@@ -434,3 +434,42 @@ pub fn parse_across_report(text: &str) -> Option<(String, Vec<MeasuredAcross>)> 
         .collect::<Option<Vec<_>>>()?;
     Some((adapter, rows))
 }
+
+/// One way, size and number of bins of a histogram report (`examples/histogram_report.rs`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredHistogram {
+    pub variant: String,
+    pub values: u32,
+    pub workgroup_size: u32,
+    pub distinct: u32,
+    pub repeats: u32,
+    /// Whether every timed pass's bins equalled the CPU's histogram (× repeats).
+    pub exact: bool,
+    /// Counts lost in the last pass.
+    pub lost: u32,
+    /// Median milliseconds per dispatch.
+    pub ms: Option<f64>,
+}
+
+pub const H100_HISTOGRAM: &str = include_str!("../../data/h100-histogram.json");
+
+pub fn parse_histogram_report(text: &str) -> Option<(String, Vec<MeasuredHistogram>)> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 1, 6)?;
+            Some(MeasuredHistogram {
+                variant: row.first()?.clone(),
+                values: n[0],
+                workgroup_size: n[1],
+                distinct: n[2],
+                repeats: n[3],
+                exact: n[4] == 1,
+                lost: n[5],
+                ms: row.get(7).and_then(|x| decimal(x)).map(|us| us / 1000.0),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((adapter, rows))
+}

@@ -166,6 +166,9 @@ pub fn RunForm<T: Send + Sync + 'static>(
     /// Prefix of the controls' test ids where a page has more than one form ("gpu" if none).
     #[prop(optional)]
     name: Option<&'static str>,
+    /// The run button's words, where "Run on my GPU" would not say which run.
+    #[prop(optional)]
+    label: Option<&'static str>,
 ) -> impl IntoView {
     let name = name.unwrap_or("gpu");
     let gpu = expect_context::<super::gpu::GpuHandle>();
@@ -174,7 +177,7 @@ pub fn RunForm<T: Send + Sync + 'static>(
         <div class="gpu-form">
             {sizes.map(|sizes| view! { <SizeInputs sizes=sizes /> })}
             <button on:click=move |_| on_run.run(()) disabled=busy data-testid=format!("{name}-run")>
-                "Run on my GPU"
+                {label.unwrap_or("Run on my GPU")}
             </button>
             {on_run_100.map(|run| view! {
                 <button on:click=move |_| run.run(()) disabled=busy data-testid=format!("{name}-run-100")>"Run 100×"</button>

@@ -1,6 +1,7 @@
 //! The browser UI. Components here know nothing of a particular lesson; each lesson's page
 //! lives in `lessons/` and wires a model, its kernels and its text into them.
 
+mod chart;
 mod code_view;
 mod cuda_map;
 mod download;
@@ -53,6 +54,7 @@ fn App() -> impl IntoView {
         Some("barrier") => lessons::barrier::BarrierLesson().into_any(),
         Some("reduction") => lessons::reduction::ReductionLesson().into_any(),
         Some("tiled") => lessons::tiled::TiledLesson().into_any(),
+        Some("histogram") => lessons::histogram::HistogramLesson().into_any(),
         Some("cuda-map") => cuda_map::CudaMap().into_any(),
         Some(other) => {
             let message = crate::lessons::param::one_of(

@@ -4,6 +4,7 @@ pub mod append;
 pub mod atomic_ops;
 pub mod barrier;
 pub mod cas_max;
+pub mod histogram;
 pub mod race;
 pub mod reduction;
 pub mod spinlock;

@@ -1,0 +1,58 @@
+// The histogram lesson: in the model, lockstep loses counts with a plain += and the atomic
+// ways keep them all; on the GPU both atomic ways equal the CPU's histogram and are timed, the
+// plain one never counts more than there are, and the sweep charts all three over 1 … 256 bins.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite } from './support/fixture.mjs';
+import { openPage, runOnGpu, screenshotPath } from './support/browser.mjs';
+
+const site = useSite();
+const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
+
+async function open(query) {
+  const page = await openPage(site.browser, `${site.url}?lesson=histogram${query}`);
+  await page.getByTestId('model-player').waitFor();
+  return page;
+}
+
+test('model: plain += loses counts in lockstep; atomicAdd and private bins keep them', async () => {
+  const page = await open('&threads=6');
+  await page.keyboard.press('End');
+  assert.equal(await text(page, 'model-outcome'), 'Finished: the bins hold [1, 1, 1, 0] but should hold [3, 2, 1, 0]: 3 count(s) lost.');
+  for (const variant of ['atomic', 'private']) {
+    await page.getByTestId(`variant-${variant}`).click();
+    await page.keyboard.press('End');
+    assert.equal(await text(page, 'model-outcome'), 'Finished: the bins hold [3, 2, 1, 0], all 6 values counted.', variant);
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('GPU: the atomic ways equal the CPU histogram, each timed; the plain one is counted', async () => {
+  const page = await open('&invocations=262144&workgroup=256');
+  await page.getByTestId('histogram-distinct').selectOption('4');
+  await runOnGpu(page);
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
+  const rows = await page.getByTestId('histogram-table').locator('tbody tr').allTextContents();
+  assert.equal(rows.length, 3);
+  assert.match(rows[1], /5242880 of 5242880.*yes/);
+  assert.match(rows[2], /5242880 of 5242880.*yes/);
+  console.log(`# histogram 262144 values, 4 bins on ${await page.getByTestId('adapter-name').textContent()}: ${rows.join(' | ')}`);
+  await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('histogram-gpu') });
+  assert.deepEqual(page.errors, []);
+});
+
+test('GPU sweep: a chart and a table of all three over 1 … 256 bins, and the H100 sweep beside it', async () => {
+  const page = await open('&invocations=65536&workgroup=256');
+  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await page.getByTestId('sweep-run').click();
+  await page.getByTestId('sweep-report').waitFor({ timeout: 120_000 });
+  assert.equal(await page.getByTestId('sweep-verdict').getAttribute('data-ok'), 'true');
+  assert.equal(await page.getByTestId('sweep-table').locator('tbody tr').count(), 9);
+  assert.equal(await page.getByTestId('sweep-chart').locator('polyline').count(), 3);
+  const table = await page.getByTestId('sweep-table').locator('tbody tr').allTextContents();
+  console.log(`# sweep on ${await page.getByTestId('adapter-name').textContent()}: ${table.join(' | ')}`);
+  await page.getByTestId('measured-h100').locator('summary').click();
+  assert.equal(await page.getByTestId('measured-histogram-chart').count(), 2);
+  await page.locator('.gpu-panel').screenshot({ path: screenshotPath('histogram-sweep') });
+  assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,55 @@
+//! Runs the three histogram kernels on this machine's GPU (native wgpu over Vulkan) over the
+//! contention sweep — data hitting 1, 2, 4 … 256 bins — at two sizes, and prints, as JSON,
+//! whether the atomic ways were exact, what the plain one lost, and the median time per
+//! dispatch: the figures the histogram lesson charts beside the reader's.
+//!
+//!     cargo run --release --example histogram_report > data/<gpu>-histogram.json
+//!
+//! Every number is counted or timed on the GPU; the histograms are checked against the CPU.
+
+use syncscope::export::Json;
+use syncscope::gpu::histogram::run_histogram;
+use syncscope::lessons::dispatch::GpuParams;
+use syncscope::lessons::histogram::{check, HistogramVariant, DISTINCT};
+use syncscope::lessons::settings::LessonVariant;
+
+mod common;
+
+const PASSES: usize = 5;
+const REPEATS: u32 = 20;
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let mut rows = Vec::new();
+    for values in [1 << 20, 1 << 24] {
+        let params = GpuParams { invocations: values, workgroup_size: 256 };
+        for distinct in DISTINCT {
+            for variant in HistogramVariant::ALL {
+                let run = || pollster::block_on(run_histogram(&ctx, variant, params, distinct, REPEATS)).expect("run");
+                run(); // warm-up
+                let runs: Vec<_> = (0..PASSES).map(|_| run()).collect();
+                let checks: Vec<_> = runs.iter().map(|r| check(values, distinct, REPEATS, &r.bins)).collect();
+                assert!(checks.iter().all(|c| c.possible), "{variant:?} {distinct}: impossible bins");
+                let mut us: Vec<f64> = runs.iter().filter_map(|r| r.ns_per_dispatch).map(|ns| ns / 1e3).collect();
+                us.sort_by(f64::total_cmp);
+                rows.push(Json::Array(vec![
+                    Json::from(variant.name()),
+                    Json::from(values),
+                    Json::from(params.workgroup_size),
+                    Json::from(distinct),
+                    Json::from(REPEATS),
+                    Json::from(u32::from(checks.iter().all(|c| c.exact))),
+                    Json::from(checks.last().map_or(0, |c| c.lost()) as u32),
+                    us.get(us.len() / 2).map_or(Json::Null, |&m| Json::Number(m)),
+                ]));
+            }
+        }
+    }
+    common::print_report(
+        "histogram/report",
+        &ctx,
+        &["variant", "values", "workgroup_size", "distinct", "repeats", "exact", "lost_last", "us_per_dispatch_median"],
+        rows,
+        vec![],
+    );
+}

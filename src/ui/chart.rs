@@ -1,0 +1,87 @@
+//! A small line chart in SVG: a few series over the same x values, x labelled by the caller
+//! (the sweep's 1, 2, 4 … 256 bins, evenly spaced), y from 0 to the largest value with its
+//! unit. Series differ by dash pattern and marker shape as well as colour, and a table of
+//! the same numbers goes with every chart for screen readers and copying.
+
+use leptos::prelude::*;
+
+pub struct Series {
+    pub name: &'static str,
+    /// One value per x label; `None` where there is no measurement.
+    pub values: Vec<Option<f64>>,
+}
+
+const WIDTH: f64 = 520.0;
+const HEIGHT: f64 = 240.0;
+const LEFT: f64 = 56.0;
+const RIGHT: f64 = 12.0;
+const TOP: f64 = 26.0;
+const BOTTOM: f64 = 44.0;
+const DASHES: [&str; 3] = ["", "6 4", "2 3"];
+
+/// The chart's SVG body. Only numbers and the caller's constant labels go into it.
+fn body(x_labels: &[String], x_title: &str, y_unit: &str, series: &[Series]) -> String {
+    let top = series.iter().flat_map(|s| s.values.iter().flatten()).fold(0.0f64, |a, &b| a.max(b));
+    let top = if top > 0.0 { top * 1.1 } else { 1.0 };
+    let (plot_w, plot_h) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+    let x = |i: usize| LEFT + plot_w * (i as f64 + 0.5) / x_labels.len().max(1) as f64;
+    let y = |v: f64| TOP + plot_h * (1.0 - v / top);
+    let mut out = String::new();
+    out += &format!("<line class=\"axis\" x1=\"{LEFT}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\"/>", TOP + plot_h, WIDTH - RIGHT);
+    out += &format!("<line class=\"axis\" x1=\"{LEFT}\" y1=\"{TOP}\" x2=\"{LEFT}\" y2=\"{}\"/>", TOP + plot_h);
+    for k in 0..=4 {
+        let v = top * f64::from(k) / 4.0;
+        out += &format!("<text class=\"tick\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LEFT - 4.0, y(v) + 4.0, short(v));
+    }
+    for (i, label) in x_labels.iter().enumerate() {
+        out += &format!("<text class=\"tick\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{label}</text>", x(i), TOP + plot_h + 14.0);
+    }
+    out += &format!("<text class=\"axis-label\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{x_title}</text>", LEFT + plot_w / 2.0, HEIGHT - 6.0);
+    out += &format!("<text class=\"axis-label\" x=\"4\" y=\"4\" dominant-baseline=\"hanging\">{y_unit}</text>");
+    for (k, s) in series.iter().enumerate() {
+        let points: Vec<String> = s.values.iter().enumerate().filter_map(|(i, v)| v.map(|v| format!("{:.1},{:.1}", x(i), y(v)))).collect();
+        out += &format!("<polyline class=\"series s{k}\" fill=\"none\" stroke-dasharray=\"{}\" points=\"{}\"/>", DASHES[k % DASHES.len()], points.join(" "));
+        for p in &points {
+            let (px, py) = p.split_once(',').unwrap_or(("0", "0"));
+            out += &match k % 3 {
+                0 => format!("<circle class=\"series s{k}\" cx=\"{px}\" cy=\"{py}\" r=\"3.5\"/>"),
+                1 => format!("<rect class=\"series s{k}\" x=\"{px}\" y=\"{py}\" width=\"7\" height=\"7\" transform=\"translate(-3.5 -3.5)\"/>"),
+                _ => format!("<path class=\"series s{k}\" d=\"M{px} {py} m0 -4.5 l4 7.5 h-8 z\"/>"),
+            };
+        }
+    }
+    out
+}
+
+/// A number as a tick shows it: few digits.
+fn short(v: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+#[component]
+pub fn LineChart(
+    title: String,
+    x_labels: Vec<String>,
+    x_title: &'static str,
+    y_unit: &'static str,
+    series: Vec<Series>,
+    #[prop(optional)] test_id: Option<&'static str>,
+) -> impl IntoView {
+    let svg = body(&x_labels, x_title, y_unit, &series);
+    let legend = series.iter().enumerate().map(|(k, s)| view! { <li class=format!("s{k}")>{s.name}</li> }).collect_view();
+    view! {
+        <figure class="chart" data-testid=test_id>
+            <figcaption>{title.clone()}</figcaption>
+            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=title inner_html=svg></svg>
+            <ul class="legend">{legend}</ul>
+        </figure>
+    }
+}
