@@ -1,6 +1,7 @@
 //! The index of lessons and the reader's WebGPU status.
 
 use super::gpu::GpuStatus;
+use crate::lessons::LessonInfo;
 use leptos::prelude::*;
 
 #[component]
@@ -13,23 +14,24 @@ pub fn Home() -> impl IntoView {
                 "then runs the real WGSL kernel on your own GPU, so the model and the hardware sit side by side."
             </p>
             <GpuStatus />
-            <ul class="lesson-list" data-testid="lesson-list">
-                {crate::lessons::LESSONS.iter().map(|l| view! {
-                    <li>
-                        <a href=format!("?lesson={}", l.id)>{l.title}</a>
-                        <span class="summary">" — "{l.summary}</span>
-                    </li>
-                }).collect_view()}
-            </ul>
+            <PageList pages=crate::lessons::LESSONS test_id="lesson-list" />
             <h2>"Reference"</h2>
-            <ul class="lesson-list" data-testid="reference-list">
-                {crate::lessons::REFERENCE.iter().map(|l| view! {
-                    <li>
-                        <a href=format!("?lesson={}", l.id)>{l.title}</a>
-                        <span class="summary">" — "{l.summary}</span>
-                    </li>
-                }).collect_view()}
-            </ul>
+            <PageList pages=crate::lessons::REFERENCE test_id="reference-list" />
         </section>
+    }
+}
+
+/// Links to pages, each with its summary.
+#[component]
+fn PageList(pages: &'static [LessonInfo], test_id: &'static str) -> impl IntoView {
+    view! {
+        <ul class="lesson-list" data-testid=test_id>
+            {pages.iter().map(|l| view! {
+                <li>
+                    <a href=format!("?lesson={}", l.id)>{l.title}</a>
+                    <span class="summary">" — "{l.summary}</span>
+                </li>
+            }).collect_view()}
+        </ul>
     }
 }
