@@ -128,3 +128,19 @@ fn the_histogram_models_name_lines_of_their_kernels() {
         assert!(v.kernel().source().contains(&format!("const PER_INVOCATION: u32 = {PER_INVOCATION}u;")), "{v:?}");
     }
 }
+
+#[test]
+fn the_message_passing_models_name_lines_of_their_kernels() {
+    use syncscope::lessons::message_passing::MessagePassingVariant;
+    for v in MessagePassingVariant::ALL {
+        assert_markers_match(&v.program(2), v.kernel());
+    }
+    // The barrier variants across workgroups are the relaxed kernel plus their two barriers.
+    let body = |s: &'static str| s.lines().skip_while(|l| l.starts_with("//")).filter(|l| !l.contains("Barrier()")).collect::<Vec<_>>();
+    let relaxed = MessagePassingVariant::Relaxed.kernel().source();
+    for v in [MessagePassingVariant::StorageBarrier, MessagePassingVariant::WorkgroupBarrier] {
+        let source = v.kernel().source();
+        assert_eq!(body(source), body(relaxed), "{v:?}");
+        assert_eq!(source.matches("Barrier(); // step: barrier-").count(), 2, "{v:?}");
+    }
+}

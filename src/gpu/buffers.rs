@@ -53,3 +53,13 @@ pub fn per_invocation_bytes(ctx: &super::GpuContext, invocations: u32) -> Result
     }
     Ok(bytes)
 }
+
+/// A zeroed storage buffer that can be cleared again between dispatches (and read back).
+pub fn clearable_storage_buffer(device: &wgpu::Device, label: &'static str, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}

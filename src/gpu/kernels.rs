@@ -28,11 +28,15 @@ pub enum Kernel {
     HistogramPlain,
     HistogramAtomic,
     HistogramPrivate,
+    MessagePassingRelaxed,
+    MessagePassingStorageBarrier,
+    MessagePassingWorkgroupBarrier,
+    MessagePassingSameWorkgroup,
 }
 
 impl Kernel {
     /// Every kernel that compiles everywhere; `BarrierInBranch` is kept apart.
-    pub const ALL: [Kernel; 23] = [
+    pub const ALL: [Kernel; 27] = [
         Kernel::RaceRacy,
         Kernel::RaceAtomic,
         Kernel::RaceReplayRacy,
@@ -56,6 +60,10 @@ impl Kernel {
         Kernel::HistogramPlain,
         Kernel::HistogramAtomic,
         Kernel::HistogramPrivate,
+        Kernel::MessagePassingRelaxed,
+        Kernel::MessagePassingStorageBarrier,
+        Kernel::MessagePassingWorkgroupBarrier,
+        Kernel::MessagePassingSameWorkgroup,
     ];
 
     /// The file under `shaders/`, as the code panel names it.
@@ -85,6 +93,10 @@ impl Kernel {
             Kernel::HistogramPlain => "histogram_plain.wgsl",
             Kernel::HistogramAtomic => "histogram_atomic.wgsl",
             Kernel::HistogramPrivate => "histogram_private.wgsl",
+            Kernel::MessagePassingRelaxed => "message_passing_relaxed.wgsl",
+            Kernel::MessagePassingStorageBarrier => "message_passing_storage_barrier.wgsl",
+            Kernel::MessagePassingWorkgroupBarrier => "message_passing_workgroup_barrier.wgsl",
+            Kernel::MessagePassingSameWorkgroup => "message_passing_same_workgroup.wgsl",
         }
     }
 
@@ -114,6 +126,10 @@ impl Kernel {
             Kernel::HistogramPlain => include_str!("../../shaders/histogram_plain.wgsl"),
             Kernel::HistogramAtomic => include_str!("../../shaders/histogram_atomic.wgsl"),
             Kernel::HistogramPrivate => include_str!("../../shaders/histogram_private.wgsl"),
+            Kernel::MessagePassingRelaxed => include_str!("../../shaders/message_passing_relaxed.wgsl"),
+            Kernel::MessagePassingStorageBarrier => include_str!("../../shaders/message_passing_storage_barrier.wgsl"),
+            Kernel::MessagePassingWorkgroupBarrier => include_str!("../../shaders/message_passing_workgroup_barrier.wgsl"),
+            Kernel::MessagePassingSameWorkgroup => include_str!("../../shaders/message_passing_same_workgroup.wgsl"),
         }
     }
 

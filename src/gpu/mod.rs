@@ -12,6 +12,7 @@ mod dispatch;
 mod error;
 pub mod histogram;
 pub mod kernels;
+pub mod message_passing;
 pub mod race;
 pub mod reduction;
 pub mod spinlock;

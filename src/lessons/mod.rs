@@ -9,6 +9,7 @@ pub mod cuda_map;
 pub mod dispatch;
 pub mod histogram;
 pub mod measured;
+pub mod message_passing;
 pub mod param;
 pub mod permalink;
 pub mod race;
@@ -19,7 +20,7 @@ pub mod tickets;
 pub mod tiled;
 
 /// Every lesson the site knows, in the order the index lists them.
-pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO, spinlock::INFO, barrier::INFO, reduction::INFO, tiled::INFO, histogram::INFO];
+pub const LESSONS: &[LessonInfo] = &[race::INFO, tickets::INFO, append::INFO, cas_max::INFO, atomic_ops::INFO, spinlock::INFO, barrier::INFO, reduction::INFO, tiled::INFO, histogram::INFO, message_passing::INFO];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LessonInfo {
