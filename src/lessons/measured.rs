@@ -473,3 +473,53 @@ pub fn parse_histogram_report(text: &str) -> Option<(String, Vec<MeasuredHistogr
         .collect::<Option<Vec<_>>>()?;
     Some((adapter, rows))
 }
+
+/// One variant and size of the message-passing report (`examples/message_passing_report.rs`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredLitmus {
+    pub variant: String,
+    pub instances: u32,
+    pub workgroup_size: u32,
+    pub dispatches: u32,
+    /// Outcome counts read back from the kernel, in the order of `Outcome::ALL`: reader
+    /// first, writer first, interleaved, weak.
+    pub counts: [u64; 4],
+    pub per_second: f64,
+}
+
+/// The report: its rows, and the throughput comparison run beside them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredMessagePassing {
+    pub adapter: String,
+    pub rows: Vec<MeasuredLitmus>,
+    pub many_instances: u32,
+    pub many_per_second: f64,
+    pub smallest_per_second: f64,
+}
+
+pub const H100_MESSAGE_PASSING: &str = include_str!("../../data/h100-message-passing.json");
+
+pub fn parse_message_passing_report(text: &str) -> Option<MeasuredMessagePassing> {
+    let (adapter, rows) = report_rows(text)?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let n = whole(row, 1, 7)?;
+            Some(MeasuredLitmus {
+                variant: row.first()?.clone(),
+                instances: n[0],
+                workgroup_size: n[1],
+                dispatches: n[2],
+                counts: [n[3], n[4], n[5], n[6]].map(u64::from),
+                per_second: decimal(row.get(8)?)?,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(MeasuredMessagePassing {
+        adapter,
+        rows,
+        many_instances: number(text, "throughput_many_instances")?,
+        many_per_second: decimal(field(text, "throughput_many_per_second")?)?,
+        smallest_per_second: decimal(field(text, "throughput_smallest_per_second")?)?,
+    })
+}

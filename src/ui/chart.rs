@@ -85,3 +85,91 @@ pub fn LineChart(
         </figure>
     }
 }
+
+/// Bars on a log scale: for counts that span from 0 to millions, where a weak outcome seen
+/// 3 times beside 60,000 sequential ones must still show. Groups along x (one per outcome),
+/// one bar per series in each group; each bar carries its count as a number, and a count of
+/// 0 is written "0" with no bar (log 0 has no height).
+fn log_bars_body(groups: &[&str], series: &[Series]) -> String {
+    let top = series.iter().flat_map(|s| s.values.iter().flatten()).fold(1.0f64, |a, &b| a.max(b));
+    let decades = top.log10().ceil().max(1.0);
+    let (plot_w, plot_h) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+    // log10(1) = 0 sits on the axis, so a count of 1 is a sliver: lift everything by half a decade.
+    let y = |v: f64| TOP + plot_h * (1.0 - (v.log10() + 0.5) / (decades + 0.5));
+    let group_w = plot_w / groups.len().max(1) as f64;
+    let bar_w = (group_w * 0.8 / series.len().max(1) as f64).min(40.0);
+    let base = TOP + plot_h;
+    let mut out = String::new();
+    out += &format!("<line class=\"axis\" x1=\"{LEFT}\" y1=\"{base}\" x2=\"{}\" y2=\"{base}\"/>", WIDTH - RIGHT);
+    out += &format!("<line class=\"axis\" x1=\"{LEFT}\" y1=\"{TOP}\" x2=\"{LEFT}\" y2=\"{base}\"/>");
+    for k in 0..=decades as i32 {
+        let v = 10f64.powi(k);
+        out += &format!("<line class=\"grid\" x1=\"{LEFT}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\"/>", y(v), WIDTH - RIGHT);
+        out += &format!("<text class=\"tick\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LEFT - 4.0, y(v) + 4.0, power_of_ten(k));
+    }
+    for (g, name) in groups.iter().enumerate() {
+        let left = LEFT + group_w * g as f64 + (group_w - bar_w * series.len() as f64) / 2.0;
+        for (k, s) in series.iter().enumerate() {
+            let x = left + bar_w * k as f64;
+            let cx = x + bar_w / 2.0;
+            match s.values.get(g).copied().flatten() {
+                Some(v) if v > 0.0 => {
+                    out += &format!("<rect class=\"bar s{k}\" x=\"{x:.1}\" y=\"{0:.1}\" width=\"{1:.1}\" height=\"{2:.1}\"/>", y(v), bar_w - 2.0, base - y(v));
+                    out += &format!("<text class=\"count\" x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", y(v) - 3.0, compact(v));
+                }
+                Some(_) => out += &format!("<text class=\"count zero\" x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">0</text>", base - 3.0),
+                None => {}
+            }
+        }
+        out += &format!("<text class=\"tick\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{name}</text>", LEFT + group_w * (g as f64 + 0.5), base + 14.0);
+    }
+    out += &format!("<text class=\"axis-label\" x=\"4\" y=\"4\" dominant-baseline=\"hanging\">instances (log scale)</text>");
+    out
+}
+
+fn power_of_ten(k: i32) -> String {
+    match k {
+        0 => "1".into(),
+        1 => "10".into(),
+        2 => "100".into(),
+        3 => "1k".into(),
+        4 => "10k".into(),
+        5 => "100k".into(),
+        6 => "1M".into(),
+        7 => "10M".into(),
+        8 => "100M".into(),
+        9 => "1G".into(),
+        _ => format!("1e{k}"),
+    }
+}
+
+/// A count in a few characters: 7, 1.2k, 65.5k, 4.2M.
+fn compact(v: f64) -> String {
+    if v >= 1e6 {
+        format!("{:.1}M", v / 1e6)
+    } else if v >= 1e4 {
+        format!("{:.0}k", v / 1e3)
+    } else if v >= 1e3 {
+        format!("{:.1}k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+#[component]
+pub fn LogBarChart(
+    title: String,
+    groups: Vec<&'static str>,
+    series: Vec<Series>,
+    #[prop(optional)] test_id: Option<&'static str>,
+) -> impl IntoView {
+    let svg = log_bars_body(&groups, &series);
+    let legend = series.iter().enumerate().map(|(k, s)| view! { <li class=format!("bar s{k}")>{s.name}</li> }).collect_view();
+    view! {
+        <figure class="chart" data-testid=test_id>
+            <figcaption>{title.clone()}</figcaption>
+            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=title inner_html=svg></svg>
+            <ul class="legend">{legend}</ul>
+        </figure>
+    }
+}

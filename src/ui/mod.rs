@@ -55,6 +55,7 @@ fn App() -> impl IntoView {
         Some("reduction") => lessons::reduction::ReductionLesson().into_any(),
         Some("tiled") => lessons::tiled::TiledLesson().into_any(),
         Some("histogram") => lessons::histogram::HistogramLesson().into_any(),
+        Some("message-passing") => lessons::message_passing::MessagePassingLesson().into_any(),
         Some("cuda-map") => cuda_map::CudaMap().into_any(),
         Some(other) => {
             let message = crate::lessons::param::one_of(

@@ -1,0 +1,57 @@
+//! Runs the message-passing litmus test on this machine's GPU (native wgpu over Vulkan): every
+//! variant at three sizes, the outcomes counted by the kernel, and the throughput of many
+//! instances per dispatch against the smallest test per dispatch. Prints JSON: the figures the
+//! message-passing lesson shows beside the reader's.
+//!
+//!     cargo run --release --example message_passing_report > data/<gpu>-message-passing.json
+//!
+//! Counts are the kernel's own; nothing here is computed by the model. Counts columns follow
+//! `Outcome::ALL`: reader first, writer first, interleaved, weak.
+
+use std::time::Instant;
+use syncscope::export::Json;
+use syncscope::gpu::message_passing::{compare_throughput, run_litmus};
+use syncscope::lessons::dispatch::GpuParams;
+use syncscope::lessons::message_passing::{check, MessagePassingVariant, Outcome};
+use syncscope::lessons::settings::LessonVariant;
+
+mod common;
+
+fn now_ms() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e3
+}
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let mut rows = Vec::new();
+    for (instances, dispatches) in [(1u32 << 16, 100u32), (1 << 20, 100), (1 << 22, 20)] {
+        let params = GpuParams { invocations: instances, workgroup_size: 256 };
+        for variant in MessagePassingVariant::ALL {
+            let run = pollster::block_on(run_litmus(&ctx, variant, params, dispatches, u64::from(instances) ^ 0x5eed, now_ms)).expect("run");
+            let c = check(variant, &run.counts, run.instances());
+            assert!(c.ok(), "{variant:?} {instances}: {c:?}");
+            let mut row = vec![Json::from(variant.name()), Json::from(instances), Json::from(params.workgroup_size), Json::from(dispatches)];
+            row.extend(Outcome::ALL.iter().map(|o| Json::from(run.counts[o.slot()])));
+            row.push(Json::Number(run.per_second()));
+            rows.push(Json::Array(row));
+        }
+    }
+    let many = GpuParams { invocations: 1 << 20, workgroup_size: 256 };
+    let t = pollster::block_on(compare_throughput(&ctx, MessagePassingVariant::Relaxed, many, 10, 1000, 7, now_ms)).expect("throughput");
+    eprintln!("throughput: {:.0}/s vs {:.0}/s = {:.0}×", t.many.per_second(), t.smallest.per_second(), t.ratio());
+    common::print_report(
+        "message-passing/report",
+        &ctx,
+        &["variant", "instances", "workgroup_size", "dispatches", "reader_first", "writer_first", "interleaved", "weak", "instances_per_s"],
+        rows,
+        vec![
+            ("throughput_variant", Json::from("relaxed")),
+            ("throughput_many_instances", Json::from(many.invocations)),
+            ("throughput_many_dispatches", Json::from(10u32)),
+            ("throughput_many_per_second", Json::Number(t.many.per_second())),
+            ("throughput_smallest_dispatches", Json::from(1000u32)),
+            ("throughput_smallest_per_second", Json::Number(t.smallest.per_second())),
+        ],
+    );
+}
