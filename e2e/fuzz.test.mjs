@@ -25,7 +25,7 @@ const JUNK = ['', ' ', 'abc', '-1', '1e9', '0x10', '3.5', '∞', 'NaN', '<script
 
 // For each parameter: good values, and values just outside what it accepts.
 const PARAMS = {
-  lesson: { good: ['race', 'atomic-counter', 'append', 'cas-max', 'atomic-ops', 'spinlock', 'barrier', 'reduction', 'tiled', 'histogram'], bad: ['nope', 'RACE', 'race '] },
+  lesson: { good: ['race', 'atomic-counter', 'append', 'cas-max', 'atomic-ops', 'spinlock', 'barrier', 'reduction', 'tiled', 'histogram', 'message-passing'], bad: ['nope', 'RACE', 'race '] },
   variant: { good: ['racy', 'atomic'], bad: ['Racy', 'fast'] },
   threads: { good: ['2', '5', '8', '64'], bad: ['0', '1', '65', '1000'] },
   schedule: { good: ['lockstep', 'round-robin', 'random', 'serial', 'manual'], bad: ['Lockstep', 'roundrobin'] },

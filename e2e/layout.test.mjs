@@ -26,7 +26,7 @@ test('a 375-px phone in dark mode: nothing wider than the screen', async () => {
 });
 
 test('every lesson fits a 375-px phone after a GPU run', async () => {
-  for (const lesson of ['atomic-counter', 'append', 'cas-max', 'atomic-ops', 'spinlock', 'barrier', 'reduction', 'tiled', 'histogram']) {
+  for (const lesson of ['atomic-counter', 'append', 'cas-max', 'atomic-ops', 'spinlock', 'barrier', 'reduction', 'tiled', 'histogram', 'message-passing']) {
     const page = await openPage(site.browser, `${site.url}?lesson=${lesson}`, { viewport: { width: 375, height: 812 }, colorScheme: 'dark' });
     await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
     await page.getByTestId('gpu-run').click();

@@ -1,5 +1,5 @@
 //! Runs the message-passing litmus test on this machine's GPU (native wgpu over Vulkan): every
-//! variant at three sizes, the outcomes counted by the kernel, and the throughput of many
+//! variant at four sizes, the outcomes counted by the kernel, and the throughput of many
 //! instances per dispatch against the smallest test per dispatch. Prints JSON: the figures the
 //! message-passing lesson shows beside the reader's.
 //!
@@ -25,8 +25,10 @@ fn now_ms() -> f64 {
 fn main() {
     let ctx = common::gpu_or_exit();
     let mut rows = Vec::new();
-    for (instances, dispatches) in [(1u32 << 16, 100u32), (1 << 20, 100), (1 << 22, 20)] {
-        let params = GpuParams { invocations: instances, workgroup_size: 256 };
+    // Workgroups of 32 (one NVIDIA warp each) as well as 256: more workgroups, more pairs
+    // spread over the GPU.
+    for (instances, workgroup_size, dispatches) in [(1u32 << 16, 256u32, 100u32), (1 << 20, 256, 100), (1 << 22, 256, 20), (1 << 20, 32, 100)] {
+        let params = GpuParams { invocations: instances, workgroup_size };
         for variant in MessagePassingVariant::ALL {
             let run = pollster::block_on(run_litmus(&ctx, variant, params, dispatches, u64::from(instances) ^ 0x5eed, now_ms)).expect("run");
             let c = check(variant, &run.counts, run.instances());

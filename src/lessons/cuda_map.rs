@@ -59,8 +59,8 @@ pub const ROWS: &[MapRow] = &[
     MapRow {
         cuda: "__threadfence(), __threadfence_system()",
         wgsl: "None",
-        instead: "Nothing orders one workgroup's writes for another during a dispatch. End the dispatch: the next one sees all of its writes. Within a dispatch, use only what atomics promise on a single address.",
-        lesson: Some("barrier"),
+        instead: "Nothing orders one workgroup's writes for another during a dispatch: a reader may see the flag and old data. End the dispatch: the next one sees all of its writes. Within a dispatch, use only what atomics promise on a single address.",
+        lesson: Some("message-passing"),
     },
     MapRow {
         cuda: "volatile",
@@ -84,7 +84,7 @@ pub const ROWS: &[MapRow] = &[
         cuda: "cuda::atomic<T, scope> with memory_order_acquire, _release, _acq_rel, _seq_cst",
         wgsl: "Relaxed atomics only",
         instead: "No acquire/release: publishing data behind a flag is not promised across workgroups. Pass data between phases by ending the dispatch; within a workgroup, write, barrier, read.",
-        lesson: Some("spinlock"),
+        lesson: Some("message-passing"),
     },
     MapRow {
         cuda: "Spinlock from atomicCAS and __threadfence()",

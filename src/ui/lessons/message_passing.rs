@@ -258,19 +258,43 @@ fn MeasuredElsewhere() -> impl IntoView {
             .rows
             .iter()
             .map(|r| {
-                let mut row = vec![r.variant.clone(), r.instances.to_string(), r.dispatches.to_string()];
+                use crate::lessons::settings::LessonVariant;
+                let name = MessagePassingVariant::from_name(&r.variant).map_or_else(|| r.variant.clone(), |v| variant_label(v).to_owned());
+                let mut row = vec![name, r.instances.to_string(), r.workgroup_size.to_string(), r.dispatches.to_string()];
                 row.extend(r.counts.iter().map(u64::to_string));
                 row.push(per_second(r.per_second));
                 row
             })
             .collect();
-        let mut headers = vec!["variant".to_owned(), "instances per dispatch".into(), "dispatches".into()];
+        let mut headers = vec!["variant".to_owned(), "instances per dispatch".into(), "workgroup".into(), "dispatches".into()];
         headers.extend(Outcome::ALL.iter().map(|o| short_label(*o).to_owned()));
         headers.push("instances/s".into());
+        // Weak outcomes there, per variant over every size: read from the file, never typed in.
+        let weak = Outcome::ALL.iter().position(|o| *o == Outcome::Weak).unwrap_or(3);
+        let weak_of = |v: MessagePassingVariant| {
+            let name = crate::lessons::settings::LessonVariant::name(v);
+            let of = |f: &dyn Fn(&crate::lessons::measured::MeasuredLitmus) -> u64| report.rows.iter().filter(|r| r.variant == name).map(f).sum::<u64>();
+            (of(&|r| r.counts[weak]), of(&|r| u64::from(r.instances) * u64::from(r.dispatches)))
+        };
+        let totals: Vec<String> = MessagePassingVariant::ALL
+            .iter()
+            .map(|&v| {
+                let (seen, of) = weak_of(v);
+                format!("{} {seen} of {of}", variant_label(v))
+            })
+            .collect();
+        let allowed_unseen: Vec<&str> =
+            MessagePassingVariant::ALL.iter().filter(|v| v.allows(Outcome::Weak) && weak_of(**v).0 == 0).map(|v| variant_label(*v)).collect();
+        let unseen = if allowed_unseen.is_empty() {
+            String::new()
+        } else {
+            format!(" Allowed but never seen there: {}. That is this GPU's hardware and compiler, not a promise: WGSL gives none across workgroups.", allowed_unseen.join(", "))
+        };
         view! {
             <details class="measured" data-testid="measured-h100">
                 <summary>{format!("Measured on an {} (native wgpu, Vulkan)", report.adapter)}</summary>
                 <TextTable headers=headers rows=rows test_id="measured-litmus-table" />
+                <p class="muted" data-testid="measured-weak">{format!("Weak outcomes there: {}.{unseen}", totals.join("; "))}</p>
                 <p class="muted">{format!(
                     "From data/h100-message-passing.json, written by examples/message_passing_report.rs on that GPU. Throughput there: {} instances/s with {} per dispatch against {} with the smallest test per dispatch: {:.0}×.",
                     per_second(report.many_per_second), report.many_instances, per_second(report.smallest_per_second), report.many_per_second / report.smallest_per_second.max(1e-9)
