@@ -56,3 +56,20 @@ test('GPU sweep: a chart and a table of all three over 1 … 256 bins, and the H
   await page.locator('.gpu-panel').screenshot({ path: screenshotPath('histogram-sweep') });
   assert.deepEqual(page.errors, []);
 });
+
+test('GPU size sweep: all three timed at 4,096 … 1,048,576 values, atomic ways exact at each', async () => {
+  const page = await open('&workgroup=256');
+  await page.getByTestId('histogram-distinct').selectOption('16');
+  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await page.getByTestId('size-sweep-run').click();
+  await page.getByTestId('size-sweep-report').waitFor({ timeout: 180_000 });
+  assert.equal(await page.getByTestId('size-sweep-verdict').getAttribute('data-ok'), 'true');
+  const rows = await page.getByTestId('size-sweep-table').locator('tbody tr').allTextContents();
+  const firsts = await page.getByTestId('size-sweep-table').locator('tbody tr td:first-child').allTextContents();
+  assert.deepEqual(firsts, ['4096', '16384', '65536', '262144', '1048576']);
+  assert.equal(await page.getByTestId('size-sweep-chart').locator('polyline').count(), 3);
+  assert.match(await page.getByTestId('size-sweep-chart').locator('figcaption').textContent(), /^16 bin\(s\) hit, workgroups of 256/);
+  console.log(`# size sweep, 16 bins, on ${await page.getByTestId('adapter-name').textContent()}: ${rows.join(' | ')}`);
+  await page.getByTestId('size-sweep-report').screenshot({ path: screenshotPath('histogram-size-sweep') });
+  assert.deepEqual(page.errors, []);
+});

@@ -2,9 +2,9 @@
 //! size and number of bins; the plain count never exceeds the truth and keeps a count in
 //! every bin the data hits.
 
-use syncscope::gpu::histogram::{run_histogram, run_sweep};
+use syncscope::gpu::histogram::{run_histogram, run_size_sweep, run_sweep};
 use syncscope::lessons::dispatch::{check_params, GpuParams};
-use syncscope::lessons::histogram::{check, HistogramVariant, DISTINCT};
+use syncscope::lessons::histogram::{check, HistogramVariant, DISTINCT, SIZES};
 
 mod common;
 use common::{gpu, limits};
@@ -41,6 +41,20 @@ fn the_sweep_covers_every_bin_count_and_variant() {
         for (variant, run) in &point.runs {
             let c = check(p.invocations, point.distinct, 2, &run.bins);
             assert!(c.possible && (c.exact || !variant.exact()), "{variant:?} {}: {c:?}", point.distinct);
+        }
+    }
+}
+
+#[test]
+fn the_size_sweep_covers_every_size_exactly_where_atomic() {
+    let Some(ctx) = gpu() else { return };
+    let points = pollster::block_on(run_size_sweep(&ctx, 256, 16, &SIZES, 2)).unwrap();
+    assert_eq!(points.iter().map(|p| p.values).collect::<Vec<_>>(), SIZES.to_vec());
+    for point in &points {
+        assert_eq!(point.distinct, 16);
+        for (variant, run) in &point.runs {
+            let c = check(point.values, 16, 2, &run.bins);
+            assert!(c.possible && (c.exact || !variant.exact()), "{variant:?} {}: {c:?}", point.values);
         }
     }
 }

@@ -24,24 +24,39 @@ pub async fn run_histogram(ctx: &GpuContext, variant: HistogramVariant, params: 
     count(ctx, variant, params, &input, repeats).await
 }
 
-/// One point of the sweep: every variant's run at one number of distinct bins.
+/// One point of a sweep: every variant's run at one data size and one number of distinct bins.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepPoint {
+    pub values: u32,
     pub distinct: u32,
     pub runs: Vec<(HistogramVariant, HistogramRun)>,
 }
 
+/// The contention sweep: every number of distinct bins in [`DISTINCT`], at one size.
 pub async fn run_sweep(ctx: &GpuContext, params: GpuParams, repeats: u32) -> Result<Vec<SweepPoint>, GpuError> {
     let mut points = Vec::new();
     for distinct in DISTINCT {
-        let input = upload(ctx, params, distinct)?;
-        let mut runs = Vec::new();
-        for variant in HistogramVariant::ALL {
-            runs.push((variant, count(ctx, variant, params, &input, repeats).await?));
-        }
-        points.push(SweepPoint { distinct, runs });
+        points.push(sweep_point(ctx, params, distinct, repeats).await?);
     }
     Ok(points)
+}
+
+/// The size sweep: every data size in `sizes`, at one number of distinct bins.
+pub async fn run_size_sweep(ctx: &GpuContext, workgroup_size: u32, distinct: u32, sizes: &[u32], repeats: u32) -> Result<Vec<SweepPoint>, GpuError> {
+    let mut points = Vec::new();
+    for &values in sizes {
+        points.push(sweep_point(ctx, GpuParams { invocations: values, workgroup_size }, distinct, repeats).await?);
+    }
+    Ok(points)
+}
+
+async fn sweep_point(ctx: &GpuContext, params: GpuParams, distinct: u32, repeats: u32) -> Result<SweepPoint, GpuError> {
+    let input = upload(ctx, params, distinct)?;
+    let mut runs = Vec::new();
+    for variant in HistogramVariant::ALL {
+        runs.push((variant, count(ctx, variant, params, &input, repeats).await?));
+    }
+    Ok(SweepPoint { values: params.invocations, distinct, runs })
 }
 
 fn upload(ctx: &GpuContext, params: GpuParams, distinct: u32) -> Result<wgpu::Buffer, GpuError> {

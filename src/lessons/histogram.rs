@@ -145,6 +145,9 @@ pub const PER_INVOCATION: u32 = 16;
 /// The sweep's numbers of distinct bins.
 pub const DISTINCT: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
+/// The size sweep's data sizes: 4,096 values (16 workgroups of 256 at 16 values each) to 1M.
+pub const SIZES: [u32; 5] = [1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20];
+
 /// Value `i` of a data set that hits `distinct` bins (1 to 256), spread over them evenly.
 pub fn value(i: u32, distinct: u32) -> u32 {
     (crate::model::splitmix64(u64::from(i)) % u64::from(distinct.clamp(1, BINS as u32))) as u32

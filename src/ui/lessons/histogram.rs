@@ -2,10 +2,10 @@
 //! on the GPU all three counted and timed at the reader's sizes, and swept over how many bins
 //! the data hits, with the same sweep measured on an H100.
 
-use crate::gpu::histogram::{run_histogram, run_sweep, HistogramRun, SweepPoint};
+use crate::gpu::histogram::{run_histogram, run_size_sweep, run_sweep, HistogramRun, SweepPoint};
 use crate::gpu::AdapterSummary;
 use crate::lessons::dispatch::GpuParams;
-use crate::lessons::histogram::{bins_base, check, model_input, HistogramVariant, DISTINCT, MODEL_BINS};
+use crate::lessons::histogram::{bins_base, check, model_input, HistogramVariant, DISTINCT, MODEL_BINS, SIZES};
 use crate::model::Machine;
 use crate::ui::chart::{LineChart, Series};
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
@@ -85,6 +85,13 @@ fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
     let run_sweep_job = Callback::new(move |()| {
         sweep.start(sizes, move |ctx, params| async move { Ok((ctx.adapter.clone(), params, run_sweep(&ctx, params, REPEATS).await?)) })
     });
+    let size_sweep = GpuJob::<(AdapterSummary, GpuParams, Vec<SweepPoint>)>::new();
+    let run_size_sweep_job = Callback::new(move |()| {
+        let distinct = distinct.get_untracked();
+        size_sweep.start(sizes, move |ctx, params| async move {
+            Ok((ctx.adapter.clone(), params, run_size_sweep(&ctx, params.workgroup_size, distinct, &SIZES, REPEATS).await?))
+        })
+    });
     view! {
         <div class="gpu-form">
             <label>"Bins the data hits "
@@ -101,7 +108,11 @@ fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
         <h3>"Contention sweep"</h3>
         <p class="muted">"All three at the sizes above, for data hitting 1, 2, 4 … 256 bins: 27 timed passes."</p>
         <RunForm job=sweep on_run=run_sweep_job name="sweep" label="Run the sweep on my GPU" />
-        {move || sweep.result.get().map(|(adapter, params, points)| view! { <SweepReport adapter=adapter params=params points=points /> })}
+        {move || sweep.result.get().map(|(adapter, params, points)| view! { <SweepReport adapter=adapter params=params points=points by_size=false /> })}
+        <h3>"Size sweep"</h3>
+        <p class="muted">"All three for 4,096, 16,384, 65,536, 262,144 and 1,048,576 values hitting the bins chosen above, in workgroups of the size above: 15 timed passes."</p>
+        <RunForm job=size_sweep on_run=run_size_sweep_job name="size-sweep" label="Run the size sweep on my GPU" />
+        {move || size_sweep.result.get().map(|(adapter, params, points)| view! { <SweepReport adapter=adapter params=params points=points by_size=true /> })}
     }
 }
 
@@ -149,31 +160,38 @@ fn CountReport(result: Counted) -> impl IntoView {
 }
 
 /// A sweep as a chart of ms per dispatch against bins hit, one line per way.
-fn sweep_chart(title: String, points: &[(u32, Vec<(HistogramVariant, Option<f64>)>)], test_id: &'static str) -> impl IntoView {
+fn sweep_chart(title: String, x_title: &'static str, points: &[(u32, Vec<(HistogramVariant, Option<f64>)>)], test_id: &'static str) -> impl IntoView {
     let series = HistogramVariant::ALL
         .iter()
         .map(|&v| Series { name: label(v), values: points.iter().map(|(_, runs)| runs.iter().find(|r| r.0 == v).and_then(|r| r.1)).collect() })
         .collect();
     view! {
-        <LineChart title=title x_labels=points.iter().map(|p| p.0.to_string()).collect() x_title="bins the data hits" y_unit="ms per dispatch" series=series test_id=test_id />
+        <LineChart title=title x_labels=points.iter().map(|p| p.0.to_string()).collect() x_title=x_title y_unit="ms per dispatch" series=series test_id=test_id />
     }
 }
 
 #[component]
-fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoint>) -> impl IntoView {
-    let n = params.invocations;
+fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoint>, by_size: bool) -> impl IntoView {
     let ok = points.iter().all(|p| p.runs.iter().all(|(v, r)| {
-        let c = check(n, p.distinct, r.repeats, &r.bins);
+        let c = check(p.values, p.distinct, r.repeats, &r.bins);
         c.possible && (c.exact || !v.exact())
     }));
-    let times: Vec<(u32, Vec<(HistogramVariant, Option<f64>)>)> =
-        points.iter().map(|p| (p.distinct, p.runs.iter().map(|(v, r)| (*v, r.ns_per_dispatch.map(|ns| ns / 1e6))).collect())).collect();
-    let rows = times.iter().map(|(d, runs)| std::iter::once(d.to_string()).chain(runs.iter().map(|r| r.1.map_or("—".into(), |ms| format!("{ms:.4}")))).collect()).collect();
+    let times: Vec<(u32, Vec<(HistogramVariant, Option<f64>)>)> = points
+        .iter()
+        .map(|p| (if by_size { p.values } else { p.distinct }, p.runs.iter().map(|(v, r)| (*v, r.ns_per_dispatch.map(|ns| ns / 1e6))).collect()))
+        .collect();
+    let rows = times.iter().map(|(x, runs)| std::iter::once(x.to_string()).chain(runs.iter().map(|r| r.1.map_or("—".into(), |ms| format!("{ms:.4}")))).collect()).collect();
+    let (name, title, x_title, first) = if by_size {
+        let distinct = points.first().map_or(0, |p| p.distinct);
+        ("size-sweep", format!("{distinct} bin(s) hit, workgroups of {}, on {}", params.workgroup_size, adapter.name), "values", "values")
+    } else {
+        ("sweep", format!("{} values, workgroups of {}, on {}", params.invocations, params.workgroup_size, adapter.name), "bins the data hits", "bins hit")
+    };
     view! {
-        <div class="run-report" data-testid="sweep-report">
-            {sweep_chart(format!("{n} values, workgroups of {}, on {}", params.workgroup_size, adapter.name), &times, "sweep-chart")}
-            <TextTable headers=vec!["bins hit".into(), "plain ms".into(), "atomicAdd ms".into(), "private ms".into()] rows=rows test_id="sweep-table" />
-            <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="sweep-verdict" data-ok=ok.to_string()>
+        <div class="run-report" data-testid=format!("{name}-report")>
+            {sweep_chart(title, x_title, &times, if by_size { "size-sweep-chart" } else { "sweep-chart" })}
+            <TextTable headers=vec![first.into(), "plain ms".into(), "atomicAdd ms".into(), "private ms".into()] rows=rows test_id=if by_size { "size-sweep-table" } else { "sweep-table" } />
+            <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid=format!("{name}-verdict") data-ok=ok.to_string()>
                 {if ok { "At every point both atomic ways equal the CPU's histogram." } else { "At some point an atomic way missed counts." }}
             </p>
         </div>
@@ -200,7 +218,7 @@ fn MeasuredElsewhere() -> impl IntoView {
                         (d, runs)
                     })
                     .collect();
-                sweep_chart(format!("{n} values, measured on an {adapter} (native wgpu, Vulkan)"), &points, "measured-histogram-chart")
+                sweep_chart(format!("{n} values, measured on an {adapter} (native wgpu, Vulkan)"), "bins the data hits", &points, "measured-histogram-chart")
             })
             .collect_view();
         let exact = rows.iter().filter(|r| r.variant != "plain").all(|r| r.exact);
