@@ -60,10 +60,16 @@ test('GPU: all four variants count every instance; no outcome a promise forbids'
   assert.deepEqual(page.errors, []);
 });
 
-test('GPU: one workgroup cannot pair across workgroups; that row says so and the rest runs', async () => {
+test('GPU, by keyboard: one workgroup cannot pair across workgroups; that row says so and the rest runs', async () => {
   const page = await open('&invocations=64&workgroup=64');
-  await page.getByTestId('litmus-dispatches').selectOption('1');
-  await runOnGpu(page);
+  // By keyboard alone: the dispatch choice, then the run button.
+  await page.getByTestId('litmus-dispatches').focus();
+  await page.keyboard.press('Home');
+  assert.equal(await page.getByTestId('litmus-dispatches').inputValue(), '1');
+  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await page.getByTestId('gpu-run').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('gpu-report').waitFor({ timeout: 120_000 });
   const rows = await tableRows(page, 'litmus-table');
   for (const row of rows.slice(0, 3)) assert.match(row, /not run: .*at least two/, row);
   assert.match(rows[3], /yes$/);

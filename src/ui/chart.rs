@@ -76,7 +76,12 @@ pub fn LineChart(
     #[prop(optional)] test_id: Option<&'static str>,
 ) -> impl IntoView {
     let svg = body(&x_labels, x_title, y_unit, &series);
-    let legend = series.iter().enumerate().map(|(k, s)| view! { <li class=format!("s{k}")>{s.name}</li> }).collect_view();
+    figure(title, svg, &series, "", test_id)
+}
+
+/// A chart's frame: caption, the SVG body, and a legend naming each series in its class.
+fn figure(title: String, svg: String, series: &[Series], legend_class: &str, test_id: Option<&'static str>) -> impl IntoView {
+    let legend = series.iter().enumerate().map(|(k, s)| view! { <li class=format!("{legend_class}s{k}")>{s.name}</li> }).collect_view();
     view! {
         <figure class="chart" data-testid=test_id>
             <figcaption>{title.clone()}</figcaption>
@@ -164,12 +169,5 @@ pub fn LogBarChart(
     #[prop(optional)] test_id: Option<&'static str>,
 ) -> impl IntoView {
     let svg = log_bars_body(&groups, &series);
-    let legend = series.iter().enumerate().map(|(k, s)| view! { <li class=format!("bar s{k}")>{s.name}</li> }).collect_view();
-    view! {
-        <figure class="chart" data-testid=test_id>
-            <figcaption>{title.clone()}</figcaption>
-            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=title inner_html=svg></svg>
-            <ul class="legend">{legend}</ul>
-        </figure>
-    }
+    figure(title, svg, &series, "bar ", test_id)
 }

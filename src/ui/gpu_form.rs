@@ -187,3 +187,17 @@ pub fn RunForm<T: Send + Sync + 'static>(
         {move || job.error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid=format!("{name}-error")>{e}</p> })}
     }
 }
+
+/// A labelled choice among a few numbers (bins hit, dispatches per run), kept in `value`.
+#[component]
+pub fn NumberChoice(label: &'static str, choices: &'static [u32], value: RwSignal<u32>, test_id: &'static str) -> impl IntoView {
+    view! {
+        <label>{label}" "
+            <select data-testid=test_id on:change=move |e| {
+                if let Ok(v) = event_target_value(&e).parse() { value.set(v) }
+            }>
+                {choices.iter().map(|&c| view! { <option value=c.to_string() selected=move || value.get() == c>{c.to_string()}</option> }).collect_view()}
+            </select>
+        </label>
+    }
+}

@@ -8,7 +8,7 @@ use crate::lessons::dispatch::GpuParams;
 use crate::lessons::histogram::{bins_base, check, model_input, HistogramVariant, DISTINCT, MODEL_BINS, SIZES};
 use crate::model::Machine;
 use crate::ui::chart::{LineChart, Series};
-use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_form::{GpuJob, NumberChoice, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
@@ -94,13 +94,7 @@ fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
     });
     view! {
         <div class="gpu-form">
-            <label>"Bins the data hits "
-                <select data-testid="histogram-distinct" on:change=move |e| {
-                    if let Ok(v) = event_target_value(&e).parse() { distinct.set(v) }
-                }>
-                    {DISTINCT.iter().map(|&d| view! { <option value=d.to_string() selected=move || distinct.get() == d>{d.to_string()}</option> }).collect_view()}
-                </select>
-            </label>
+            <NumberChoice label="Bins the data hits" choices=&DISTINCT value=distinct test_id="histogram-distinct" />
         </div>
         <p class="muted">"Invocations below is the number of values; each invocation counts 16 of them."</p>
         <RunForm sizes=sizes job=job on_run=run />

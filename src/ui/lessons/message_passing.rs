@@ -10,7 +10,7 @@ use crate::lessons::message_passing::{check, every_interleaving, model_outcome, 
 use crate::model::Machine;
 use crate::ui::chart::{LogBarChart, Series};
 use crate::ui::gpu::now_ms;
-use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_form::{GpuJob, NumberChoice, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
@@ -143,13 +143,7 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
     });
     view! {
         <div class="gpu-form">
-            <label>"Dispatches per variant "
-                <select data-testid="litmus-dispatches" on:change=move |e| {
-                    if let Ok(v) = event_target_value(&e).parse() { dispatches.set(v) }
-                }>
-                    {DISPATCH_CHOICES.iter().map(|&d| view! { <option value=d.to_string() selected=move || dispatches.get() == d>{d.to_string()}</option> }).collect_view()}
-                </select>
-            </label>
+            <NumberChoice label="Dispatches per variant" choices=&DISPATCH_CHOICES value=dispatches test_id="litmus-dispatches" />
         </div>
         <p class="muted">"Invocations below is the number of test instances in each dispatch: every invocation writes one and reads another. All four variants run."</p>
         <RunForm sizes=sizes job=job on_run=run />
