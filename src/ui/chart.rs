@@ -148,9 +148,11 @@ fn power_of_ten(k: i32) -> String {
     }
 }
 
-/// A count in a few characters: 7, 1.2k, 65.5k, 4.2M.
+/// A count in a few characters, so neighbouring bars' labels stay apart: 7, 1.2k, 66k, 4.2M, 52M.
 fn compact(v: f64) -> String {
-    if v >= 1e6 {
+    if v >= 1e7 {
+        format!("{:.0}M", v / 1e6)
+    } else if v >= 1e6 {
         format!("{:.1}M", v / 1e6)
     } else if v >= 1e4 {
         format!("{:.0}k", v / 1e3)

@@ -284,9 +284,37 @@ fn MeasuredElsewhere() -> impl IntoView {
         } else {
             format!(" Allowed but never seen there: {}. That is this GPU's hardware and compiler, not a promise: WGSL gives none across workgroups.", allowed_unseen.join(", "))
         };
+        // One chart per size and workgroup size, the variants side by side as on the reader's.
+        let mut shapes: Vec<(u32, u32, u32)> = Vec::new();
+        for r in &report.rows {
+            if !shapes.iter().any(|s| (s.0, s.1) == (r.instances, r.workgroup_size)) {
+                shapes.push((r.instances, r.workgroup_size, r.dispatches));
+            }
+        }
+        let charts = shapes
+            .into_iter()
+            .map(|(instances, workgroup, dispatches)| {
+                let series = report
+                    .rows
+                    .iter()
+                    .filter(|r| (r.instances, r.workgroup_size) == (instances, workgroup))
+                    .filter_map(|r| {
+                        use crate::lessons::settings::LessonVariant;
+                        let v = MessagePassingVariant::from_name(&r.variant)?;
+                        // The file's counts follow Outcome::ALL, as the chart's groups do.
+                        Some(Series { name: variant_label(v), values: r.counts.iter().map(|&n| Some(n as f64)).collect() })
+                    })
+                    .collect();
+                view! {
+                    <LogBarChart title=format!("{instances} instances × {dispatches} dispatches per variant, workgroups of {workgroup}, on an {}", report.adapter)
+                        groups=Outcome::ALL.iter().map(|o| short_label(*o)).collect() series=series test_id="measured-litmus-chart" />
+                }
+            })
+            .collect_view();
         view! {
             <details class="measured" data-testid="measured-h100">
                 <summary>{format!("Measured on an {} (native wgpu, Vulkan)", report.adapter)}</summary>
+                {charts}
                 <TextTable headers=headers rows=rows test_id="measured-litmus-table" />
                 <p class="muted" data-testid="measured-weak">{format!("Weak outcomes there: {}.{unseen}", totals.join("; "))}</p>
                 <p class="muted">{format!(
