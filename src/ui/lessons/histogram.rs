@@ -12,6 +12,7 @@ use crate::ui::gpu_form::{GpuJob, NumberChoice, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
+use crate::ui::measured::MeasuredDetails;
 use leptos::prelude::*;
 
 /// Dispatches per timed pass: enough that coarsened browser timestamps still resolve one.
@@ -229,15 +230,14 @@ fn MeasuredElsewhere() -> impl IntoView {
         let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = ratios.iter().copied().fold(0.0, f64::max);
         view! {
-            <details class="measured" data-testid="measured-h100">
-                <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
+            <MeasuredDetails adapter=adapter>
                 {charts}
                 <p class="muted">{format!(
                     "Medians of five timed passes of 20 dispatches, from data/h100-histogram.json, written by examples/histogram_report.rs on that GPU; the atomic ways equalled the CPU's histogram {}. There, private bins were {lo:.1}× to {hi:.0}× faster than atomicAdd on the storage bins: the seed's 10× lies {} that range, which depends on how many bins the data hits.",
                     if exact { "every time" } else { "NOT every time" },
                     if (lo..=hi).contains(&10.0) { "inside" } else { "outside" }
                 )}</p>
-            </details>
+            </MeasuredDetails>
         }
     })
 }

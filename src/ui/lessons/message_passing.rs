@@ -14,6 +14,7 @@ use crate::ui::gpu_form::{GpuJob, NumberChoice, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
+use crate::ui::measured::MeasuredDetails;
 use leptos::prelude::*;
 
 /// Dispatches of the smallest test in the throughput comparison: enough that the per-dispatch
@@ -318,8 +319,7 @@ fn MeasuredElsewhere() -> impl IntoView {
             })
             .collect_view();
         view! {
-            <details class="measured" data-testid="measured-h100">
-                <summary>{format!("Measured on an {} (native wgpu, Vulkan)", report.adapter)}</summary>
+            <MeasuredDetails adapter=report.adapter.clone()>
                 {charts}
                 <TextTable headers=headers rows=rows test_id="measured-litmus-table" />
                 <p class="muted" data-testid="measured-weak">{format!("Weak outcomes there: {}.{seed}{unseen}", totals.join("; "))}</p>
@@ -327,7 +327,7 @@ fn MeasuredElsewhere() -> impl IntoView {
                     "From data/h100-message-passing.json, written by examples/message_passing_report.rs on that GPU. Throughput there: {} instances/s with {} per dispatch against {} with the smallest test per dispatch: {:.0}×.",
                     per_second(report.many_per_second), report.many_instances, per_second(report.smallest_per_second), report.many_per_second / report.smallest_per_second.max(1e-9)
                 )}</p>
-            </details>
+            </MeasuredDetails>
         }
     })
 }
