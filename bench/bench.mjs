@@ -142,7 +142,7 @@ async function lessonRoundTrips(browser, url) {
 async function rawWebGpuRoundTrips(browser, url) {
   const page = await (await browser.newContext()).newPage();
   await page.goto(url);
-  const code = fs.readFileSync(path.join(ROOT, 'shaders', 'race_atomic.wgsl'), 'utf8');
+  const code = fs.readFileSync(path.join(ROOT, 'shaders', 'race', 'race_atomic.wgsl'), 'utf8');
   return page.evaluate(async ({ code, n }) => {
     const adapter = await navigator.gpu.requestAdapter();
     const device = await adapter.requestDevice();

@@ -7,12 +7,15 @@
 //!
 //! Every number is counted from what the GPU wrote.
 
-use syncscope::export::Json;
-use syncscope::gpu::across::run_across;
+use syncscope::data::Json;
+use syncscope::lessons::barrier::across::run_across;
 use syncscope::lessons::barrier::{check_across, Across};
-use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
+use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
 
 mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::barrier;
 
 const RUNS: usize = 10;
 
@@ -42,7 +45,7 @@ fn main() {
     common::print_report(
         "across/report",
         &ctx,
-        &["how", "invocations", "workgroup_size", "runs", "runs_stale", "stale_min", "stale_max", "impossible"],
+        &names(barrier::measured::ACROSS_SCHEMA),
         rows,
         vec![],
     );

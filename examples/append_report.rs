@@ -5,12 +5,15 @@
 //!
 //! Every number comes from the GPU: counts and output slots read back.
 
-use syncscope::export::Json;
-use syncscope::gpu::append::run_append;
+use syncscope::data::Json;
+use syncscope::lessons::append::gpu::run_append;
 use syncscope::lessons::append::{check, slots_changed};
-use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
+use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
 
 mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::append;
 
 const RUNS: usize = 10;
 
@@ -47,17 +50,7 @@ fn main() {
     common::print_report(
         "append/report",
         &ctx,
-        &[
-            "invocations",
-            "workgroup_size",
-            "runs",
-            "runs_exact",
-            "kept",
-            "slots_changed_from_previous_run_min",
-            "slots_changed_from_previous_run_max",
-            "slots_in_input_order_min",
-            "slots_in_input_order_max",
-        ],
+        &names(append::measured::SCHEMA),
         rows,
         vec![],
     );

@@ -8,12 +8,15 @@
 //!
 //! Every number is counted from what the GPU returned.
 
-use syncscope::export::Json;
-use syncscope::gpu::atomic_ops::run_atomic_op;
+use syncscope::data::Json;
+use syncscope::lessons::atomic_ops::gpu::run_atomic_op;
 use syncscope::lessons::atomic_ops::{tally, AtomicOp, AtomicSetup, Placement};
 use syncscope::model::IntType;
 
 mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::atomic_ops;
 
 const RUNS: usize = 100;
 /// The most the lesson runs: the widest race for each returned value.
@@ -46,7 +49,7 @@ fn main() {
     common::print_report(
         "atomic-ops/report",
         &ctx,
-        &["op", "type", "layout", "invocations", "runs", "runs_explained", "distinct_final_values", "distinct_returned_sets", "spurious_failures"],
+        &names(atomic_ops::measured::SCHEMA),
         rows,
         vec![],
     );

@@ -6,13 +6,16 @@
 //!
 //! Every number is counted from what the GPU wrote.
 
-use syncscope::export::Json;
-use syncscope::gpu::barrier::run_barrier;
+use syncscope::data::Json;
+use syncscope::lessons::barrier::gpu::run_barrier;
 use syncscope::lessons::barrier::{check, BarrierVariant};
-use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
-use syncscope::lessons::settings::LessonVariant;
+use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
+use syncscope::site::settings::LessonVariant;
 
 mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::barrier;
 
 const RUNS: usize = 10;
 
@@ -51,20 +54,7 @@ fn main() {
     common::print_report(
         "barrier/report",
         &ctx,
-        &[
-            "variant",
-            "invocations",
-            "workgroup_size",
-            "runs",
-            "runs_sound",
-            "stale_min",
-            "stale_max",
-            "stale_within_four_min",
-            "stale_within_four_max",
-            "ordered_workgroups_min",
-            "ordered_workgroups_max",
-            "workgroups",
-        ],
+        &names(barrier::measured::SCHEMA),
         rows,
         vec![],
     );

@@ -7,13 +7,16 @@
 //!
 //! Every number is counted or timed on the GPU; the histograms are checked against the CPU.
 
-use syncscope::export::Json;
-use syncscope::gpu::histogram::run_histogram;
-use syncscope::lessons::dispatch::GpuParams;
+use syncscope::data::Json;
+use syncscope::lessons::histogram::gpu::run_histogram;
+use syncscope::gpu::params::GpuParams;
 use syncscope::lessons::histogram::{check, HistogramVariant, DISTINCT};
-use syncscope::lessons::settings::LessonVariant;
+use syncscope::site::settings::LessonVariant;
 
 mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::histogram;
 
 const PASSES: usize = 5;
 const REPEATS: u32 = 20;
@@ -48,7 +51,7 @@ fn main() {
     common::print_report(
         "histogram/report",
         &ctx,
-        &["variant", "values", "workgroup_size", "distinct", "repeats", "exact", "lost_last", "us_per_dispatch_median"],
+        &names(histogram::measured::SCHEMA),
         rows,
         vec![],
     );

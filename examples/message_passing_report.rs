@@ -9,13 +9,16 @@
 //! `Outcome::ALL`: reader first, writer first, interleaved, weak.
 
 use std::time::Instant;
-use syncscope::export::Json;
-use syncscope::gpu::message_passing::{compare_throughput, run_litmus};
-use syncscope::lessons::dispatch::GpuParams;
+use syncscope::data::Json;
+use syncscope::lessons::message_passing::gpu::{compare_throughput, run_litmus};
+use syncscope::gpu::params::GpuParams;
 use syncscope::lessons::message_passing::{check, MessagePassingVariant, Outcome};
-use syncscope::lessons::settings::LessonVariant;
+use syncscope::site::settings::LessonVariant;
 
 mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::message_passing;
 
 fn now_ms() -> f64 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
@@ -45,7 +48,7 @@ fn main() {
     common::print_report(
         "message-passing/report",
         &ctx,
-        &["variant", "instances", "workgroup_size", "dispatches", "reader_first", "writer_first", "interleaved", "weak", "instances_per_s"],
+        &names(message_passing::measured::SCHEMA),
         rows,
         vec![
             ("throughput_variant", Json::from("relaxed")),

@@ -6,12 +6,15 @@
 //!
 //! Every time comes from the GPU's timestamp queries; every sum is checked against the CPU.
 
-use syncscope::export::Json;
-use syncscope::gpu::reduction::{run_comparison, run_trace};
-use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
+use syncscope::data::Json;
+use syncscope::lessons::reduction::gpu::{run_comparison, run_trace};
+use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
 use syncscope::lessons::reduction::{large_sum, trace, VALUES};
 
 mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::reduction;
 
 const REPEATS: u32 = 20;
 const RUNS: usize = 5;
@@ -31,7 +34,7 @@ fn main() {
             .iter()
             .filter(|c| u64::from(c.tree_sum) == want && u64::from(c.atomic_total) == (want * u64::from(REPEATS)) & 0xFFFF_FFFF)
             .count();
-        let median = |f: fn(&syncscope::gpu::reduction::Comparison) -> Option<f64>| {
+        let median = |f: fn(&syncscope::lessons::reduction::gpu::Comparison) -> Option<f64>| {
             let mut v: Vec<f64> = runs.iter().filter_map(f).collect();
             v.sort_by(f64::total_cmp);
             v.get(v.len() / 2).map(|ns| ns / 1e6)
@@ -49,7 +52,7 @@ fn main() {
     common::print_report(
         "reduction/report",
         &ctx,
-        &["invocations", "workgroup_size", "runs", "runs_right", "tree_levels", "tree_ms_median", "atomic_ms_median"],
+        &names(reduction::measured::SCHEMA),
         rows,
         vec![("trace_of_8_matches", Json::from(traced)), ("repeats_per_timed_pass", Json::from(REPEATS))],
     );

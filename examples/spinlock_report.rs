@@ -6,13 +6,16 @@
 //!
 //! Every number is counted by the kernel on the GPU and read back.
 
-use syncscope::export::Json;
-use syncscope::gpu::spinlock::run_spinlock;
-use syncscope::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
-use syncscope::lessons::settings::LessonVariant;
+use syncscope::data::Json;
+use syncscope::lessons::spinlock::gpu::run_spinlock;
+use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
+use syncscope::site::settings::LessonVariant;
 use syncscope::lessons::spinlock::{check, Lock};
 
 mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::spinlock;
 
 const RUNS: usize = 10;
 
@@ -50,22 +53,7 @@ fn main() {
     common::print_report(
         "spinlock/report",
         &ctx,
-        &[
-            "lock",
-            "invocations",
-            "workgroup_size",
-            "runs",
-            "runs_consistent",
-            "runs_excluded",
-            "entered_min",
-            "entered_max",
-            "gave_up_min",
-            "gave_up_max",
-            "lost_min",
-            "lost_max",
-            "overlaps_min",
-            "overlaps_max",
-        ],
+        &names(spinlock::measured::SCHEMA),
         rows,
         vec![],
     );

@@ -6,12 +6,15 @@
 //!
 //! Every cell is compared with the product computed on the CPU.
 
-use syncscope::export::Json;
-use syncscope::gpu::tiled::run_tiled;
-use syncscope::lessons::settings::LessonVariant;
+use syncscope::data::Json;
+use syncscope::lessons::tiled::gpu::run_tiled;
+use syncscope::site::settings::LessonVariant;
 use syncscope::lessons::tiled::{product, wrong_cells, TiledSize, TiledVariant};
 
 mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::tiled;
 
 const RUNS: u32 = 100;
 
@@ -35,5 +38,5 @@ fn main() {
             ]));
         }
     }
-    common::print_report("tiled/report", &ctx, &["variant", "n", "tile", "runs", "runs_wrong", "wrong_min", "wrong_max"], rows, vec![]);
+    common::print_report("tiled/report", &ctx, &names(tiled::measured::SCHEMA), rows, vec![]);
 }

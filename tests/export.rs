@@ -1,7 +1,8 @@
 //! Exported results are well-formed JSON that carries the raw numbers as read back.
 
-use syncscope::export::{race, Json};
-use syncscope::gpu::race::{RaceBatch, ReplayRun};
+use syncscope::data::Json;
+use syncscope::lessons::race::export as race;
+use syncscope::lessons::race::gpu::{RaceBatch, ReplayRun};
 use syncscope::gpu::{AdapterSummary, ComputeLimitsSummary};
 use syncscope::lessons::race::{GpuParams, Variant};
 use syncscope::model::AccessRecord;

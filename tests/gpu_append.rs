@@ -1,8 +1,8 @@
 //! The append kernel on a real Vulkan device: an exact count and exactly the kept values.
 
-use syncscope::gpu::append::run_append;
+use syncscope::lessons::append::gpu::run_append;
 use syncscope::lessons::append::check;
-use syncscope::lessons::dispatch::{check_params, GpuParams};
+use syncscope::gpu::params::{check_params, GpuParams};
 
 mod common;
 use common::{gpu, limits};

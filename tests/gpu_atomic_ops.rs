@@ -1,7 +1,7 @@
 //! Every atomic of the family on a real Vulkan device, on u32 and i32: what each invocation
 //! got back and where the cell ended are explained by some one-at-a-time order.
 
-use syncscope::gpu::atomic_ops::run_atomic_op;
+use syncscope::lessons::atomic_ops::gpu::run_atomic_op;
 use syncscope::lessons::atomic_ops::{explain, serial_run, AtomicOp, AtomicSetup, Placement};
 use syncscope::model::{IntType, RmwOp};
 

@@ -2,9 +2,9 @@
 //! every workgroup's arrivals come before its departures; without it reads are right or
 //! stale, never anything else.
 
-use syncscope::gpu::barrier::run_barrier;
+use syncscope::lessons::barrier::gpu::run_barrier;
 use syncscope::lessons::barrier::{check, BarrierVariant};
-use syncscope::lessons::dispatch::{check_params, GpuParams};
+use syncscope::gpu::params::{check_params, GpuParams};
 
 mod common;
 use common::{gpu, limits};
@@ -38,7 +38,7 @@ fn without_the_barrier_reads_are_right_or_stale() {
 
 #[test]
 fn storage_writes_are_seen_within_a_workgroup_and_after_a_dispatch_ends() {
-    use syncscope::gpu::across::run_across;
+    use syncscope::lessons::barrier::across::run_across;
     use syncscope::lessons::barrier::{check_across, Across};
     let Some(ctx) = gpu() else { return };
     for (invocations, workgroup_size) in [(64, 64), (1000, 64), (65_536, 256)] {

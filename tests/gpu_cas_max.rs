@@ -1,9 +1,9 @@
 //! The compare-exchange maximum on a real Vulkan device: exactly the true maximum (bits and
 //! all), no give-ups, and a retry count for every invocation.
 
-use syncscope::gpu::cas_max::run_cas_max;
+use syncscope::lessons::cas_max::gpu::run_cas_max;
 use syncscope::lessons::cas_max::{check, CasInputs};
-use syncscope::lessons::dispatch::{check_params, GpuParams};
+use syncscope::gpu::params::{check_params, GpuParams};
 
 mod common;
 use common::{gpu, limits};

@@ -2,8 +2,8 @@
 //! size and number of bins; the plain count never exceeds the truth and keeps a count in
 //! every bin the data hits.
 
-use syncscope::gpu::histogram::{run_histogram, run_size_sweep, run_sweep};
-use syncscope::lessons::dispatch::{check_params, GpuParams};
+use syncscope::lessons::histogram::gpu::{run_histogram, run_size_sweep, run_sweep};
+use syncscope::gpu::params::{check_params, GpuParams};
 use syncscope::lessons::histogram::{check, HistogramVariant, DISTINCT, SIZES};
 
 mod common;

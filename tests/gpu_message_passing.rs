@@ -4,8 +4,8 @@
 //! asserted: the memory model allows them and a GPU may or may not show them.
 
 use std::time::Instant;
-use syncscope::gpu::message_passing::{compare_throughput, run_litmus};
-use syncscope::lessons::dispatch::{check_params, GpuParams};
+use syncscope::lessons::message_passing::gpu::{compare_throughput, run_litmus};
+use syncscope::gpu::params::{check_params, GpuParams};
 use syncscope::lessons::message_passing::{check, MessagePassingVariant, Outcome};
 
 mod common;

@@ -4,7 +4,7 @@
 //! A machine without any Vulkan device fails these tests rather than skipping them, so a
 //! missing driver cannot pass for a green run. `SYNCSCOPE_SKIP_GPU=1` opts out explicitly.
 
-use syncscope::gpu::race::{run_race, run_replay};
+use syncscope::lessons::race::gpu::{run_race, run_replay};
 use syncscope::lessons::race::{check_params, GpuParams, Variant};
 use syncscope::model::ReplayTimeline;
 
@@ -93,7 +93,7 @@ fn sizes_beyond_the_adapter_are_refused_with_a_reason() {
 #[test]
 fn every_shader_compiles_natively() {
     let Some(ctx) = gpu() else { return };
-    for kernel in syncscope::gpu::kernels::Kernel::ALL {
+    for kernel in syncscope::lessons::all_kernels() {
         pollster::block_on(ctx.pipeline(kernel, 16)).unwrap_or_else(|e| panic!("{e}"));
     }
 }

@@ -1,8 +1,8 @@
 //! The reduction kernels on a real Vulkan device: the traced tree gives the seed's table step
 //! for step, and a large array sums to the same total by the tree and by atomicAdd.
 
-use syncscope::gpu::reduction::{run_comparison, run_trace};
-use syncscope::lessons::dispatch::{check_params, GpuParams};
+use syncscope::lessons::reduction::gpu::{run_comparison, run_trace};
+use syncscope::gpu::params::{check_params, GpuParams};
 use syncscope::lessons::reduction::{large_sum, trace, VALUES};
 
 mod common;

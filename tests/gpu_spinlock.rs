@@ -2,8 +2,8 @@
 //! counter never holds more increments than entries. Whether the lock excluded is reported,
 //! not asserted: WGSL does not promise it.
 
-use syncscope::gpu::spinlock::run_spinlock;
-use syncscope::lessons::dispatch::{check_params, GpuParams};
+use syncscope::lessons::spinlock::gpu::run_spinlock;
+use syncscope::gpu::params::{check_params, GpuParams};
 use syncscope::lessons::spinlock::{check, Lock};
 
 mod common;

@@ -2,7 +2,7 @@
 //! the CPU's product; without one, whatever the device does, every cell is a sum of products
 //! of values that were somewhere in a tile, so it never exceeds n · 5 · 5.
 
-use syncscope::gpu::tiled::run_tiled;
+use syncscope::lessons::tiled::gpu::run_tiled;
 use syncscope::lessons::tiled::{product, wrong_cells, TiledSize, TiledVariant};
 
 mod common;

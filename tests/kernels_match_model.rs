@@ -19,7 +19,7 @@ fn every_model_instruction_has_exactly_one_line_in_its_kernel() {
     }
 }
 
-fn assert_markers_match(program: &syncscope::model::Program, kernel: syncscope::gpu::kernels::Kernel) {
+fn assert_markers_match(program: &syncscope::model::Program, kernel: syncscope::gpu::Kernel) {
     let source = kernel.source();
     for (pc, line) in program.lines.iter().enumerate() {
         let needle = format!("// step: {}", line.marker);
@@ -30,7 +30,7 @@ fn assert_markers_match(program: &syncscope::model::Program, kernel: syncscope::
 
 #[test]
 fn the_ticket_and_append_models_name_lines_of_their_kernels() {
-    use syncscope::lessons::{append::Append, tickets::Tickets};
+    use syncscope::lessons::{append::Append, atomic_counter::Tickets};
     assert_markers_match(&Tickets::program(4), Tickets::kernel());
     assert_markers_match(&Append::program(4), Append::kernel());
     use syncscope::lessons::cas_max::CasInputs;
@@ -89,18 +89,29 @@ fn the_append_kernel_filters_with_the_models_limit() {
 }
 
 #[test]
-fn every_file_in_shaders_is_a_known_kernel() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders");
-    let mut on_disk: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.ends_with(".wgsl"))
-        .collect();
+fn every_file_in_shaders_is_a_kernel_of_the_lesson_whose_folder_holds_it() {
+    // shaders/<lesson id>/<file>.wgsl, plus the refused kernels under shaders/<id>/rejected/.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let mut on_disk = Vec::new();
+    for lesson in std::fs::read_dir(&root).unwrap() {
+        let lesson = lesson.unwrap();
+        assert!(lesson.file_type().unwrap().is_dir(), "{:?} is not a lesson folder", lesson.path());
+        for file in std::fs::read_dir(lesson.path()).unwrap() {
+            let name = file.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".wgsl") {
+                on_disk.push(format!("{}/{name}", lesson.file_name().to_str().unwrap()));
+            } else {
+                assert_eq!(name, "rejected", "only kernels and a rejected/ folder in a lesson's shaders");
+            }
+        }
+    }
     on_disk.sort();
-    let mut known: Vec<String> =
-        syncscope::gpu::kernels::Kernel::ALL.iter().map(|k| k.file_name().to_owned()).collect();
+    let mut known: Vec<String> = syncscope::lessons::all_kernels().map(|k| k.path()).collect();
     known.sort();
     assert_eq!(on_disk, known);
+    for lesson in syncscope::lessons::LESSONS {
+        assert!(lesson.kernels.iter().all(|k| k.lesson == lesson.id), "{}'s kernels live in shaders/{}/", lesson.id, lesson.id);
+    }
 }
 
 #[test]

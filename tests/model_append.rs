@@ -2,7 +2,7 @@
 //! dropped ones never appear, and only the order can change.
 
 use syncscope::lessons::append::{check, input_value, Append, COUNT, INPUT, LIMIT, MODEL_THREADS};
-use syncscope::lessons::dispatch::GpuParams;
+use syncscope::gpu::params::GpuParams;
 use syncscope::model::{splitmix64, Schedule, Session};
 
 #[test]

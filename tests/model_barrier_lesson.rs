@@ -67,7 +67,7 @@ fn in_a_branch_half_the_threads_wait_for_ever() {
 #[test]
 fn the_gpu_check_counts_stale_reads_by_lane_group_and_ticket_order() {
     use syncscope::lessons::barrier::{check, written_by, BarrierRun};
-    use syncscope::lessons::dispatch::GpuParams;
+    use syncscope::gpu::params::GpuParams;
     // Two workgroups of 8 (the second cut short at 6 invocations: 14 in all).
     let p = GpuParams { invocations: 14, workgroup_size: 8 };
     let mut got: Vec<u32> = (0..14u32)

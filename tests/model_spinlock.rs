@@ -2,7 +2,7 @@
 //! it, so every thread either increments once or gives up; without one, increments are lost.
 
 use syncscope::lessons::spinlock::{check, Lock, LockRun, COUNTER, GAVE_UP, LOCK, MODEL_THREADS};
-use syncscope::lessons::dispatch::GpuParams;
+use syncscope::gpu::params::GpuParams;
 use syncscope::model::{splitmix64, Schedule, Session};
 
 fn schedules() -> Vec<Schedule> {

@@ -3,7 +3,7 @@
 //! thread at a time reads tile cells that are not (or no longer) the ones it needs.
 
 use syncscope::lessons::tiled::{input, matrix, model_tile_expected, Matrix, product, wrong_cells, TiledSize, TiledVariant, C, MODEL_THREADS, N, TILE};
-use syncscope::lessons::dispatch::ComputeLimits;
+use syncscope::gpu::params::ComputeLimits;
 use syncscope::model::{splitmix64, Machine, Schedule, Session};
 
 fn schedules() -> Vec<Schedule> {

@@ -2,7 +2,7 @@
 //! machine (registers, program counters, memory), the same step, the same future.
 
 use std::collections::HashMap;
-use syncscope::lessons::permalink::{parse_ticks, query};
+use syncscope::site::permalink::{parse_ticks, query};
 use syncscope::lessons::race::{GpuParams, RaceSettings, Variant};
 use syncscope::model::{splitmix64, Schedule, Session};
 

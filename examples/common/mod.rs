@@ -12,16 +12,16 @@ pub fn gpu_or_exit() -> GpuContext {
     }
 }
 
-/// Prints a report in the shape `lessons::measured::report_rows` reads: which report, the
+/// Prints a report in the shape `data::measured::Table` reads: which report, the
 /// adapter, the column names, one row of numbers per line, and any `extra` fields after them.
 pub fn print_report(
     kind: &str,
     ctx: &GpuContext,
     columns: &[&str],
-    rows: Vec<syncscope::export::Json>,
-    extra: Vec<(&str, syncscope::export::Json)>,
+    rows: Vec<syncscope::data::Json>,
+    extra: Vec<(&str, syncscope::data::Json)>,
 ) {
-    use syncscope::export::{adapter, Json};
+    use syncscope::data::{adapter, Json};
     let mut fields = vec![
         ("syncscope", Json::from(kind)),
         ("adapter", adapter(&ctx.adapter)),

@@ -1,6 +1,6 @@
 //! Getting a device, describing the adapter, and compiling kernels once.
 
-use super::kernels::Kernel;
+use super::kernel::Kernel;
 use super::GpuError;
 use std::cell::RefCell;
 use std::collections::HashMap;

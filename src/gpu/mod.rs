@@ -1,26 +1,18 @@
-//! The GPU layer: the same code natively (wgpu over Vulkan, for tests and the real-GPU
-//! report) and in the browser (wgpu over WebGPU).
+//! The GPU engine, knowing no lesson: device and limits, buffers, pipelines, dispatch,
+//! read-back, timing and errors — the same code natively (wgpu over Vulkan, for tests and the
+//! real-GPU reports) and in the browser (wgpu over WebGPU). Each lesson's runner, in its own
+//! folder under `lessons/`, is built from these parts.
 
-pub mod across;
-pub mod append;
-pub mod atomic_ops;
-pub mod barrier;
-mod buffers;
-pub mod cas_max;
+pub mod buffers;
 mod context;
-mod dispatch;
+pub mod dispatch;
 mod error;
-pub mod histogram;
-pub mod kernels;
-pub mod message_passing;
-pub mod race;
-pub mod reduction;
-pub mod spinlock;
-pub mod tickets;
-pub mod tiled;
-mod readback;
+mod kernel;
+pub mod params;
+pub mod readback;
 mod timing;
 
 pub use context::{AdapterSummary, ComputeLimitsSummary, GpuContext};
 pub use error::GpuError;
+pub use kernel::Kernel;
 pub use timing::PassTimer;

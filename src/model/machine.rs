@@ -63,6 +63,9 @@ pub enum StepError {
     /// The program names a memory cell the machine does not have (a program built for
     /// fewer threads than the machine runs).
     NoSuchCell(usize),
+    /// A register used as an index held a value no cell can have: `base + index` below zero
+    /// or past any address.
+    BadIndex { base: Addr, index: i64 },
 }
 
 impl std::fmt::Display for StepError {
@@ -72,6 +75,7 @@ impl std::fmt::Display for StepError {
             StepError::Finished(t) => write!(f, "thread {t} has finished"),
             StepError::Waiting(t) => write!(f, "thread {t} is waiting at the barrier"),
             StepError::NoSuchCell(a) => write!(f, "there is no memory cell {a}"),
+            StepError::BadIndex { base, index } => write!(f, "cell {base} + {index} does not exist"),
         }
     }
 }
@@ -129,7 +133,7 @@ impl Machine {
         let instr = self.program.lines[pc].instr;
         let effect = match instr {
             Instr::Load { reg, addr } => {
-                let value = self.memory[addr];
+                let value = self.read(addr)?;
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
             }
@@ -141,25 +145,25 @@ impl Machine {
             }
             Instr::Store { addr, reg } => {
                 let value = self.threads[t].regs[reg];
-                self.memory[addr] = value;
+                self.write(addr, value)?;
                 Effect::Stored { addr, value }
             }
             Instr::AtomicAdd { reg, addr, imm } => {
-                let old = self.memory[addr];
+                let old = self.read(addr)?;
                 let new = old + imm;
-                self.memory[addr] = new;
+                self.write(addr, new)?;
                 self.threads[t].regs[reg] = old;
                 Effect::AtomicAdded { addr, old, new }
             }
             Instr::StoreOwn { base, reg, .. } => {
                 let addr = base + t;
                 let value = self.threads[t].regs[reg];
-                *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
+                self.write(addr, value)?;
                 Effect::Stored { addr, value }
             }
             Instr::LoadOwn { base, reg, .. } => {
                 let addr = base + t;
-                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                let value = self.read(addr)?;
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
             }
@@ -175,10 +179,9 @@ impl Machine {
                 Effect::Tested { value, limit, kept }
             }
             Instr::StoreAt { base, index, reg, .. } => {
-                let slot = self.threads[t].regs[index];
-                let addr = usize::try_from(slot).ok().map(|s| base + s).ok_or(StepError::NoSuchCell(usize::MAX))?;
+                let addr = self.indexed(t, base, index)?;
                 let value = self.threads[t].regs[reg];
-                *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
+                self.write(addr, value)?;
                 Effect::Stored { addr, value }
             }
             Instr::BranchUnlessGreater { a, b, target } => {
@@ -193,10 +196,10 @@ impl Machine {
             Instr::Jump { target } => return Ok(self.branch(t, pc, true, target)),
             Instr::CompareExchange { addr, expected, desired, old, exchanged } => {
                 let (want, new) = (self.threads[t].regs[expected], self.threads[t].regs[desired]);
-                let held = self.memory[addr];
+                let held = self.read(addr)?;
                 let swapped = held == want;
                 if swapped {
-                    self.memory[addr] = new;
+                    self.write(addr, new)?;
                 }
                 let regs = &mut self.threads[t].regs;
                 regs[old] = held;
@@ -206,14 +209,14 @@ impl Machine {
             Instr::Barrier => return Ok(self.arrive(t, pc)),
             Instr::AtomicRmw { op, ty, addr, operand, old } => {
                 let value = self.threads[t].regs[operand];
-                let held = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                let held = self.read(addr)?;
                 let new = op.apply(ty, held, value);
-                self.memory[addr] = new;
+                self.write(addr, new)?;
                 self.threads[t].regs[old] = held;
                 Effect::Rmw { addr, op, operand: value, old: held, new }
             }
             Instr::LoadUniform { reg, addr } => {
-                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                let value = self.read(addr)?;
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
             }
@@ -234,9 +237,8 @@ impl Machine {
                 return Ok(self.branch(t, pc, taken, target));
             }
             Instr::LoadOwnPlus { base, offset, reg, .. } => {
-                let at = usize::try_from(self.threads[t].regs[offset]).map_err(|_| StepError::NoSuchCell(usize::MAX))?;
-                let addr = base + t + at;
-                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                let addr = offset_of(base + t, self.threads[t].regs[offset])?;
+                let value = self.read(addr)?;
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
             }
@@ -258,28 +260,28 @@ impl Machine {
             }
             Instr::LoadNeighbour { base, reg, .. } => {
                 let addr = base + (t + 1) % self.threads.len();
-                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                let value = self.read(addr)?;
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
             }
             Instr::BranchUnlessIdBelow { limit, target } => return Ok(self.branch(t, pc, t >= limit, target)),
             Instr::StoreImm { addr, value } => {
-                *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
+                self.write(addr, value)?;
                 Effect::Stored { addr, value }
             }
             Instr::LoadTiled { base, at, reg, .. } => {
-                let index = at.resolve(t, self.threads[t].regs[at.step]).ok_or(StepError::NoSuchCell(usize::MAX))?;
-                let addr = base + index;
-                let value = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                let step = self.threads[t].regs[at.step];
+                let addr = base + at.resolve(t, step).ok_or(StepError::BadIndex { base, index: step })?;
+                let value = self.read(addr)?;
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
             }
             Instr::CopyToOwn { from_base, at, to_base, .. } => {
-                let index = at.resolve(t, self.threads[t].regs[at.step]).ok_or(StepError::NoSuchCell(usize::MAX))?;
-                let from = from_base + index;
-                let value = *self.memory.get(from).ok_or(StepError::NoSuchCell(from))?;
+                let step = self.threads[t].regs[at.step];
+                let from = from_base + at.resolve(t, step).ok_or(StepError::BadIndex { base: from_base, index: step })?;
+                let value = self.read(from)?;
                 let addr = to_base + t;
-                *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
+                self.write(addr, value)?;
                 Effect::Copied { from, addr, value }
             }
             Instr::MulAdd { acc, a, b } => {
@@ -290,22 +292,22 @@ impl Machine {
             }
             Instr::LoadAt { base, index, reg, .. } => {
                 let addr = self.indexed(t, base, index)?;
-                let value = self.memory[addr];
+                let value = self.read(addr)?;
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
             }
             Instr::AtomicAddAt { base, index, operand, old, .. } => {
                 let addr = self.indexed(t, base, index)?;
-                let (held, add) = (self.memory[addr], self.threads[t].regs[operand]);
-                self.memory[addr] = held + add;
+                let (held, add) = (self.read(addr)?, self.threads[t].regs[operand]);
+                self.write(addr, held + add)?;
                 self.threads[t].regs[old] = held;
                 Effect::AtomicAdded { addr, old: held, new: held + add }
             }
             Instr::TryLock { addr, got } => {
-                let held = *self.memory.get(addr).ok_or(StepError::NoSuchCell(addr))?;
+                let held = self.read(addr)?;
                 let swapped = held == 0;
                 if swapped {
-                    self.memory[addr] = 1;
+                    self.write(addr, 1)?;
                 }
                 self.threads[t].regs[got] = i64::from(swapped);
                 Effect::CompareExchanged { addr, old: held, expected: 0, desired: 1, exchanged: swapped }
@@ -315,11 +317,22 @@ impl Machine {
         Ok(Event { thread: t, pc, effect })
     }
 
-    /// The cell `base + regs[index]` of thread `t`, if the machine has it.
+    /// The cell `base + regs[index]` of thread `t`.
     fn indexed(&self, t: usize, base: Addr, index: usize) -> Result<Addr, StepError> {
-        let slot = self.threads[t].regs[index];
-        let addr = usize::try_from(slot).ok().map(|s| base + s).ok_or(StepError::NoSuchCell(usize::MAX))?;
-        if addr < self.memory.len() { Ok(addr) } else { Err(StepError::NoSuchCell(addr)) }
+        offset_of(base, self.threads[t].regs[index])
+    }
+
+    // Every instruction reaches memory through `read` and `write` and nothing else, so an
+    // address a program computes wrongly becomes a `StepError` the page can show, never a
+    // panic.
+
+    fn read(&self, addr: Addr) -> Result<i64, StepError> {
+        self.memory.get(addr).copied().ok_or(StepError::NoSuchCell(addr))
+    }
+
+    fn write(&mut self, addr: Addr, value: i64) -> Result<(), StepError> {
+        *self.memory.get_mut(addr).ok_or(StepError::NoSuchCell(addr))? = value;
+        Ok(())
     }
 
     /// Goes to `target` when `taken`, else to the next instruction.
@@ -415,4 +428,10 @@ impl Machine {
             }
         }
     }
+}
+
+/// `base + index` for an index read from a register: a negative or overflowing one is an error
+/// naming the register's value, not a cell that wraps around.
+fn offset_of(base: Addr, index: i64) -> Result<Addr, StepError> {
+    usize::try_from(index).ok().and_then(|i| base.checked_add(i)).ok_or(StepError::BadIndex { base, index })
 }

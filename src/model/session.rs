@@ -16,6 +16,9 @@ pub struct Session {
     /// `ticks[scheduled_from..]` were chosen by `schedule`; the ones before were chosen by
     /// the reader, a link, or a schedule in force earlier. A link must spell those out.
     scheduled_from: usize,
+    /// Why the last attempt to go past the known ticks failed: a program that reached for a
+    /// cell the machine does not have. Cleared by any tick that succeeds.
+    fault: Option<StepError>,
 }
 
 /// No lesson's model needs more than this; it only guards against a program that never ends.
@@ -23,7 +26,7 @@ pub const MAX_TICKS: usize = 10_000;
 
 impl Session {
     pub fn new(start: Machine, schedule: Schedule) -> Self {
-        Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0, scheduled_from: 0 }
+        Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0, scheduled_from: 0, fault: None }
     }
 
     pub fn schedule(&self) -> Schedule {
@@ -84,7 +87,19 @@ impl Session {
         let Some(threads) = self.schedule.pick(self.current(), self.cursor, self.last_events()) else {
             return false;
         };
-        self.push_tick(&threads).is_ok()
+        match self.push_tick(&threads) {
+            Ok(()) => true,
+            Err(e) => {
+                self.fault = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Why the run could not go on from here, if a step failed: the page shows it rather
+    /// than stopping without a word.
+    pub fn fault(&self) -> Option<&StepError> {
+        self.fault.as_ref()
     }
 
     /// The reader moves thread `t` by one instruction. A different choice from the one
@@ -103,7 +118,12 @@ impl Session {
     /// manual choice, or a tick spelled out in a link). The future it replaces is dropped.
     pub fn take_tick(&mut self, threads: &[usize]) -> Result<(), StepError> {
         // push_tick steps a copy and fails before changing anything.
-        self.push_tick(threads)?;
+        if let Err(e) = self.push_tick(threads) {
+            if matches!(e, StepError::NoSuchCell(_) | StepError::BadIndex { .. }) {
+                self.fault = Some(e.clone());
+            }
+            return Err(e);
+        }
         self.scheduled_from = self.ticks.len();
         Ok(())
     }
@@ -161,6 +181,7 @@ impl Session {
         for &t in threads {
             events.push(next.step(t)?);
         }
+        self.fault = None;
         self.truncate_future();
         self.states.push(next);
         self.ticks.push(events);

@@ -127,7 +127,7 @@ mod debug_hooks {
     use wasm_bindgen::prelude::*;
 
     pub fn install(ctx: &Rc<GpuContext>) {
-        if crate::ui::query::get("debug").as_deref() != Some("1") {
+        if crate::site::query::get("debug").as_deref() != Some("1") {
             return;
         }
         let Some(window) = web_sys::window() else { return };

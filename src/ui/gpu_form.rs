@@ -1,8 +1,8 @@
 //! The sizes a reader types for a dispatch, checked against the adapter before anything runs.
 
 use crate::gpu::GpuContext;
-use crate::lessons::dispatch::{check_params, ComputeLimits, GpuParams};
-use crate::lessons::param::in_range;
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::site::param::in_range;
 use leptos::prelude::*;
 
 /// The two fields as typed, and the sizes the page opened with (the fallback while a field

@@ -2,15 +2,15 @@
 //! refused parts of the link, the text, the model beside the kernel (and its CUDA twin), and
 //! the GPU panel.
 
-use crate::gpu::kernels::Kernel;
-use crate::lessons::settings::{LessonSettings, LessonVariant};
+use crate::gpu::Kernel;
+use crate::site::settings::{LessonSettings, LessonVariant};
 use crate::model::Machine;
 use crate::ui::gpu::GpuStatus;
 use crate::ui::gpu_form::{LinkProblems, SizeFields};
 use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
 use crate::ui::panel::Panel;
 use crate::ui::permalink::{self, CopyLink};
-use crate::ui::query;
+use crate::site::query;
 use leptos::prelude::*;
 
 /// Reads the lesson's link, opens its model and GPU sizes, and keeps the address bar in step
@@ -77,7 +77,7 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
                     })}
                     <p class="muted">
                         <a href="?lesson=cuda-map" data-testid="cuda-map-link"
-                            target=crate::ui::embed::requested().then_some("_blank")>"CUDA ↔ WGSL, construct by construct"</a>
+                            target=crate::site::embed::requested().then_some("_blank")>"CUDA ↔ WGSL, construct by construct"</a>
                         ": what WGSL has in place of each CUDA construct, and what it lacks."
                     </p>
                 </Panel>

@@ -1,9 +1,9 @@
 //! The model half of a lesson page: its state, the controls that set threads and schedule,
 //! the player with lanes and narration, and the kernel with the model's lines marked.
 
-use crate::gpu::kernels::Kernel;
-use crate::lessons::dispatch::GpuParams;
-use crate::lessons::settings::{LessonSettings, LessonVariant};
+use crate::gpu::Kernel;
+use crate::gpu::params::GpuParams;
+use crate::site::settings::{LessonSettings, LessonVariant};
 use crate::model::{Machine, Schedule, Session};
 use crate::ui::code_view::CodeView;
 use crate::ui::lanes::ThreadLanes;
@@ -144,6 +144,7 @@ pub fn ModelView(
         })
     };
     let outcome = move || session.with(|s| outcome(s.current()));
+    let fault = move || session.with(|s| s.fault().map(|e| format!("The model stopped: {e}.")));
     // Keys 1–8 step that thread when the reader schedules by hand.
     let handle = window_event_listener(leptos::ev::keydown, move |e| {
         if !manual.get_untracked() || e.ctrl_key() || e.meta_key() || e.alt_key() {
@@ -166,6 +167,7 @@ pub fn ModelView(
         <ThreadLanes machine=machine moved=moved on_step_thread=step_thread can_pick=manual />
         <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
         <p class="outcome" data-testid="model-outcome">{outcome}</p>
+        {move || fault().map(|f| view! { <p class="notice warn" role="alert" data-testid="model-fault">{f}</p> })}
         <p class="keys muted">"Keys: → or L step · ← or H back · Space play/pause · R reset · End jump to the end"</p>
     }
 }

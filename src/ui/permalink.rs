@@ -1,6 +1,6 @@
 //! Keeping the address bar in step with the lesson, and the "copy link" control.
 
-use crate::lessons::permalink::{query, PAGE_KEYS};
+use crate::site::permalink::{query, PAGE_KEYS};
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -26,7 +26,7 @@ pub fn follow(lesson: &'static str, state: impl Fn() -> Vec<(&'static str, Strin
 pub fn replace_query(lesson: &str, pairs: &[(&'static str, String)]) {
     let mut all: Vec<(&str, String)> = pairs.to_vec();
     for key in PAGE_KEYS {
-        if let Some(v) = super::query::get(key) {
+        if let Some(v) = crate::site::query::get(key) {
             all.push((key, v));
         }
     }

@@ -3,7 +3,7 @@
 use std::ops::Deref;
 use std::sync::{Mutex, MutexGuard};
 use syncscope::gpu::GpuContext;
-use syncscope::lessons::dispatch::ComputeLimits;
+use syncscope::gpu::params::ComputeLimits;
 
 /// Kernel tests take turns. On an NVIDIA H100 (driver 580, Vulkan) several test threads each
 /// creating a device and dispatching at once sometimes hung; one at a time they always passed.

@@ -1,0 +1,79 @@
+//! Runs the ticket kernel on this machine's GPU (native wgpu over Vulkan) and prints, as JSON,
+//! how it handed the tickets out: the figures the ticket lesson shows beside the reader's own.
+//!
+//!     cargo run --release --example atomic_counter_report > data/<gpu>-tickets.json
+//!
+//! Every number comes from the GPU: tickets read back, timestamp-query durations.
+
+use syncscope::data::Json;
+use syncscope::lessons::atomic_counter::gpu::run_tickets;
+use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
+use syncscope::lessons::atomic_counter::check;
+
+const RUNS: usize = 10;
+/// How many workgroups' service order to keep from each size's first run.
+const ORDER_KEPT: usize = 16;
+
+mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::atomic_counter;
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let limits = ComputeLimits::from(ctx.adapter.limits);
+    let mut rows = Vec::new();
+    let mut orders = Vec::new();
+    for (invocations, workgroup_size) in [(1024, 64), (4096, 64), (65_536, 256), (1 << 20, 256)] {
+        let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
+        pollster::block_on(run_tickets(&ctx, params)).expect("warm-up");
+        let mut permutations = 0;
+        let (mut whole, mut lane, mut gpu_ms) = (Vec::new(), Vec::new(), Vec::new());
+        for run_index in 0..RUNS {
+            let run = pollster::block_on(run_tickets(&ctx, params)).expect("run");
+            let c = check(&run.tickets, run.next, params);
+            permutations += usize::from(c.is_permutation);
+            whole.push(c.whole_workgroups);
+            lane.push(c.in_lane_order);
+            if let Some(ns) = run.gpu_ns {
+                gpu_ms.push(ns / 1e6);
+            }
+            if run_index == 0 {
+                orders.push(Json::array(service_order(&run.tickets, workgroup_size as usize)));
+            }
+        }
+        gpu_ms.sort_by(f64::total_cmp);
+        rows.push(Json::Array(vec![
+            Json::from(invocations),
+            Json::from(workgroup_size),
+            Json::from(RUNS),
+            Json::from(permutations),
+            Json::from(*whole.iter().min().unwrap()),
+            Json::from(*whole.iter().max().unwrap()),
+            Json::from(params.workgroups()),
+            Json::from(*lane.iter().min().unwrap()),
+            Json::from(*lane.iter().max().unwrap()),
+            Json::from(invocations - params.workgroups()),
+            Json::from(gpu_ms.get(gpu_ms.len() / 2).copied()),
+        ]));
+    }
+    common::print_report(
+        "atomic-counter/report",
+        &ctx,
+        &names(atomic_counter::measured::SCHEMA),
+        rows,
+        vec![("first_workgroups_in_service_order", Json::Array(orders))],
+    );
+}
+
+/// Workgroup ids ordered by the first ticket any of their invocations took: the order the GPU
+/// started serving them. Only the first few are kept.
+fn service_order(tickets: &[u32], workgroup_size: usize) -> Vec<u32> {
+    let mut firsts: Vec<(u32, u32)> = tickets
+        .chunks(workgroup_size)
+        .enumerate()
+        .map(|(g, group)| (*group.iter().min().unwrap(), g as u32))
+        .collect();
+    firsts.sort();
+    firsts.into_iter().take(ORDER_KEPT).map(|(_, g)| g).collect()
+}

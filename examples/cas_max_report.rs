@@ -1,0 +1,61 @@
+//! Runs the compare-exchange maximum on this machine's GPU (native wgpu over Vulkan) and
+//! prints, as JSON, whether it found the true maximum and how many retries it took: the
+//! figures the cas-max lesson shows beside the reader's own.
+//!
+//!     cargo run --release --example cas_max_report > data/<gpu>-cas-max.json
+//!
+//! Every number comes from the GPU: the result's bits and each invocation's retries.
+
+use syncscope::data::Json;
+use syncscope::lessons::cas_max::gpu::run_cas_max;
+use syncscope::lessons::cas_max::{check, CasInputs};
+use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
+use syncscope::site::settings::LessonVariant;
+
+mod common;
+
+use syncscope::data::measured::names;
+use syncscope::lessons::cas_max;
+
+const RUNS: usize = 10;
+
+fn main() {
+    let ctx = common::gpu_or_exit();
+    let limits = ComputeLimits::from(ctx.adapter.limits);
+    let mut rows = Vec::new();
+    for inputs in [CasInputs::Mixed, CasInputs::NonPositive] {
+        for (invocations, workgroup_size) in [(1024, 64), (65_536, 256), (1 << 20, 256)] {
+            let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
+            pollster::block_on(run_cas_max(&ctx, inputs, params)).expect("warm-up");
+            let (mut exact, mut gave_up, mut totals, mut most) = (0, 0, Vec::new(), 0);
+            for _ in 0..RUNS {
+                let run = pollster::block_on(run_cas_max(&ctx, inputs, params)).expect("run");
+                let c = check(inputs, params, run.best_bits, &run.retries);
+                exact += usize::from(c.exact && run.gave_up == 0);
+                gave_up += run.gave_up;
+                totals.push(c.total_retries);
+                most = most.max(c.most_retries);
+            }
+            totals.sort_unstable();
+            rows.push(Json::Array(vec![
+                Json::from(inputs.name()),
+                Json::from(invocations),
+                Json::from(workgroup_size),
+                Json::from(RUNS),
+                Json::from(exact),
+                Json::from(gave_up),
+                Json::from(totals[0]),
+                Json::from(totals[RUNS / 2]),
+                Json::from(totals[RUNS - 1]),
+                Json::from(most),
+            ]));
+        }
+    }
+    common::print_report(
+        "cas-max/report",
+        &ctx,
+        &names(cas_max::measured::SCHEMA),
+        rows,
+        vec![],
+    );
+}

@@ -1,0 +1,79 @@
+//! The site in the browser: mounting, the header, the index and the router, which opens the
+//! page [`crate::lessons::LESSONS`] names for `?lesson=`.
+
+mod home;
+
+use crate::lessons::{find, LESSONS, REFERENCE};
+use crate::site::{embed, param, query};
+use crate::ui::GpuHandle;
+use leptos::prelude::*;
+
+pub fn mount() {
+    leptos::mount::mount_to_body(App);
+}
+
+#[component]
+fn App() -> impl IntoView {
+    let gpu = GpuHandle::connect_on_start();
+    provide_context(gpu);
+    let lesson = query::get("lesson");
+    let embedded = embed::requested();
+    if embedded {
+        // Only a known lesson's id (a constant) is ever put in the message, never the URL's text.
+        let known = lesson.as_deref().and_then(find).map_or("", |l| l.id);
+        embed::start(known);
+    }
+    let page = match lesson.as_deref() {
+        None | Some("") => home::Home().into_any(),
+        Some(id) if find(id).is_some() => find(id).map_or_else(|| ().into_any(), |l| (l.page)()),
+        Some(other) => {
+            let message = param::one_of(
+                "lesson",
+                other,
+                &LESSONS.iter().chain(REFERENCE).map(|l| l.id).collect::<Vec<_>>(),
+            )
+            .err()
+            .unwrap_or_default();
+            view! {
+                <p class="notice warn" role="alert" data-testid="param-error">{message}</p>
+                {home::Home()}
+            }
+            .into_any()
+        }
+    };
+    let header = (!embedded).then(|| view! {
+        <header class="site">
+            <a class="brand" href="?">"syncscope"</a>
+            <span class="tagline">"GPU synchronization, stepped and run for real"</span>
+        </header>
+    });
+    let open_whole = embedded.then(|| view! {
+        <p class="embed-credit">
+            <a href=full_page_link() target="_blank" rel="noopener" data-testid="open-full"
+                on:click=|e| {
+                    use wasm_bindgen::JsCast;
+                    if let Some(a) = e.current_target().and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
+                        a.set_href(&full_page_link());
+                    }
+                }>"Open in syncscope ↗"</a>
+        </p>
+    });
+    view! {
+        {header}
+        <main id="main">{page}</main>
+        {open_whole}
+    }
+}
+
+/// This page's address without `embed=1`: the lesson in a tab of its own, state and all.
+/// Taken again on click, so it carries the state the reader has reached since.
+fn full_page_link() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return "?".into() };
+    let search = location.search().unwrap_or_default();
+    let kept: Vec<&str> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty() && !kv.starts_with("embed="))
+        .collect();
+    format!("{}?{}", location.pathname().unwrap_or_default(), kept.join("&"))
+}

@@ -1,0 +1,147 @@
+//! `?lesson=append`: parallel append. Invocations whose input passes a filter claim the next
+//! free output slot with atomicAdd and write their value there. The count is exact; the
+//! order in which values land is whatever order the GPU served the claims.
+
+pub mod gpu;
+pub mod measured;
+pub mod export;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
+use crate::gpu::params::GpuParams;
+use crate::gpu::Kernel;
+use crate::model::{splitmix64, Instr, Line, Machine, Program};
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+/// This lesson's kernels, each a file under `shaders/append/`.
+pub mod kernels {
+    use crate::gpu::Kernel;
+
+    pub const APPEND: Kernel = crate::kernel!("append", "append.wgsl");
+
+    /// Every kernel of the lesson that compiles everywhere.
+    pub const ALL: &[Kernel] = &[APPEND];
+}
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "append",
+    title: "Appending in parallel",
+    summary: "Invocations that pass a filter claim output slots with atomicAdd: an exact count, in an order that can change every run.",
+    kernels: kernels::ALL,
+    #[cfg(target_arch = "wasm32")]
+    page: || leptos::prelude::IntoAny::into_any(page::AppendLesson()),
+};
+
+/// A value is kept when it is below this. `shaders/append/append.wgsl` declares the same constant;
+/// a host test holds them together.
+pub const LIMIT: i64 = 50;
+/// The number of values appended so far: the next free slot.
+pub const COUNT: usize = 0;
+/// Inputs start here (one per thread); outputs follow them.
+pub const INPUT: usize = 1;
+/// Registers.
+pub const VALUE: usize = 0;
+pub const SLOT: usize = 1;
+
+pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
+
+/// Input `i` of every run, in the model and on the GPU: a number from 0 to 99 that looks
+/// random and is the same everywhere.
+pub fn input_value(i: u32) -> u32 {
+    (splitmix64(u64::from(i) ^ 0xA99E_17D0) % 100) as u32
+}
+
+/// The lesson has one program; this names it for links and settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Append;
+
+impl Append {
+    /// Where the outputs start in a model of `threads` threads.
+    pub fn output_base(threads: usize) -> usize {
+        INPUT + threads
+    }
+
+    pub fn program(threads: usize) -> Program {
+        let out = Self::output_base(threads);
+        let mut memory_names = vec!["count".to_owned()];
+        memory_names.extend((0..threads).map(|t| format!("input[{t}]")));
+        memory_names.extend((0..threads).map(|t| format!("output[{t}]")));
+        Program {
+            lines: vec![
+                Line { instr: Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, marker: "load" },
+                Line { instr: Instr::ReturnUnlessBelow { reg: VALUE, limit: LIMIT }, marker: "filter" },
+                Line { instr: Instr::AtomicAdd { reg: SLOT, addr: COUNT, imm: 1 }, marker: "claim" },
+                Line { instr: Instr::StoreAt { array: "output", base: out, index: SLOT, reg: VALUE }, marker: "write" },
+            ],
+            memory_names,
+            register_names: vec!["value", "slot"],
+            grids: Vec::new(),
+        }
+    }
+
+    pub fn machine(threads: usize) -> Machine {
+        let mut memory = vec![0i64; INPUT + 2 * threads];
+        for t in 0..threads {
+            memory[INPUT + t] = i64::from(input_value(t as u32));
+        }
+        Machine::new(Arc::new(Self::program(threads)), threads, memory)
+    }
+
+    pub fn kernel() -> Kernel {
+        kernels::APPEND
+    }
+}
+
+impl crate::site::settings::LessonVariant for Append {
+    const NAMES: &'static [&'static str] = &[];
+    const DEFAULT: Append = Append;
+    const THREADS: RangeInclusive<usize> = MODEL_THREADS;
+    const DEFAULT_THREADS: usize = 6;
+
+    fn name(self) -> &'static str {
+        "append"
+    }
+
+    fn from_name(_: &str) -> Option<Self> {
+        Some(Append)
+    }
+
+    fn machine(self, threads: usize) -> Machine {
+        Append::machine(threads)
+    }
+}
+
+/// Links to this lesson: the model's state and the GPU sizes.
+pub type AppendSettings = crate::site::settings::LessonSettings<Append>;
+
+/// What an append run produced, against what it should have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppendCheck {
+    /// Inputs that pass the filter: how many slots should be filled.
+    pub expected: u32,
+    pub count: u32,
+    /// The filled slots hold exactly the passing inputs (as a multiset), and the count is exact.
+    pub is_permutation: bool,
+    /// Filled slots whose value equals the passing inputs in invocation order: how much of the
+    /// output happens to keep input order.
+    pub in_input_order: u32,
+}
+
+/// Checks `output[..count]` against the inputs of `invocations` invocations.
+pub fn check(output: &[u32], count: u32, params: GpuParams) -> AppendCheck {
+    let kept: Vec<u32> = (0..params.invocations).map(input_value).filter(|&v| i64::from(v) < LIMIT).collect();
+    let expected = kept.len() as u32;
+    let filled = output.get(..count as usize).unwrap_or(output);
+    let mut a = filled.to_vec();
+    let mut b = kept.clone();
+    a.sort_unstable();
+    b.sort_unstable();
+    let in_input_order = filled.iter().zip(&kept).filter(|(x, y)| x == y).count() as u32;
+    AppendCheck { expected, count, is_permutation: count == expected && a == b, in_input_order }
+}
+
+/// Slots (among the first `count`) whose value differs between two runs.
+pub fn slots_changed(previous: &[u32], current: &[u32], count: u32) -> u32 {
+    previous.iter().zip(current).take(count as usize).filter(|(a, b)| a != b).count() as u32
+}

@@ -1,0 +1,170 @@
+//! The append lesson page: a few model threads filtering and claiming output slots beside the
+//! real kernel doing it for thousands, run after run, with the slots that moved marked.
+
+use crate::lessons::append::gpu::{run_append, AppendRun};
+use crate::gpu::AdapterSummary;
+use crate::lessons::append::{check, slots_changed, Append, COUNT, LIMIT};
+use crate::gpu::params::GpuParams;
+use crate::model::Machine;
+use crate::ui::download::DownloadJson;
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::measured::{range, MeasuredTable};
+use crate::ui::figures::{figure, Figures};
+use leptos::prelude::*;
+
+#[component]
+pub fn AppendLesson() -> impl IntoView {
+    let (model, sizes, problems) = open_lesson::<Append>("append");
+    view! {
+        <LessonPage id="append" title="Appending in parallel" model=model problems=problems
+            text=|| view! { <LessonText /> }
+            start="Start: count is 0; each thread is about to read its own input." outcome=model_outcome
+            kernel=Signal::derive(Append::kernel) cuda=cuda()
+            gpu=move || view! { <GpuAppend sizes=sizes /> <MeasuredElsewhere /> } />
+    }
+}
+
+fn model_outcome(m: &Machine) -> String {
+    if !m.is_finished() {
+        return String::new();
+    }
+    let n = m.threads.len();
+    let count = m.memory[COUNT];
+    let out = Append::output_base(n);
+    let values: Vec<String> = m.memory[out..out + count.max(0) as usize].iter().map(i64::to_string).collect();
+    format!(
+        "Finished: {count} of {n} values were below {LIMIT} and were appended, in this order: [{}].",
+        values.join(", ")
+    )
+}
+
+/// The lesson's explanation: constant markup written here, never text from outside.
+const APPEND_TEXT: &str = "<p>A common job: keep the items that pass a test and pack them, without gaps, into an output array. One invocation per input decides on its own item. The ones that keep theirs need somewhere to put it, and no two may pick the same place.</p>\n\
+<p>Each keeper calls <code>atomicAdd(&amp;count, 1)</code>. The value it gets back is a slot nobody else will get, so it writes its item there. When every invocation is done, <code>count</code> is exactly the number kept and slots 0 to <code>count - 1</code> hold exactly the kept items.</p>\n\
+<p>What nothing fixes is the order. The slots go out in the order the GPU served the <code>atomicAdd</code> calls, so the same input can come out shuffled differently from one run to the next. Code that appends this way must not depend on the order — or must sort afterwards. Here a value is kept when it is below {LIMIT}.</p>";
+
+#[component]
+fn LessonText() -> impl IntoView {
+    view! { <div class="prose" inner_html=APPEND_TEXT.replace("{LIMIT}", &LIMIT.to_string())></div> }
+}
+
+/// The same kernel in CUDA.
+fn cuda() -> String {
+    format!("__global__ void append(const unsigned *input, unsigned *output,\n                       unsigned *count, unsigned n) {{\n    unsigned id = blockIdx.x * blockDim.x + threadIdx.x;\n    if (id >= n) return;\n    unsigned value = input[id];\n    if (!(value < {LIMIT}u)) return;\n    unsigned slot = atomicAdd(count, 1u);  // claim a slot\n    output[slot] = value;\n}}")
+}
+
+#[derive(Clone)]
+struct AppendResult {
+    adapter: AdapterSummary,
+    params: GpuParams,
+    run: AppendRun,
+    wall_ms: f64,
+    /// The run before this one with the same sizes, to compare the order with.
+    previous: Option<AppendRun>,
+}
+
+/// Slots drawn in the strip: enough to see the shuffling.
+const STRIP: usize = 48;
+
+#[component]
+fn GpuAppend(sizes: SizeFields) -> impl IntoView {
+    let job = GpuJob::<AppendResult>::new();
+    let run = Callback::new(move |()| {
+        let last = job.result.get_untracked();
+        job.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
+            let run = run_append(&ctx, params).await?;
+            let previous = last.filter(|l| l.params == params).map(|l| l.run);
+            Ok(AppendResult { adapter: ctx.adapter.clone(), params, run, wall_ms: now_ms() - t0, previous })
+        })
+    });
+    view! {
+        <RunForm sizes=sizes job=job on_run=run />
+        {move || job.result.get().map(|r| view! { <AppendReport result=r /> })}
+    }
+}
+
+#[component]
+fn AppendReport(result: AppendResult) -> impl IntoView {
+    let AppendResult { adapter, params, run, wall_ms, previous } = result;
+    let c = check(&run.output, run.count, params);
+    let verdict = if c.is_permutation {
+        format!("The count is exactly {}, and the filled slots hold exactly the kept values.", c.expected)
+    } else {
+        format!(
+            "Expected {} kept values in slots 0..{}, got count {} and {}: this GPU broke atomicAdd's promise.",
+            c.expected,
+            c.expected,
+            run.count,
+            if run.count == c.expected { "different values" } else { "a wrong count" }
+        )
+    };
+    let changed = previous.as_ref().map(|p| slots_changed(&p.output, &run.output, run.count));
+    let order_text = match changed {
+        None => "Run again to compare the order with this run.".to_owned(),
+        Some(0) => "The same order as the previous run, slot for slot.".to_owned(),
+        Some(k) => format!("{k} of {} slots hold a different value than in the previous run.", run.count),
+    };
+    let strip = run.output.iter().take((run.count as usize).min(STRIP)).enumerate().map(|(i, v)| {
+        let moved = previous.as_ref().is_some_and(|p| p.output.get(i) != Some(v));
+        view! { <li class:moved=moved><span class="slot">{i.to_string()}</span><span class="value">{v.to_string()}</span></li> }
+    }).collect_view();
+    let export = {
+        let (adapter, run) = (adapter.clone(), run.clone());
+        move || {
+            let json = crate::lessons::append::export::run(&adapter, params, &run, wall_ms);
+            (format!("syncscope-append-{}.json", params.invocations), json.to_pretty())
+        }
+    };
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <Figures items=vec![
+                figure("Invocations × workgroup", format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)),
+                figure(format!("Inputs below {LIMIT} (expected count)"), c.expected.to_string()).id("gpu-expected"),
+                figure("Observed count", run.count.to_string()).id("gpu-observed"),
+                figure("Slots in input order", format!("{} of {}", c.in_input_order, run.count)).id("gpu-input-order"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+            ] />
+            <p class=if c.is_permutation { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.is_permutation.to_string()>{verdict}</p>
+            <p data-testid="gpu-order-change" data-changed=changed.map(|k| k.to_string())>{order_text}</p>
+            <figure class="slot-strip">
+                <ol aria-label=format!("the first {} output slots", (run.count as usize).min(STRIP))>{strip}</ol>
+                <figcaption class="muted">{format!(
+                    "The first {} of {} filled slots{}. Adapter: {}.",
+                    (run.count as usize).min(STRIP), run.count,
+                    if previous.is_some() { "; a marked slot changed since the previous run" } else { "" },
+                    adapter.name)}</figcaption>
+            </figure>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
+            <pre class="raw" hidden data-testid="gpu-output">{run.output.iter().take(run.count as usize).map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
+        </div>
+    }
+}
+
+/// The same kernel on a data-centre GPU, from `data/h100-append.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    use crate::lessons::append::measured::{parse_append_report, H100_APPEND};
+    parse_append_report(H100_APPEND).map(|(adapter, rows)| {
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                vec![
+                    r.invocations.to_string(),
+                    r.workgroup_size.to_string(),
+                    format!("{} of {}", r.exact, r.runs),
+                    r.kept.to_string(),
+                    range(r.slots_changed),
+                    range(r.in_input_order),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=rows
+                headers=&["invocations", "workgroup", "exact runs", "kept", "slots changed since the run before", "slots in input order"]
+                note="Ten runs per size after a warm-up, from data/h100-append.json, written by examples/append_report.rs on that GPU." />
+        }
+    })
+}

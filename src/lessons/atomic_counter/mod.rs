@@ -1,0 +1,154 @@
+//! `?lesson=atomic-counter`: atomicAdd returns the value it replaced, so every invocation
+//! that calls it gets a different number — a ticket — in the order the GPU served them.
+
+pub mod gpu;
+pub mod measured;
+pub mod export;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
+use crate::gpu::params::GpuParams;
+use crate::gpu::Kernel;
+use crate::model::{Instr, Line, Machine, Program};
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+/// This lesson's kernels, each a file under `shaders/atomic-counter/`.
+pub mod kernels {
+    use crate::gpu::Kernel;
+
+    pub const TICKETS: Kernel = crate::kernel!("atomic-counter", "tickets.wgsl");
+
+    /// Every kernel of the lesson that compiles everywhere.
+    pub const ALL: &[Kernel] = &[TICKETS];
+}
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "atomic-counter",
+    title: "Taking a ticket",
+    summary: "atomicAdd returns the old value: every invocation gets its own ticket, in the order your GPU served them.",
+    kernels: kernels::ALL,
+    #[cfg(target_arch = "wasm32")]
+    page: || leptos::prelude::IntoAny::into_any(page::TicketsLesson()),
+};
+
+/// The counter the tickets come from.
+pub const NEXT: usize = 0;
+/// Where thread `t` writes its ticket: `TICKETS + t`.
+pub const TICKETS: usize = 1;
+/// The register each thread keeps its ticket in.
+pub const TICKET: usize = 0;
+
+/// Model threads the lesson can show.
+pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
+
+/// The lesson has one program; this names it for links and settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tickets;
+
+impl Tickets {
+    /// `ticket = atomicAdd(&next, 1)` then `tickets[id] = ticket`, for `threads` threads.
+    pub fn program(threads: usize) -> Program {
+        let mut memory_names = vec!["next".to_owned()];
+        memory_names.extend((0..threads).map(|t| format!("tickets[{t}]")));
+        Program {
+            lines: vec![
+                Line { instr: Instr::AtomicAdd { reg: TICKET, addr: NEXT, imm: 1 }, marker: "take" },
+                Line { instr: Instr::StoreOwn { array: "tickets", base: TICKETS, reg: TICKET }, marker: "record" },
+            ],
+            memory_names,
+            register_names: vec!["ticket"],
+            grids: Vec::new(),
+        }
+    }
+
+    pub fn machine(threads: usize) -> Machine {
+        Machine::new(Arc::new(Self::program(threads)), threads, vec![0; TICKETS + threads])
+    }
+
+    pub fn kernel() -> Kernel {
+        kernels::TICKETS
+    }
+}
+
+impl crate::site::settings::LessonVariant for Tickets {
+    const NAMES: &'static [&'static str] = &[];
+    const DEFAULT: Tickets = Tickets;
+    const THREADS: RangeInclusive<usize> = MODEL_THREADS;
+    const DEFAULT_THREADS: usize = 4;
+
+    fn name(self) -> &'static str {
+        "tickets"
+    }
+
+    fn from_name(_: &str) -> Option<Self> {
+        Some(Tickets)
+    }
+
+    fn machine(self, threads: usize) -> Machine {
+        Tickets::machine(threads)
+    }
+}
+
+/// Links to this lesson: the model's state and the GPU sizes.
+pub type TicketSettings = crate::site::settings::LessonSettings<Tickets>;
+
+/// What a run's tickets say: are they exactly 0..n, each once, and how the GPU handed them out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TicketCheck {
+    /// Each of 0..n appears exactly once, and the counter ended at n.
+    pub is_permutation: bool,
+    /// Tickets outside 0..n or given twice, and numbers of 0..n never given, at most a few
+    /// of each so a message can list them.
+    pub repeated: Vec<u32>,
+    pub missing: Vec<u32>,
+    pub out_of_range: Vec<u32>,
+    pub final_counter: u32,
+    /// Workgroups whose invocations got one unbroken block of tickets (in any order inside):
+    /// the GPU served that workgroup without serving another in between.
+    pub whole_workgroups: u32,
+    pub workgroups: u32,
+    /// Invocations whose ticket is one more than the previous invocation's in the same
+    /// workgroup: a measure of how far lane order decided ticket order.
+    pub in_lane_order: u32,
+}
+
+const LISTED: usize = 8;
+
+/// Checks the tickets `tickets[i]` of invocation `i`, and the counter they came from.
+pub fn check(tickets: &[u32], final_counter: u32, params: GpuParams) -> TicketCheck {
+    let n = tickets.len();
+    let mut seen = vec![0u32; n];
+    let mut out_of_range = Vec::new();
+    for &t in tickets {
+        match seen.get_mut(t as usize) {
+            Some(count) => *count += 1,
+            None if out_of_range.len() < LISTED => out_of_range.push(t),
+            None => {}
+        }
+    }
+    let repeated: Vec<u32> = (0..n).filter(|&i| seen[i] > 1).take(LISTED).map(|i| i as u32).collect();
+    let missing: Vec<u32> = (0..n).filter(|&i| seen[i] == 0).take(LISTED).map(|i| i as u32).collect();
+    let is_permutation = seen.iter().all(|&c| c == 1) && final_counter as usize == n;
+
+    let size = params.workgroup_size.max(1) as usize;
+    let mut whole_workgroups = 0;
+    let mut in_lane_order = 0;
+    for group in tickets.chunks(size) {
+        let (lo, hi) = group.iter().fold((u32::MAX, 0), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+        if (hi - lo) as usize + 1 == group.len() {
+            whole_workgroups += 1;
+        }
+        in_lane_order += group.windows(2).filter(|w| w[1] == w[0].wrapping_add(1)).count() as u32;
+    }
+    TicketCheck {
+        is_permutation,
+        repeated,
+        missing,
+        out_of_range,
+        final_counter,
+        whole_workgroups,
+        workgroups: tickets.len().div_ceil(size) as u32,
+        in_lane_order,
+    }
+}

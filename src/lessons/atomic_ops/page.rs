@@ -1,0 +1,256 @@
+//! The atomic family page: the reader picks an op, a type, the cell's starting value and each
+//! invocation's operand; the model and the real kernel both apply it from every invocation.
+
+use crate::lessons::atomic_ops::gpu::run_atomic_op;
+use crate::gpu::AdapterSummary;
+use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, show, tally, AtomicOp, AtomicRun, AtomicSetup, Placement, CELL};
+use crate::model::{IntType, Machine};
+use crate::ui::download::DownloadJson;
+use crate::ui::figures::{figure, Figures};
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, RunForm};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::model_panel::ModelState;
+use crate::ui::table::TextTable;
+use leptos::prelude::*;
+
+#[component]
+pub fn AtomicOpsLesson() -> impl IntoView {
+    let (model, _, problems) = open_lesson::<AtomicSetup>("atomic-ops");
+    view! {
+        <LessonPage id="atomic-ops" title="The whole family of atomics" model=model problems=problems
+            text=|| view! { <div class="prose" inner_html=ATOMIC_OPS_TEXT></div> }
+            bar=move || view! { <SetupForm model=model /> }
+            start="Start: every thread is about to apply the same atomic to the cell, each with its own operand."
+            outcome=model_outcome
+            kernel=Signal::derive(AtomicSetup::kernel) cuda=CUDA.to_owned()
+            gpu=move || view! { <GpuAtomicOps model=model /> <MeasuredElsewhere /> } />
+    }
+}
+
+fn model_outcome(m: &Machine) -> String {
+    if !m.is_finished() {
+        return String::new();
+    }
+    format!(
+        "Finished: the cell holds {}. Each thread's old[t] is what its atomic returned: the cell just before its turn.",
+        m.memory[CELL]
+    )
+}
+
+/// The lesson's explanation: constant markup written here, never text from outside.
+const ATOMIC_OPS_TEXT: &str = "<p>WGSL has eleven atomic built-ins, all on <code>atomic&lt;u32&gt;</code> or <code>atomic&lt;i32&gt;</code> in storage or workgroup memory. <code>atomicLoad</code> and <code>atomicStore</code> read and write. The rest read, change and write back as one indivisible step and return the value they replaced: <code>atomicAdd</code>, <code>atomicSub</code>, <code>atomicMax</code>, <code>atomicMin</code>, <code>atomicAnd</code>, <code>atomicOr</code>, <code>atomicXor</code>, <code>atomicExchange</code>, and <code>atomicCompareExchangeWeak</code>.</p>\n\
+<p>Whatever order the GPU serves the invocations in, the result is one they could have given one at a time. That is the whole promise, and it is enough to check a run: the page looks for an order of the invocations that returns exactly what each got back and leaves exactly the final value. With add, sub, max, min, and, or and xor the final value is the same in every order; only the returned values show who went first. The default operands 1, 2, 4, 8… make that readable: the value an invocation gets back from <code>atomicAdd</code> is the sum of the operands of everyone before it. With <code>atomicExchange</code> and <code>atomicStore</code> the last one wins.</p>\n\
+<p>The type matters where the bits are read as numbers: <code>0xFFFFFFFF</code> is the largest <code>u32</code> but <code>-1</code> as an <code>i32</code>, so <code>atomicMax</code> picks differently, and add and sub wrap around at 32 bits on both types. Switching the type keeps every value's bits.</p>\n\
+<p><code>atomicCompareExchangeWeak(&amp;cell, expected, value)</code> writes <code>value</code> only if the cell holds <code>expected</code>, and returns a struct: <code>old_value</code>, what the cell held, and <code>exchanged</code>, whether it wrote. Make every invocation expect the starting value and exactly one wins. \"Weak\" means the exchange may also fail when the cell did hold <code>expected</code> (hardware built on load-linked/store-conditional can lose its reservation); it then returns <code>exchanged = false</code> with <code>old_value == expected</code>, and the cell is unchanged. Code must retry in a loop, as the compare-exchange maximum lesson does. The page counts such spurious failures in every run; the model never has them.</p>";
+
+/// CUDA's atomics return the old value the same way; compare-exchange is atomicCAS.
+const CUDA: &str = "__global__ void apply(unsigned *cell, const unsigned *operands, unsigned *olds,\n                      unsigned *swapped, unsigned expected, int op) {\n    unsigned i = threadIdx.x, v = operands[i];\n    switch (op) {\n        case 2: olds[i] = atomicAdd(cell, v); break;\n        case 3: olds[i] = atomicSub(cell, v); break;\n        case 4: olds[i] = atomicMax(cell, v); break;   // int overloads compare signed\n        case 6: olds[i] = atomicAnd(cell, v); break;\n        case 9: olds[i] = atomicExch(cell, v); break;\n        case 10: {\n            unsigned old = atomicCAS(cell, expected, v);  // never fails spuriously\n            olds[i] = old;\n            swapped[i] = old == expected;\n        }\n    }\n}";
+
+/// The op, type, values and operands, applied to the model as soon as they are valid.
+#[component]
+fn SetupForm(model: ModelState<AtomicSetup>) -> impl IntoView {
+    let ModelState { variant, threads, .. } = model;
+    let problem = RwSignal::new(None::<String>);
+    let apply = move |change: Result<(AtomicSetup, Option<usize>), String>| match change {
+        Ok((setup, n)) => {
+            problem.set(None);
+            variant.set(setup);
+            if let Some(n) = n {
+                threads.set(n);
+            }
+            model.rebuild();
+        }
+        Err(e) => problem.set(Some(e)),
+    };
+    let setup = move || variant.get_untracked();
+    let value_field = move |key: &'static str, read: fn(&AtomicSetup) -> i64, write: fn(&mut AtomicSetup, i64)| {
+        view! {
+            <input type="text" inputmode="numeric" size="11" data-testid=format!("atomic-{key}")
+                prop:value=move || read(&variant.get()).to_string()
+                on:change=move |e| {
+                    let mut s = setup();
+                    apply(parse_value(key, &event_target_value(&e), s.ty).map(|v| {
+                        write(&mut s, v);
+                        (s, None)
+                    }));
+                } />
+        }
+    };
+    view! {
+        <div class="atomic-setup model-controls">
+            <label>"Op "
+                <select data-testid="atomic-op" on:change=move |e| {
+                    let name = event_target_value(&e);
+                    if let Some(i) = AtomicOp::NAMES.iter().position(|n| *n == name) {
+                        apply(Ok((AtomicSetup { op: AtomicOp::ALL[i], ..setup() }, None)));
+                    }
+                }>
+                    {AtomicOp::ALL.iter().map(|&op| view! {
+                        <option value=op.name() selected=move || variant.get().op == op>{op.function()}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <label>"Type "
+                <select data-testid="atomic-type" on:change=move |e| {
+                    let ty = if event_target_value(&e) == "i32" { IntType::I32 } else { IntType::U32 };
+                    apply(Ok((setup().with_type(ty), None)));
+                }>
+                    {[IntType::U32, IntType::I32].map(|ty| view! {
+                        <option value=ty.name() selected=move || variant.get().ty == ty>{ty.name()}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <label>"Initial value " {value_field("initial", |s| s.initial, |s, v| s.initial = v)}</label>
+            <Show when=move || variant.get().op == AtomicOp::CompareExchangeWeak>
+                <label>"Expected " {value_field("compare", |s| s.compare, |s, v| s.compare = v)}</label>
+            </Show>
+            <label>"Operands, one per thread "
+                <input type="text" size="24" data-testid="atomic-operands"
+                    prop:value=move || variant.with(|s| s.operands[..threads.get()].iter().map(i64::to_string).collect::<Vec<_>>().join(","))
+                    on:change=move |e| {
+                        let mut s = setup();
+                        apply(parse_operands(&event_target_value(&e), s.ty).map(|o| {
+                            s.operands[..o.len()].copy_from_slice(&o);
+                            (s, Some(o.len()))
+                        }));
+                    } />
+            </label>
+        </div>
+        {move || problem.get().map(|p| view! { <p class="notice warn" role="alert" data-testid="atomic-setup-error">{p}</p> })}
+    }
+}
+
+#[derive(Clone)]
+struct OpsResult {
+    adapter: AdapterSummary,
+    setup: AtomicSetup,
+    placement: Placement,
+    runs: Vec<AtomicRun>,
+    wall_ms: f64,
+}
+
+#[component]
+fn GpuAtomicOps(model: ModelState<AtomicSetup>) -> impl IntoView {
+    let job = GpuJob::<OpsResult>::new();
+    let spread = RwSignal::new(false);
+    let launch = move |times: usize| {
+        let (setup, threads) = (model.variant.get_untracked(), model.threads.get_untracked());
+        let placement = if spread.get_untracked() { Placement::WorkgroupEach } else { Placement::OneWorkgroup };
+        job.start_fixed(move |ctx| async move {
+            let t0 = now_ms();
+            let mut runs = Vec::with_capacity(times);
+            for _ in 0..times {
+                runs.push(run_atomic_op(&ctx, setup, threads, placement).await?);
+            }
+            Ok(OpsResult { adapter: ctx.adapter.clone(), setup, placement, runs, wall_ms: now_ms() - t0 })
+        })
+    };
+    view! {
+        <p class="muted">"The kernel runs the model's setup: one invocation per operand. In one workgroup they are lanes \
+            of one group and often go in lane order; one workgroup each lets them run on different cores."</p>
+        <label class="check"><input type="checkbox" data-testid="atomic-spread" prop:checked=spread
+            on:change=move |e| spread.set(event_target_checked(&e)) />" One workgroup per invocation"</label>
+        <RunForm job=job on_run=Callback::new(move |()| launch(1)) on_run_100=Callback::new(move |()| launch(100)) />
+        {move || job.result.get().map(|r| view! { <OpsReport result=r /> })}
+    }
+}
+
+#[component]
+fn OpsReport(result: OpsResult) -> impl IntoView {
+    let OpsResult { adapter, setup, placement, runs, wall_ms } = result;
+    let Some(last) = runs.last().cloned() else { return ().into_any() };
+    let t = tally(setup, &runs);
+    let e = explain(setup, &last);
+    let ty = setup.ty;
+    let ok = t.unexplained == 0;
+    let verdict = match (&e.order, runs.len()) {
+        (Some(order), 1) => format!(
+            "Explained: one at a time in the order {} gives exactly these values.",
+            order.iter().map(|i| format!("t{i}")).collect::<Vec<_>>().join(" → ")
+        ),
+        _ if ok => format!("All {} runs are explained by some one-at-a-time order.", runs.len()),
+        _ => format!("{} of {} runs match no one-at-a-time order: this GPU broke the atomics' promise.", t.unexplained, runs.len()),
+    };
+    let finals = t.finals.iter().map(|(v, n)| format!("{} ×{n}", show(setup, *v))).collect::<Vec<_>>().join(", ");
+    let cas = setup.op == AtomicOp::CompareExchangeWeak;
+    let export = {
+        let (adapter, runs) = (adapter.clone(), runs.clone());
+        move || {
+            let json = crate::lessons::atomic_ops::export::runs(&adapter, setup, placement, &runs, wall_ms);
+            (format!("syncscope-atomic-{}-{}.json", setup.op.name(), ty.name()), json.to_pretty())
+        }
+    };
+    let rows = last
+        .olds
+        .iter()
+        .enumerate()
+        .map(|(i, &old)| {
+            let returned = if setup.op.returns_old() { show(setup, ty.from_bits(old)) } else { "—".into() };
+            let operand = if setup.op.takes_operand() { show(setup, setup.operands[i]) } else { "—".into() };
+            let turn = e.order.as_ref().and_then(|o| o.iter().position(|&j| j == i)).map_or("—".into(), |p| (p + 1).to_string());
+            let mut row = vec![format!("t{i}"), operand, returned];
+            if cas {
+                row.push(if last.exchanged[i] != 0 { "yes" } else { "no" }.to_owned());
+            }
+            row.push(turn);
+            row
+        })
+        .collect();
+    let mut headers: Vec<String> = ["invocation", "operand", "returned"].map(String::from).to_vec();
+    if cas {
+        headers.push("exchanged".into());
+    }
+    headers.push("turn in that order".into());
+    let caption = if runs.len() > 1 { "The last run, invocation by invocation" } else { "Invocation by invocation" };
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <Figures items=vec![
+                figure("Op", format!("{} on {}", setup.op.function(), ty.name())),
+                figure("Invocations", match placement {
+                    Placement::OneWorkgroup => format!("{} in one workgroup", last.olds.len()),
+                    Placement::WorkgroupEach => format!("{} in a workgroup each", last.olds.len()),
+                }),
+                figure("Initial value", show(setup, setup.initial)),
+                figure("Final value (GPU)", show(setup, e.final_value)).id("gpu-final").raw(e.final_value.to_string()),
+                figure("Runs", runs.len().to_string()).id("gpu-runs"),
+                figure("Final values seen", finals).id("gpu-finals"),
+                figure("Different sets of returned values", t.distinct_returns.to_string()).id("gpu-patterns"),
+                figure("Spurious compare-exchange failures", t.spurious.to_string()).id("gpu-spurious"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+            ] />
+            <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
+            <TextTable headers=headers rows=rows caption=caption.to_owned() />
+            <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
+        </div>
+    }
+    .into_any()
+}
+
+/// The same kernel on a data-centre GPU, from `data/h100-atomic-ops.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    use crate::lessons::atomic_ops::measured::{parse_atomic_ops_report, H100_ATOMIC_OPS};
+    use crate::ui::measured::MeasuredTable;
+    parse_atomic_ops_report(H100_ATOMIC_OPS).map(|(adapter, rows)| {
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                vec![
+                    format!("{} on {}", r.op, r.ty),
+                    format!("{} ({})", r.invocations, r.layout.replace('-', " ")),
+                    format!("{} of {}", r.explained, r.runs),
+                    r.distinct_finals.to_string(),
+                    r.distinct_returns.to_string(),
+                    r.spurious.to_string(),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=rows
+                headers=&["op", "invocations", "runs explained", "final values", "sets of returned values", "spurious failures"]
+                note="100 runs of each op with this page's default operands, in one workgroup and in a workgroup each, from data/h100-atomic-ops.json, written by examples/atomic_ops_report.rs on that GPU." />
+        }
+    })
+}

@@ -1,0 +1,285 @@
+//! `?lesson=barrier`: each invocation writes its cell of workgroup memory, waits at
+//! `workgroupBarrier()`, then reads its neighbour's cell. Without the barrier a read can come
+//! before the neighbour's write; with the barrier inside a branch that depends on the thread,
+//! the browser's compiler refuses the kernel, and the model shows why.
+
+pub mod gpu;
+pub mod measured;
+pub mod across;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
+use crate::gpu::params::GpuParams;
+use crate::gpu::Kernel;
+use crate::model::{Instr, Line, Machine, Program};
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+/// This lesson's kernels, each a file under `shaders/barrier/`.
+pub mod kernels {
+    use crate::gpu::Kernel;
+
+    pub const WITH_BARRIER: Kernel = crate::kernel!("barrier", "barrier.wgsl");
+    pub const MISSING_BARRIER: Kernel = crate::kernel!("barrier", "barrier_missing.wgsl");
+    pub const ACROSS_WORKGROUPS: Kernel = crate::kernel!("barrier", "across_workgroups.wgsl");
+    /// Shown, and compiled to show the browser's refusal; never dispatched, so not in [`ALL`].
+    pub const IN_BRANCH: Kernel = crate::kernel!("barrier", "rejected/barrier_in_branch.wgsl");
+
+    /// Every kernel of the lesson that compiles everywhere.
+    pub const ALL: &[Kernel] = &[WITH_BARRIER, MISSING_BARRIER, ACROSS_WORKGROUPS];
+}
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "barrier",
+    title: "Waiting at the barrier",
+    summary: "Write your cell, wait for everyone, read your neighbour's: workgroupBarrier, without it, and inside a branch.",
+    kernels: kernels::ALL,
+    #[cfg(target_arch = "wasm32")]
+    page: || leptos::prelude::IntoAny::into_any(page::BarrierLesson()),
+};
+
+/// Registers.
+pub const VALUE: usize = 0;
+pub const GOT: usize = 1;
+
+pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarrierVariant {
+    With,
+    Without,
+    /// The barrier inside `if id < n / 2`: only half the threads reach it.
+    InBranch,
+}
+
+/// Where the model keeps `cells` (one cell per thread) and `out` (after it).
+pub const CELLS: usize = 0;
+pub fn out_base(threads: usize) -> usize {
+    CELLS + threads
+}
+
+impl BarrierVariant {
+    pub fn kernel(self) -> Kernel {
+        match self {
+            BarrierVariant::With => kernels::WITH_BARRIER,
+            BarrierVariant::Without => kernels::MISSING_BARRIER,
+            BarrierVariant::InBranch => kernels::IN_BRANCH,
+        }
+    }
+
+    pub fn program(self, threads: usize) -> Program {
+        let out = out_base(threads);
+        let write = [
+            Line { instr: Instr::FromId { reg: VALUE, add: 1 }, marker: "value" },
+            Line { instr: Instr::StoreOwn { array: "cells", base: CELLS, reg: VALUE }, marker: "write" },
+        ];
+        let read = [
+            Line { instr: Instr::LoadNeighbour { array: "cells", base: CELLS, reg: GOT }, marker: "read" },
+            Line { instr: Instr::StoreOwn { array: "out", base: out, reg: GOT }, marker: "record" },
+        ];
+        let barrier = Line { instr: Instr::Barrier, marker: "barrier" };
+        let mut lines = write.to_vec();
+        match self {
+            BarrierVariant::With => lines.push(barrier),
+            BarrierVariant::Without => {}
+            BarrierVariant::InBranch => {
+                let after = lines.len() + 2;
+                lines.push(Line { instr: Instr::BranchUnlessIdBelow { limit: threads / 2, target: after }, marker: "branch" });
+                lines.push(barrier);
+            }
+        }
+        lines.extend(read);
+        let mut memory_names: Vec<String> = (0..threads).map(|t| format!("cells[{t}]")).collect();
+        memory_names.extend((0..threads).map(|t| format!("out[{t}]")));
+        Program { lines, memory_names, register_names: vec!["value", "got"], grids: Vec::new() }
+    }
+
+    pub fn machine(self, threads: usize) -> Machine {
+        // Workgroup memory starts zeroed in WGSL: a 0 read back means the neighbour had not
+        // written yet.
+        Machine::new(Arc::new(self.program(threads)), threads, vec![0; 2 * threads])
+    }
+}
+
+impl crate::site::settings::LessonVariant for BarrierVariant {
+    const NAMES: &'static [&'static str] = &["with", "without", "in-branch"];
+    const DEFAULT: BarrierVariant = BarrierVariant::With;
+    const THREADS: RangeInclusive<usize> = MODEL_THREADS;
+    const DEFAULT_THREADS: usize = 4;
+
+    fn name(self) -> &'static str {
+        match self {
+            BarrierVariant::With => "with",
+            BarrierVariant::Without => "without",
+            BarrierVariant::InBranch => "in-branch",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "with" => Some(BarrierVariant::With),
+            "without" => Some(BarrierVariant::Without),
+            "in-branch" => Some(BarrierVariant::InBranch),
+            _ => None,
+        }
+    }
+
+    fn machine(self, threads: usize) -> Machine {
+        BarrierVariant::machine(self, threads)
+    }
+}
+
+pub type BarrierSettings = crate::site::settings::LessonSettings<BarrierVariant>;
+
+/// The value invocation `global` writes, and so the value its left neighbour should read.
+pub fn written_by(global: u32) -> u32 {
+    global + 1
+}
+
+/// What one dispatch read back: each invocation's read, and its two tickets from a workgroup
+/// counter, one taken before the barrier (arrival) and one after it (departure).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BarrierRun {
+    pub got: Vec<u32>,
+    pub arrive: Vec<u32>,
+    pub depart: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BarrierCheck {
+    /// Reads of the neighbour's value as written.
+    pub right: u32,
+    /// Reads that found the cell still zero: the neighbour had not written yet.
+    pub stale: u32,
+    /// Reads of anything else: impossible, the cell only ever holds 0 or its value.
+    pub impossible: u32,
+    /// Stale reads whose neighbour is in the same group of 4 lanes, and across groups.
+    pub stale_within_four: u32,
+    pub stale_across_four: u32,
+    /// Workgroups with a whole set of tickets in which every arrival ticket is below every
+    /// departure ticket.
+    pub ordered_workgroups: u32,
+    pub workgroups: u32,
+    /// Workgroups whose tickets are each of 0..2·size exactly once. Without a barrier this
+    /// need not hold: SwiftShader restarts the counter part-way (its zeroing of workgroup
+    /// memory is not ordered before every lane's first atomic unless a barrier follows).
+    pub whole_ticket_workgroups: u32,
+}
+
+impl BarrierCheck {
+    pub fn tickets_whole(&self) -> bool {
+        self.whole_ticket_workgroups == self.workgroups
+    }
+}
+
+pub fn check(params: GpuParams, run: &BarrierRun) -> BarrierCheck {
+    let n = params.invocations as usize;
+    let w = params.workgroup_size as usize;
+    let mut c = BarrierCheck {
+        right: 0,
+        stale: 0,
+        impossible: 0,
+        stale_within_four: 0,
+        stale_across_four: 0,
+        ordered_workgroups: 0,
+        workgroups: params.workgroups(),
+        whole_ticket_workgroups: 0,
+    };
+    for (i, &got) in run.got.iter().enumerate().take(n) {
+        let (group_start, lane) = (i - i % w, i % w);
+        let size = w.min(n - group_start);
+        let neighbour_lane = (lane + 1) % size;
+        let want = written_by((group_start + neighbour_lane) as u32);
+        if got == want {
+            c.right += 1;
+        } else if got == 0 {
+            c.stale += 1;
+            if lane / 4 == neighbour_lane / 4 {
+                c.stale_within_four += 1;
+            } else {
+                c.stale_across_four += 1;
+            }
+        } else {
+            c.impossible += 1;
+        }
+    }
+    for start in (0..n).step_by(w.max(1)) {
+        let end = (start + w).min(n);
+        let (arrive, depart) = (&run.arrive[start..end], &run.depart[start..end]);
+        let last_arrival = arrive.iter().max().copied().unwrap_or(0);
+        let first_departure = depart.iter().min().copied().unwrap_or(0);
+        let mut all: Vec<u32> = arrive.iter().chain(depart).copied().collect();
+        all.sort_unstable();
+        let whole = all.iter().enumerate().all(|(i, &t)| t == i as u32);
+        c.whole_ticket_workgroups += u32::from(whole);
+        // Only a whole set of tickets gives an order to judge.
+        c.ordered_workgroups += u32::from(whole && last_arrival < first_departure);
+    }
+    c
+}
+
+/// Where each invocation of the storage-buffer demonstration reads, and how the writes and
+/// reads are dispatched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Across {
+    /// Its neighbour's cell in its own workgroup, after storageBarrier(): always seen.
+    WithinWorkgroup,
+    /// The same lane's cell in the next workgroup, after storageBarrier(), in one dispatch:
+    /// nothing promises the other workgroup has written.
+    NextWorkgroupOneDispatch,
+    /// The same, with the writes in one dispatch and the reads in the next: always seen.
+    NextWorkgroupTwoDispatches,
+}
+
+impl Across {
+    pub const ALL: [Across; 3] = [Across::WithinWorkgroup, Across::NextWorkgroupOneDispatch, Across::NextWorkgroupTwoDispatches];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Across::WithinWorkgroup => "within-workgroup",
+            Across::NextWorkgroupOneDispatch => "next-workgroup-one-dispatch",
+            Across::NextWorkgroupTwoDispatches => "next-workgroup-two-dispatches",
+        }
+    }
+
+    pub fn crosses_workgroups(self) -> bool {
+        self != Across::WithinWorkgroup
+    }
+
+    /// Whether WGSL promises that every read sees its write.
+    pub fn guaranteed(self) -> bool {
+        self != Across::NextWorkgroupOneDispatch
+    }
+
+    /// The cell invocation `id` reads, as the kernel computes it.
+    pub fn source(self, params: GpuParams, id: u32) -> u32 {
+        let (n, w) = (params.invocations, params.workgroup_size);
+        if self.crosses_workgroups() {
+            (id + w) % n
+        } else {
+            let start = id - id % w;
+            start + (id % w + 1) % w.min(n - start)
+        }
+    }
+}
+
+/// Reads that found the other invocation's value, found 0 (its write not seen), or found
+/// anything else (impossible: a cell holds 0 or its value).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AcrossCheck {
+    pub right: u32,
+    pub stale: u32,
+    pub impossible: u32,
+}
+
+pub fn check_across(how: Across, params: GpuParams, got: &[u32]) -> AcrossCheck {
+    let mut c = AcrossCheck::default();
+    for id in 0..params.invocations {
+        match got.get(id as usize) {
+            Some(&v) if v == written_by(how.source(params, id)) => c.right += 1,
+            Some(0) => c.stale += 1,
+            _ => c.impossible += 1,
+        }
+    }
+    c
+}

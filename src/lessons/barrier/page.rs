@@ -1,0 +1,296 @@
+//! The barrier page: model threads writing, waiting and reading their neighbour beside the real
+//! kernels, with the stale reads and the arrival/departure tickets the reader's GPU gave back.
+
+use crate::lessons::barrier::across::run_across;
+use crate::lessons::barrier::gpu::run_barrier;
+use crate::gpu::AdapterSummary;
+use crate::lessons::barrier::{check, check_across, out_base, Across, AcrossCheck, BarrierRun, BarrierVariant};
+use crate::gpu::params::GpuParams;
+use crate::model::{Machine, ThreadStatus};
+use crate::ui::figures::{figure, Figures};
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::model_panel::VariantToggle;
+use crate::ui::player::Player;
+use crate::ui::table::TextTable;
+use leptos::prelude::*;
+
+#[component]
+pub fn BarrierLesson() -> impl IntoView {
+    let (model, sizes, problems) = open_lesson::<BarrierVariant>("barrier");
+    let variant = model.variant;
+    view! {
+        <LessonPage id="barrier" title="Waiting at the barrier" model=model problems=problems
+            text=|| view! { <div class="prose" inner_html=BARRIER_TEXT></div> }
+            bar=move || view! { <VariantToggle model=model choices=&[
+                (BarrierVariant::With, "With workgroupBarrier()"),
+                (BarrierVariant::Without, "Without it"),
+                (BarrierVariant::InBranch, "Inside if id < n / 2"),
+            ] /> }
+            start="Start: every cell is 0; each thread will write id + 1 to its own cell and read its neighbour's."
+            outcome=model_outcome
+            kernel=Signal::derive(move || variant.get().kernel()) cuda=CUDA.to_owned()
+            gpu=move || view! { <GpuBarrier variant=variant sizes=sizes /> <MeasuredElsewhere /> <GpuAcross sizes=sizes /> <MeasuredAcross /> } />
+    }
+}
+
+fn model_outcome(m: &Machine) -> String {
+    let n = m.threads.len();
+    if !m.is_finished() {
+        if m.ready_threads().next().is_some() {
+            return String::new();
+        }
+        let waiting: Vec<String> = (0..n).filter(|&t| m.threads[t].status == ThreadStatus::AtBarrier).map(|t| t.to_string()).collect();
+        return format!(
+            "Stuck: thread(s) {} wait at a barrier the others skipped. Nobody is left to arrive, so nobody is released.",
+            waiting.join(", ")
+        );
+    }
+    let stale = (0..n).filter(|&t| m.memory[out_base(n) + t] == 0).count();
+    format!("Finished: {} of {n} threads read their neighbour's value; {stale} read a cell not written yet (0).", n - stale)
+}
+
+/// The lesson's explanation: constant markup written here, never text from outside.
+const BARRIER_TEXT: &str = "<p>Threads of one workgroup share fast <em>workgroup memory</em> (CUDA calls it shared memory). A common pattern: each thread writes its own cell, then reads cells that other threads wrote. Between the two sits <code>workgroupBarrier()</code> (<code>__syncthreads()</code> in CUDA): a thread that reaches it waits until every thread of its workgroup has arrived; the last arrival releases them all, and their writes to workgroup memory before the barrier are visible to all of them after it.</p>\n\
+<p>Step the model: the arrival count climbs to the number of threads, then everyone leaves together, and every read finds its neighbour's value. Take the barrier out and a thread can read its neighbour's cell before the neighbour wrote it; workgroup memory starts at zero, so such a stale read comes back as 0. Threads that run in lockstep (a SIMD group of 4 on SwiftShader, 8 on lavapipe, a warp of 32 on NVIDIA) write together before they read, so inside such a group the missing barrier is hidden; across groups it is not. The GPU panel counts the stale reads and where they were.</p>\n\
+<p>Every thread of the workgroup must reach the same barrier. Put it inside a branch that depends on the thread, like <code>if id &lt; n / 2</code>, and half the threads wait for the other half, who never come: the model gets stuck there. CUDA calls this undefined behaviour and may or may not hang. WGSL rejects it before it runs: the browser's compiler checks that every barrier is in <em>uniform control flow</em>. Pick that variant and run it to see your browser's own message.</p>\n\
+<p>A barrier orders one workgroup only. <code>workgroupBarrier()</code> orders the workgroup's accesses to workgroup memory; <code>storageBarrier()</code> does the same for storage buffers, still within the workgroup. Neither waits for other workgroups: inside one dispatch, another workgroup may not have started yet, or may already be done. When every workgroup must finish a phase before any starts the next, end the dispatch: the next one starts after the first has finished, and sees all of its writes. The last part of the GPU panel shows all three on your GPU.</p>";
+
+/// The same exchange in CUDA (seed: the divergent __syncthreads example).
+const CUDA: &str = "__global__ void neighbours(unsigned *got) {\n    __shared__ unsigned cells[1024];\n    unsigned lane = threadIdx.x, id = blockIdx.x * blockDim.x + lane;\n    cells[lane] = id + 1;\n    __syncthreads();           // every thread of the block, or undefined behaviour\n    got[id] = cells[(lane + 1) % blockDim.x];\n}\n\n// Undefined: only half the block reaches the barrier.\n//   if (lane < blockDim.x / 2) { __syncthreads(); }";
+
+#[derive(Clone)]
+struct BarrierResult {
+    adapter: AdapterSummary,
+    variant: BarrierVariant,
+    params: GpuParams,
+    run: BarrierRun,
+    wall_ms: f64,
+}
+
+#[component]
+fn GpuBarrier(variant: RwSignal<BarrierVariant>, sizes: SizeFields) -> impl IntoView {
+    let job = GpuJob::<BarrierResult>::new();
+    let run = Callback::new(move |()| {
+        let variant = variant.get_untracked();
+        job.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
+            let run = run_barrier(&ctx, variant, params).await?;
+            Ok(BarrierResult { adapter: ctx.adapter.clone(), variant, params, run, wall_ms: now_ms() - t0 })
+        })
+    });
+    view! {
+        <RunForm sizes=sizes job=job on_run=run />
+        {move || job.result.get().map(|r| view! { <BarrierReport result=r /> })}
+    }
+}
+
+#[component]
+fn BarrierReport(result: BarrierResult) -> impl IntoView {
+    let BarrierResult { adapter, variant, params, run, wall_ms } = result;
+    let c = check(params, &run);
+    let n = params.invocations;
+    // Reads can only be right or 0. Whole ticket sets are promised only with the barrier.
+    let ok = match variant {
+        BarrierVariant::With => c.impossible == 0 && c.stale == 0 && c.tickets_whole() && c.ordered_workgroups == c.workgroups,
+        _ => c.impossible == 0,
+    };
+    let restarted = c.workgroups - c.whole_ticket_workgroups;
+    let verdict = match (variant, ok) {
+        (_, false) if c.impossible > 0 => format!("{} read(s) found a value nobody wrote there: the GPU broke a promise.", c.impossible),
+        (BarrierVariant::With, true) => format!("All {n} reads right, and in every workgroup every arrival came before every departure."),
+        (BarrierVariant::With, false) => format!(
+            "With the barrier: {} stale read(s), {restarted} workgroup(s) with a restarted counter, {} of {} ordered. This GPU broke the barrier's promise.",
+            c.stale, c.ordered_workgroups, c.workgroups
+        ),
+        (_, _) => format!(
+            "{} of {n} reads were stale ({} across groups of 4 lanes, {} within one); in {} of {} workgroups with each ticket once, nobody left before all arrived.{}",
+            c.stale,
+            c.stale_across_four,
+            c.stale_within_four,
+            c.ordered_workgroups,
+            c.whole_ticket_workgroups,
+            if restarted > 0 {
+                format!(" In {restarted} workgroup(s) the ticket counter restarted part-way: this device zeroed workgroup memory again while other lanes were already using it, which the barrier prevents.")
+            } else {
+                String::new()
+            }
+        ),
+    };
+    // The first workgroup's tickets in order: (ticket, lane, arriving).
+    let first = (params.workgroup_size.min(n)) as usize;
+    let mut events: Vec<(u32, usize, bool)> = (0..first).flat_map(|l| [(run.arrive[l], l, true), (run.depart[l], l, false)]).collect();
+    events.sort_unstable();
+    let strip: String = events.iter().map(|e| if e.2 { 'A' } else { 'D' }).collect();
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <Figures items=vec![
+                figure("Invocations × workgroup", format!("{n} in {} workgroups of {}", c.workgroups, params.workgroup_size)),
+                figure("Right reads", c.right.to_string()).id("gpu-right"),
+                figure("Stale reads (0)", c.stale.to_string()).id("gpu-stale"),
+                figure("…within a group of 4 lanes", c.stale_within_four.to_string()).id("gpu-stale-within"),
+                figure("Workgroups: all arrived before any left", format!("{} of {}", c.ordered_workgroups, c.workgroups)).id("gpu-ordered"),
+                figure("Workgroups with each ticket once", format!("{} of {}", c.whole_ticket_workgroups, c.workgroups)).id("gpu-whole-tickets"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+            ] />
+            <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
+            {c.tickets_whole().then(|| view! {
+                <p class="muted">"Workgroup 0 in ticket order (A arrives, D departs):"</p>
+                <pre class="ticket-strip" data-testid="gpu-strip">{strip}</pre>
+                <TicketReplay events=events lanes=first />
+            })}
+            <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+        </div>
+    }
+}
+
+/// The same kernels on a data-centre GPU, from `data/h100-barrier.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    use crate::lessons::barrier::measured::{parse_barrier_report, H100_BARRIER};
+    use crate::ui::measured::{range, MeasuredTable};
+    parse_barrier_report(H100_BARRIER).map(|(adapter, rows)| {
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                vec![
+                    r.variant,
+                    format!("{} / {}", r.invocations, r.workgroup_size),
+                    format!("{} of {}", range(r.stale), r.invocations),
+                    range(r.stale_within_four),
+                    format!("{} of {}", range(r.ordered_workgroups), r.workgroups),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=rows
+                headers=&["barrier", "invocations / workgroup", "stale reads", "within a group of 4", "workgroups all arrived before any left"]
+                note="Ten runs per size, from data/h100-barrier.json, written by examples/barrier_report.rs on that GPU. A missing \
+                      barrier that shows nothing on one GPU is still a bug: another GPU, driver or workgroup size can show it." />
+        }
+    })
+}
+
+/// Each way of the storage-buffer demonstration, as a row of the table.
+fn across_label(how: Across) -> &'static str {
+    match how {
+        Across::WithinWorkgroup => "Neighbour in the same workgroup, storageBarrier(), one dispatch",
+        Across::NextWorkgroupOneDispatch => "Same lane of the next workgroup, storageBarrier(), one dispatch",
+        Across::NextWorkgroupTwoDispatches => "Same lane of the next workgroup, writes and reads in two dispatches",
+    }
+}
+
+/// Writes to a storage buffer, then reads of another invocation's cell: within a workgroup,
+/// across workgroups in one dispatch, and across workgroups over two dispatches.
+#[component]
+fn GpuAcross(sizes: SizeFields) -> impl IntoView {
+    let job = GpuJob::<(GpuParams, Vec<(Across, AcrossCheck)>)>::new();
+    let run = Callback::new(move |()| {
+        job.start(sizes, move |ctx, params| async move {
+            let mut rows = Vec::new();
+            for how in Across::ALL {
+                let got = run_across(&ctx, how, params).await?;
+                rows.push((how, check_across(how, params, &got)));
+            }
+            Ok((params, rows))
+        })
+    });
+    view! {
+        <h3>"Across workgroups: storageBarrier() against a second dispatch"</h3>
+        <p class="muted">"Each invocation writes id + 1 to its cell of a storage buffer, calls storageBarrier(), and reads another invocation's cell; a 0 means that write was not seen. Same sizes as above."</p>
+        <RunForm job=job on_run=run name="across" />
+        {move || job.result.get().map(|(params, rows)| {
+            let ok = rows.iter().all(|(how, c)| c.impossible == 0 && (!how.guaranteed() || c.stale == 0));
+            let one = rows.iter().find(|(how, _)| !how.guaranteed()).map_or(0, |(_, c)| c.stale);
+            let table: Vec<Vec<String>> = rows.iter().map(|(how, c)| vec![
+                across_label(*how).to_owned(),
+                if how.guaranteed() { "yes".to_owned() } else { "no".to_owned() },
+                format!("{} of {}", c.stale, params.invocations),
+            ]).collect();
+            view! {
+                <TextTable headers=vec!["reads".into(), "WGSL promises every write is seen".into(), "stale reads (0)".into()] rows=table test_id="across-table" />
+                <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="across-verdict" data-ok=ok.to_string()>
+                    {if ok {
+                        format!("Within a workgroup and after a dispatch ended, every write was seen. Across workgroups in one dispatch, {one} read(s) found their cell not yet written{}.",
+                            if one == 0 { " this time: nothing promised that" } else { "" })
+                    } else {
+                        "A read missed a write that WGSL promises it sees: this GPU broke a promise.".to_owned()
+                    }}
+                </p>
+            }
+        })}
+    }
+}
+
+/// The storage-buffer demonstration on a data-centre GPU, from `data/h100-across.json`.
+#[component]
+fn MeasuredAcross() -> impl IntoView {
+    use crate::lessons::barrier::measured::{parse_across_report, H100_ACROSS};
+    use crate::ui::measured::{range, MeasuredTable};
+    parse_across_report(H100_ACROSS).map(|(adapter, rows)| {
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                let how = Across::ALL.into_iter().find(|a| a.name() == r.how).map_or(r.how.clone(), |a| across_label(a).to_owned());
+                vec![how, format!("{} / {}", r.invocations, r.workgroup_size), format!("{} of {}", r.runs_stale, r.runs), range(r.stale)]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=rows
+                headers=&["reads", "invocations / workgroup", "runs with stale reads", "stale reads per run"]
+                note="From data/h100-across.json, written by examples/across_report.rs on that GPU. There, workgroups of one \
+                      dispatch mostly ran in step: stale reads across workgroups came only at a million invocations, in a few runs." />
+        }
+    })
+}
+
+/// Most lanes the replay draws; a wider workgroup replays its counts in full.
+const REPLAY_LANES: usize = 256;
+
+/// Workgroup 0's tickets replayed one at a time: each lane arriving, the count climbing to the
+/// workgroup's size, then the departures — in the order the GPU's counter handed them out.
+#[component]
+fn TicketReplay(events: Vec<(u32, usize, bool)>, lanes: usize) -> impl IntoView {
+    let events = std::sync::Arc::new(events);
+    let total = events.len();
+    let cursor = RwSignal::new(0usize);
+    let seek = Callback::new(move |i: usize| cursor.set(i.min(total)));
+    let state = {
+        let events = events.clone();
+        move || {
+            let c = cursor.get();
+            let done = &events[..c];
+            let arrived = done.iter().filter(|e| e.2).count();
+            let departed = c - arrived;
+            let said = match done.last() {
+                None => format!("Before the first ticket: {lanes} lanes on their way to the barrier."),
+                Some(&(t, lane, true)) => format!("Ticket {t}: lane {lane} arrives ({arrived} of {lanes}){}.", if arrived == lanes { "; the last one, so the barrier releases" } else { " and waits" }),
+                Some(&(t, lane, false)) => format!("Ticket {t}: lane {lane} leaves the barrier ({departed} of {lanes} gone)."),
+            };
+            (arrived, departed, said)
+        }
+    };
+    let lane_marks = move || {
+        let c = cursor.get();
+        let mut marks = vec!['·'; lanes.min(REPLAY_LANES)];
+        for &(_, lane, arriving) in &events[..c] {
+            if let Some(m) = marks.get_mut(lane) {
+                *m = if arriving { 'A' } else { 'D' };
+            }
+        }
+        marks.into_iter().collect::<String>()
+    };
+    let state = Memo::new(move |_| state());
+    view! {
+        <h4>"Replay: workgroup 0's tickets"</h4>
+        <Player cursor=cursor total=total seek=seek name="tickets" />
+        <p class="narration" aria-live="polite" data-testid="tickets-narration">{move || state.get().2}</p>
+        <p data-testid="tickets-counts">{move || {
+            let (a, d, _) = state.get();
+            format!("Arrived {a} of {lanes} · left {d} · barrier {}", if a == lanes { "released" } else { "holding" })
+        }}</p>
+        <p class="muted">{format!("Each lane, 0 to {}: · not yet, A waiting at the barrier, D gone.", lanes.min(REPLAY_LANES) - 1)}</p>
+        <pre class="ticket-strip" data-testid="tickets-lanes">{lane_marks}</pre>
+    }
+}

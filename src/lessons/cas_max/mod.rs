@@ -1,0 +1,186 @@
+//! `?lesson=cas-max`: WGSL has no float atomics, so an atomic maximum of `f32` values is built
+//! from `bitcast` and a compare-exchange retry loop. Each failed exchange is a retry: the
+//! contention made visible.
+
+pub mod gpu;
+pub mod measured;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
+use crate::gpu::params::GpuParams;
+use crate::gpu::Kernel;
+use crate::model::{splitmix64, Instr, Line, Machine, Program};
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+/// This lesson's kernels, each a file under `shaders/cas-max/`.
+pub mod kernels {
+    use crate::gpu::Kernel;
+
+    pub const CAS_MAX: Kernel = crate::kernel!("cas-max", "cas_max.wgsl");
+
+    /// Every kernel of the lesson that compiles everywhere.
+    pub const ALL: &[Kernel] = &[CAS_MAX];
+}
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "cas-max",
+    title: "A float maximum from compare-exchange",
+    summary: "No float atomics in WGSL: build atomicMax for f32 from bitcast and a retry loop, and count the retries.",
+    kernels: kernels::ALL,
+    #[cfg(target_arch = "wasm32")]
+    page: || leptos::prelude::IntoAny::into_any(page::CasMaxLesson()),
+};
+
+/// The cell that holds the best value so far.
+pub const BEST: usize = 0;
+/// Inputs start here (one per thread); each thread's retry count follows them.
+pub const INPUT: usize = 1;
+/// Registers.
+pub const VALUE: usize = 0;
+pub const OLD: usize = 1;
+pub const EXCHANGED: usize = 2;
+pub const RETRIES: usize = 3;
+
+pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
+
+/// Where the model starts `best`: below every input (the kernel starts at −∞).
+pub const MODEL_START: i64 = -1_000_000;
+
+/// Which inputs the kernel gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CasInputs {
+    /// Values from −625 to 625 in steps of 1/16, both signs.
+    Mixed,
+    /// Only values ≤ 0, with −0.0 and +0.0 among them: the maximum is +0.0, which an
+    /// integer comparison of the bits would get wrong (negative floats' bits are huge).
+    NonPositive,
+}
+
+impl CasInputs {
+    /// Input `i` of a run, the same in the model's source and on the GPU.
+    pub fn value(self, i: u32) -> f32 {
+        let r = splitmix64(u64::from(i) ^ 0xCA5_3A7);
+        let magnitude = (r % 10_001) as f32 / 16.0;
+        match self {
+            CasInputs::Mixed if r >> 63 == 1 => -magnitude,
+            CasInputs::Mixed => magnitude,
+            CasInputs::NonPositive if i % 7 == 3 => -0.0,
+            CasInputs::NonPositive if i % 29 == 11 => 0.0,
+            CasInputs::NonPositive => -magnitude - 1.0,
+        }
+    }
+
+    /// The model works on whole numbers: the same inputs, rounded toward zero.
+    pub fn model_value(self, i: u32) -> i64 {
+        self.value(i) as i64
+    }
+
+    pub fn program(threads: usize) -> Program {
+        let retries = INPUT + threads;
+        let mut memory_names = vec!["best".to_owned()];
+        memory_names.extend((0..threads).map(|t| format!("input[{t}]")));
+        memory_names.extend((0..threads).map(|t| format!("retries[{t}]")));
+        let done = 7;
+        Program {
+            lines: vec![
+                Line { instr: Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, marker: "load-value" },
+                Line { instr: Instr::Load { reg: OLD, addr: BEST }, marker: "load-old" },
+                Line { instr: Instr::BranchUnlessGreater { a: VALUE, b: OLD, target: done }, marker: "test" },
+                Line {
+                    instr: Instr::CompareExchange { addr: BEST, expected: OLD, desired: VALUE, old: OLD, exchanged: EXCHANGED },
+                    marker: "cas",
+                },
+                Line { instr: Instr::BranchIfNonZero { reg: EXCHANGED, target: done }, marker: "exchanged" },
+                Line { instr: Instr::AddImm { reg: RETRIES, imm: 1 }, marker: "retry" },
+                Line { instr: Instr::Jump { target: 2 }, marker: "continue" },
+                Line { instr: Instr::StoreOwn { array: "retries", base: retries, reg: RETRIES }, marker: "record" },
+            ],
+            memory_names,
+            register_names: vec!["value", "old", "exchanged", "retries"],
+            grids: Vec::new(),
+        }
+    }
+
+    pub fn machine(self, threads: usize) -> Machine {
+        let mut memory = vec![0i64; INPUT + 2 * threads];
+        memory[BEST] = MODEL_START;
+        for t in 0..threads {
+            memory[INPUT + t] = self.model_value(t as u32);
+        }
+        Machine::new(Arc::new(Self::program(threads)), threads, memory)
+    }
+
+    pub fn kernel() -> Kernel {
+        kernels::CAS_MAX
+    }
+}
+
+impl crate::site::settings::LessonVariant for CasInputs {
+    const NAMES: &'static [&'static str] = &["mixed", "non-positive"];
+    const DEFAULT: CasInputs = CasInputs::Mixed;
+    const THREADS: RangeInclusive<usize> = MODEL_THREADS;
+    const DEFAULT_THREADS: usize = 4;
+
+    fn name(self) -> &'static str {
+        match self {
+            CasInputs::Mixed => "mixed",
+            CasInputs::NonPositive => "non-positive",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "mixed" => Some(CasInputs::Mixed),
+            "non-positive" => Some(CasInputs::NonPositive),
+            _ => None,
+        }
+    }
+
+    fn machine(self, threads: usize) -> Machine {
+        CasInputs::machine(self, threads)
+    }
+}
+
+pub type CasSettings = crate::site::settings::LessonSettings<CasInputs>;
+
+/// `a` above `b`: greater in value, or +0.0 over −0.0 (IEEE calls them equal; a maximum
+/// should still pick +0.0). The kernel's `above` is the same test.
+pub fn above(a: f32, b: f32) -> bool {
+    a > b || (a == b && a.to_bits() == 0 && b.to_bits() == 0x8000_0000)
+}
+
+/// The true maximum of the first `n` inputs under [`above`], computed on the CPU.
+pub fn true_max(inputs: CasInputs, n: u32) -> f32 {
+    (0..n).map(|i| inputs.value(i)).fold(f32::NEG_INFINITY, |m, v| if above(v, m) { v } else { m })
+}
+
+/// What a GPU run produced against the truth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CasCheck {
+    pub expected: f32,
+    pub observed: f32,
+    /// Same bits: the right value and the right sign of zero.
+    pub exact: bool,
+    pub total_retries: u64,
+    pub most_retries: u32,
+    /// `(retries, invocations that needed that many)`, ascending.
+    pub histogram: Vec<(u32, u32)>,
+}
+
+pub fn check(inputs: CasInputs, params: GpuParams, best_bits: u32, retries: &[u32]) -> CasCheck {
+    let expected = true_max(inputs, params.invocations);
+    let observed = f32::from_bits(best_bits);
+    let mut counts = std::collections::BTreeMap::new();
+    for &r in retries {
+        *counts.entry(r).or_insert(0u32) += 1;
+    }
+    CasCheck {
+        expected,
+        observed,
+        exact: expected.to_bits() == best_bits,
+        total_retries: retries.iter().map(|&r| u64::from(r)).sum(),
+        most_retries: retries.iter().copied().max().unwrap_or(0),
+        histogram: counts.into_iter().collect(),
+    }
+}

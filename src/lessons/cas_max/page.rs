@@ -1,0 +1,144 @@
+//! The compare-exchange maximum page: a few model threads racing to swap in the largest
+//! value beside the real f32 kernel, with every invocation's retries counted.
+
+use crate::lessons::cas_max::gpu::{run_cas_max, CasRun};
+use crate::gpu::AdapterSummary;
+use crate::lessons::cas_max::{check, CasInputs, BEST, INPUT, MODEL_START};
+use crate::gpu::params::GpuParams;
+use crate::model::Machine;
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::histogram::Histogram;
+use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::measured::MeasuredTable;
+use crate::ui::model_panel::VariantToggle;
+use crate::ui::figures::{figure, Figures};
+use leptos::prelude::*;
+
+#[component]
+pub fn CasMaxLesson() -> impl IntoView {
+    let (model, sizes, problems) = open_lesson::<CasInputs>("cas-max");
+    let inputs = model.variant;
+    view! {
+        <LessonPage id="cas-max" title="A float maximum from compare-exchange" model=model problems=problems
+            text=|| view! { <LessonText /> }
+            bar=move || view! { <VariantToggle model=model choices=&[
+                (CasInputs::Mixed, "Inputs of both signs"),
+                (CasInputs::NonPositive, "Inputs ≤ 0, with −0.0 and +0.0"),
+            ] /> }
+            start="Start: best is below every input; each thread is about to read its own." outcome=model_outcome
+            kernel=Signal::derive(CasInputs::kernel) cuda=CUDA.to_owned()
+            gpu=move || view! { <GpuCasMax inputs=inputs sizes=sizes /> <MeasuredElsewhere /> } />
+    }
+}
+
+fn model_outcome(m: &Machine) -> String {
+    if !m.is_finished() {
+        return String::new();
+    }
+    let n = m.threads.len();
+    let retries: i64 = m.memory[INPUT + n..].iter().sum();
+    let best = m.memory[BEST];
+    let shown = if best == MODEL_START { "unchanged".to_owned() } else { best.to_string() };
+    format!("Finished: best is {shown}, the largest input; the threads retried {retries} time(s) in all.")
+}
+
+/// The lesson's explanation: constant markup written here, never text from outside.
+const CAS_MAX_TEXT: &str = "<p>WGSL's atomics work on <code>u32</code> and <code>i32</code> only: there is no <code>atomicMax</code> for floats. CUDA has the same gap. The way around it is the most general atomic of all, compare-exchange: <code>atomicCompareExchangeWeak(&amp;best, old, new)</code> writes <code>new</code> only if <code>best</code> still holds <code>old</code>, and tells you what it found and whether it swapped.</p>\n\
+<p>Keep the float's bits in an <code>atomic&lt;u32&gt;</code>. Read them, and while your value is above the one you read, try to swap yours in. If the swap fails, someone else changed <code>best</code> first: take the value they left and test again. The comparison is done on floats, after <code>bitcast</code>: compared as integers, the bits of negative floats sort above the positive ones, and <code>-0.0</code> and <code>+0.0</code> are different bit patterns of the same number. The kernel says <code>+0.0</code> is above <code>-0.0</code> so the answer is always the same bits.</p>\n\
+<p>\"Weak\" means the swap may also fail for no reason on some hardware; the loop just tries again. Every failed swap is a retry, and the retries are what contention costs: many invocations reading the same <code>best</code> and racing to replace it. Step the model in lockstep to see all but one thread fail, then count the retries on your GPU.</p>";
+
+#[component]
+fn LessonText() -> impl IntoView {
+    view! { <div class="prose" inner_html=CAS_MAX_TEXT></div> }
+}
+
+/// CUDA has atomicCAS on 32-bit words and __float_as_int / __int_as_float for the bits.
+const CUDA: &str = "__device__ bool above(float a, float b) {\n    return a > b || (a == b && __float_as_uint(a) == 0u && __float_as_uint(b) == 0x80000000u);\n}\n\n__device__ unsigned atomic_max_float(unsigned *best, float value) {\n    unsigned old = *best, retries = 0;\n    while (above(value, __uint_as_float(old))) {\n        unsigned seen = atomicCAS(best, old, __float_as_uint(value));\n        if (seen == old) break;  // swapped\n        old = seen;              // someone else was first\n        retries++;\n    }\n    return retries;\n}";
+
+#[derive(Clone)]
+struct CasResult {
+    adapter: AdapterSummary,
+    inputs: CasInputs,
+    params: GpuParams,
+    run: CasRun,
+    wall_ms: f64,
+}
+
+#[component]
+fn GpuCasMax(inputs: RwSignal<CasInputs>, sizes: SizeFields) -> impl IntoView {
+    let job = GpuJob::<CasResult>::new();
+    let run = Callback::new(move |()| {
+        let inputs = inputs.get_untracked();
+        job.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
+            let run = run_cas_max(&ctx, inputs, params).await?;
+            Ok(CasResult { adapter: ctx.adapter.clone(), inputs, params, run, wall_ms: now_ms() - t0 })
+        })
+    });
+    view! {
+        <RunForm sizes=sizes job=job on_run=run />
+        {move || job.result.get().map(|r| view! { <CasReport result=r /> })}
+    }
+}
+
+#[component]
+fn CasReport(result: CasResult) -> impl IntoView {
+    let CasResult { adapter, inputs, params, run, wall_ms } = result;
+    let c = check(inputs, params, run.best_bits, &run.retries);
+    let ok = c.exact && run.gave_up == 0;
+    let float = |x: f32| format!("{x:?} (bits {:#010x})", x.to_bits());
+    let verdict = if ok {
+        format!("The result is exactly the true maximum, {}.", float(c.expected))
+    } else if run.gave_up > 0 {
+        format!("{} invocation(s) gave up at the bound on tries; the result is {}.", run.gave_up, float(c.observed))
+    } else {
+        format!("The result is {}, but the maximum is {}: this GPU broke compare-exchange's promise.", float(c.observed), float(c.expected))
+    };
+    let mean = c.total_retries as f64 / f64::from(params.invocations.max(1));
+    let allowed = 0..=u32::MAX;
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <Figures items=vec![
+                figure("Inputs", format!("{} × {}", params.invocations, if inputs == CasInputs::Mixed { "both signs" } else { "≤ 0" })),
+                figure("Expected (CPU)", format!("{:?}", c.expected)).id("gpu-expected"),
+                figure("Observed (GPU)", format!("{:?}", c.observed)).id("gpu-observed").raw(format!("{:#010x}", run.best_bits)),
+                figure("Retries in all", c.total_retries.to_string()).id("gpu-retries"),
+                figure("Most by one invocation", c.most_retries.to_string()).id("gpu-most-retries"),
+                figure("Gave up", run.gave_up.to_string()).id("gpu-gave-up"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+            ] />
+            <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
+            <p class="muted">{format!("{mean:.3} retries per invocation on average. Adapter: {}.", adapter.name)}</p>
+            <Histogram bins=c.histogram.clone() x_label="failed swaps (retries)" y_label="invocations" allowed=allowed />
+            <pre class="raw" hidden data-testid="gpu-retry-list">{run.retries.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
+        </div>
+    }
+}
+
+/// The same kernel on a data-centre GPU, from `data/h100-cas-max.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    use crate::lessons::cas_max::measured::{parse_cas_report, H100_CAS};
+    parse_cas_report(H100_CAS).map(|(adapter, rows)| {
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                vec![
+                    r.inputs,
+                    r.invocations.to_string(),
+                    r.workgroup_size.to_string(),
+                    format!("{} of {}", r.exact, r.runs),
+                    r.gave_up.to_string(),
+                    format!("{}–{} (median {})", r.retries.0, r.retries.2, r.retries.1),
+                    r.most_by_one.to_string(),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=rows
+                headers=&["inputs", "invocations", "workgroup", "exact runs", "gave up", "retries in a run", "most by one invocation"]
+                note="Ten runs per size after a warm-up, from data/h100-cas-max.json, written by examples/cas_max_report.rs on that GPU." />
+        }
+    })
+}

@@ -1,0 +1,119 @@
+//! `?lesson=cuda-map`: a reference, not a lesson with a model. Each CUDA construct for
+//! synchronization, what WGSL offers in its place, what WGSL lacks and how to live without it,
+//! and the lesson that shows the WGSL side running.
+
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "cuda-map",
+    title: "CUDA ↔ WGSL, construct by construct",
+    summary: "Scopes, barriers, fences, volatile, memory orders, arrive/wait, latches, semaphores, grid sync: what WGSL has, lacks, and does instead.",
+    kernels: &[],
+    #[cfg(target_arch = "wasm32")]
+    page: || leptos::prelude::IntoAny::into_any(page::CudaMap()),
+};
+
+/// One row of the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapRow {
+    pub cuda: &'static str,
+    pub wgsl: &'static str,
+    /// What WGSL does not have here, and what to do instead.
+    pub instead: &'static str,
+    /// The id of the lesson that shows the WGSL side, where one does.
+    pub lesson: Option<&'static str>,
+}
+
+pub const ROWS: &[MapRow] = &[
+    MapRow {
+        cuda: "Thread scopes: cuda::thread_scope_block, _device, _system",
+        wgsl: "Workgroup memory (var<workgroup>) is seen by one workgroup; storage buffers by the whole dispatch",
+        instead: "No scope on an operation: every WGSL atomic is relaxed, and barriers reach one workgroup. Nothing reaches the host while a dispatch runs; read results back after it ends.",
+        lesson: Some("barrier"),
+    },
+    MapRow {
+        cuda: "__shared__",
+        wgsl: "var<workgroup>",
+        instead: "The same idea. WGSL zeroes workgroup memory before the first invocation reads it; CUDA leaves it undefined.",
+        lesson: Some("tiled"),
+    },
+    MapRow {
+        cuda: "__syncthreads()",
+        wgsl: "workgroupBarrier() (workgroup memory), storageBarrier() (storage buffers), textureBarrier()",
+        instead: "The same wait, split by the memory it orders. WGSL refuses a barrier the compiler cannot prove every invocation reaches (uniform control flow), where CUDA leaves it undefined.",
+        lesson: Some("barrier"),
+    },
+    MapRow {
+        cuda: "__syncthreads() in a loop over tiles",
+        wgsl: "Two workgroupBarrier() calls per tile",
+        instead: "Nothing lacking: one barrier after loading a tile, one before overwriting it.",
+        lesson: Some("tiled"),
+    },
+    MapRow {
+        cuda: "__syncwarp(mask), warp shuffles, warp votes",
+        wgsl: "Subgroup built-ins (subgroupAdd, subgroupShuffle, subgroupBallot …) where the adapter has the subgroups feature",
+        instead: "No sync within a subgroup and no fixed width (4 to 128, by device); the core language has neither. Use workgroupBarrier() and workgroup memory, which work on every device.",
+        lesson: Some("reduction"),
+    },
+    MapRow {
+        cuda: "__threadfence_block()",
+        wgsl: "workgroupBarrier() or storageBarrier()",
+        instead: "No fence without a wait: WGSL's only ordering operations are the barriers, which also make every invocation of the workgroup wait.",
+        lesson: Some("barrier"),
+    },
+    MapRow {
+        cuda: "__threadfence(), __threadfence_system()",
+        wgsl: "None",
+        instead: "Nothing orders one workgroup's writes for another during a dispatch: a reader may see the flag and old data. End the dispatch: the next one sees all of its writes. Within a dispatch, use only what atomics promise on a single address.",
+        lesson: Some("message-passing"),
+    },
+    MapRow {
+        cuda: "volatile",
+        wgsl: "None",
+        instead: "volatile only stops the compiler caching a value; it never made cross-thread communication safe in CUDA either. Use atomics for values other invocations change.",
+        lesson: Some("race"),
+    },
+    MapRow {
+        cuda: "atomicAdd, atomicMax, atomicCAS … on int, unsigned, float, 64-bit",
+        wgsl: "atomicAdd, atomicMax, atomicCompareExchangeWeak … on atomic<u32> and atomic<i32>",
+        instead: "No float or 64-bit atomics in the core language: build float max or add from atomicCompareExchangeWeak on the bits in a bounded loop.",
+        lesson: Some("atomic-ops"),
+    },
+    MapRow {
+        cuda: "atomicCAS",
+        wgsl: "atomicCompareExchangeWeak, returning { old_value, exchanged }",
+        instead: "Weak: it may fail even when the value matched, so retry in a loop, bounded.",
+        lesson: Some("cas-max"),
+    },
+    MapRow {
+        cuda: "cuda::atomic<T, scope> with memory_order_acquire, _release, _acq_rel, _seq_cst",
+        wgsl: "Relaxed atomics only",
+        instead: "No acquire/release: publishing data behind a flag is not promised across workgroups. Pass data between phases by ending the dispatch; within a workgroup, write, barrier, read.",
+        lesson: Some("message-passing"),
+    },
+    MapRow {
+        cuda: "Spinlock from atomicCAS and __threadfence()",
+        wgsl: "A bounded compare-exchange loop, with nothing to order the protected data",
+        instead: "Neither a fence nor a forward-progress promise: a lock may exclude on one GPU and hang or fail on another. Prefer atomics on the data itself, or per-workgroup results merged afterwards.",
+        lesson: Some("spinlock"),
+    },
+    MapRow {
+        cuda: "cuda::barrier arrive() / wait(token)",
+        wgsl: "None: workgroupBarrier() arrives and waits at once",
+        instead: "Do the independent work before the barrier instead of between arrive and wait.",
+        lesson: Some("barrier"),
+    },
+    MapRow {
+        cuda: "cuda::latch, cuda::counting_semaphore",
+        wgsl: "None",
+        instead: "A counter with atomicAdd or atomicSub hands out tickets or slots, but waiting for a count to reach a value is a spin with no progress promise. Count in one dispatch, act on the count in the next.",
+        lesson: Some("atomic-counter"),
+    },
+    MapRow {
+        cuda: "cooperative_groups grid.sync()",
+        wgsl: "None",
+        instead: "The kernel boundary is the grid-wide barrier: one dispatch per phase, as the reduction does level by level.",
+        lesson: Some("reduction"),
+    },
+];

@@ -1,0 +1,333 @@
+//! The message-passing page: two model threads whose every interleaving is counted (none weak),
+//! beside the litmus kernels; on the GPU all four variants over many instances per dispatch,
+//! their outcomes counted by the kernel and drawn on a log scale, and the throughput of that
+//! against the smallest test per dispatch.
+
+use crate::lessons::message_passing::gpu::{compare_throughput, run_litmus, LitmusRun, Throughput};
+use crate::gpu::{AdapterSummary, GpuError};
+use crate::gpu::params::GpuParams;
+use crate::lessons::message_passing::{check, every_interleaving, model_outcome, MessagePassingVariant, Outcome};
+use crate::model::Machine;
+use crate::ui::chart::{LogBarChart, Series};
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, NumberChoice, RunForm, SizeFields};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::model_panel::VariantToggle;
+use crate::ui::table::TextTable;
+use crate::ui::measured::MeasuredDetails;
+use leptos::prelude::*;
+
+/// Dispatches of the smallest test in the throughput comparison: enough that the per-dispatch
+/// cost, not the one readback, sets its rate.
+const SMALLEST_DISPATCHES: u32 = 1000;
+/// Dispatches of the reader's size in the comparison.
+const MANY_DISPATCHES: u32 = 10;
+const DISPATCH_CHOICES: [u32; 3] = [1, 10, 100];
+
+#[component]
+pub fn MessagePassingLesson() -> impl IntoView {
+    let (model, sizes, problems) = open_lesson::<MessagePassingVariant>("message-passing");
+    let variant = model.variant;
+    view! {
+        <LessonPage id="message-passing" title="Message passing and memory order" model=model problems=problems
+            text=move || view! {
+                <div class="prose" inner_html=MESSAGE_PASSING_TEXT></div>
+                <Interleavings variant=variant />
+            }
+            bar=move || view! { <VariantToggle model=model choices=&[
+                (MessagePassingVariant::Relaxed, "Across workgroups, relaxed"),
+                (MessagePassingVariant::StorageBarrier, "Across, storageBarrier()"),
+                (MessagePassingVariant::WorkgroupBarrier, "Across, workgroupBarrier()"),
+                (MessagePassingVariant::SameWorkgroup, "One workgroup, storageBarrier()"),
+            ] /> }
+            start="Start: data and flag are 0 for both messages. Each thread writes its own message and reads the other's."
+            outcome=model_outcome_text
+            kernel=Signal::derive(move || variant.get().kernel()) cuda=CUDA.to_owned()
+            gpu=move || view! { <GpuLitmus sizes=sizes variant=variant /> <MeasuredElsewhere /> } />
+    }
+}
+
+fn model_outcome_text(m: &Machine) -> String {
+    if !m.is_finished() {
+        return String::new();
+    }
+    let said = |t: usize| {
+        let o = model_outcome(m, t);
+        format!("thread {t} read thread {}'s message: {} ({})", (t + 1) % 2, o.label(), o.class())
+    };
+    format!("Finished: {}; {}.", said(0), said(1))
+}
+
+/// Every order the model's two threads can run in, and where their reads end: counted by
+/// running them all, for the variant shown.
+#[component]
+fn Interleavings(variant: RwSignal<MessagePassingVariant>) -> impl IntoView {
+    move || {
+        let all = every_interleaving(variant.get());
+        let rows = Outcome::ALL.iter().map(|o| vec![o.label().to_owned(), o.class().to_owned(), all.counts[o.slot()].to_string()]).collect();
+        view! {
+            <TextTable headers=vec!["reads".into(), "kind".into(), "reads ending so".into()] rows=rows
+                caption=format!("The model's every interleaving: {} orders of the two threads, {} reads", all.runs, 2 * all.runs)
+                test_id="model-interleavings" />
+        }
+    }
+}
+
+/// The lesson's explanation: constant markup written here, never text from outside.
+const MESSAGE_PASSING_TEXT: &str = "<p>One invocation writes a result and then raises a flag; another waits for the flag and then reads the result. That hand-over is <em>message passing</em>, and every GPU program that passes data between invocations through memory leans on it. The litmus test keeps four accesses: the writer stores <code>data = 1</code> then <code>flag = 1</code>; the reader loads the flag, then the data. Reading flag 1 with data 0 would mean the flag overtook the data it announces: the <strong>weak</strong> outcome.</p>\n\
+<p>The model takes the threads' steps one at a time, and in any order you choose, weak never happens: to read flag 1 the writer's flag store has run, and its data store ran before that. The table counts every order the model can take; schedule the steps by hand and try to reach flag 1, data 0.</p>\n\
+<p>A GPU need not behave like any one order of steps. In WGSL every atomic is <em>relaxed</em>: indivisible, but silent about when other memory becomes visible. Barriers are WGSL's only ordering, and they order memory among the invocations of <em>one workgroup</em>: <code>workgroupBarrier()</code> for workgroup memory, <code>storageBarrier()</code> for storage buffers. So with writer and reader in different workgroups, WGSL allows the weak outcome in all three variants that put them there, barriers or not. In one workgroup, with <code>storageBarrier()</code> between the writes and between the reads, every data store comes before every data load: the data is always seen, and flag 0 / data 1 and flag 1 / data 1 are the only outcomes allowed.</p>\n\
+<p>CUDA gives the pair what WGSL lacks. The seed's producer–consumer puts <code>__threadfence()</code> between the data and the flag, and again after the reader's spin; or it stores the flag with <code>memory_order_release</code> and loads it with <code>memory_order_acquire</code> on a device-scope <code>cuda::atomic</code>. WGSL has no fence and no memory order: the portable way to hand data to another workgroup is to end the dispatch and read it in the next one, as the barrier lesson's storage-buffer part shows.</p>\n\
+<p>The GPU panel runs the test on every invocation at once: each writes one instance and reads another, written in a different workgroup, paired through a shuffled order of workgroups and a permutation of lanes, with each flag stored far from its data. Before its accesses each invocation waits, for at most 256 loads, until the writer it reads from has started, so the two overlap in time. The kernel counts the outcomes itself into four counters, read back at the end. Zero weak outcomes is a valid result: the memory model allows them, it does not promise them.</p>";
+
+/// The seed's producer–consumer in CUDA, both ways: fences, and acquire/release.
+const CUDA: &str = "__device__ int data;\n__device__ int flag;\n\n// Fences: order the plain stores and loads around an atomic flag.\n__global__ void producer() {\n    data = 42;\n    __threadfence();                      // data visible device-wide before the flag\n    atomicExch(&flag, 1);\n}\n\n__global__ void consumer(int *result) {\n    while (atomicAdd(&flag, 0) == 0) { }  // spin on the flag\n    __threadfence();                      // no load below moves above the spin\n    *result = data;\n}\n\n// Memory orders: the flag itself carries the ordering.\n__device__ cuda::atomic<int, cuda::thread_scope_device> ready{0};\n\n__global__ void producer_release() {\n    data = 42;\n    ready.store(1, cuda::std::memory_order_release);\n}\n\n__global__ void consumer_acquire(int *result) {\n    while (ready.load(cuda::std::memory_order_acquire) == 0) { }\n    *result = data;\n}";
+
+fn variant_label(v: MessagePassingVariant) -> &'static str {
+    match v {
+        MessagePassingVariant::Relaxed => "across, relaxed",
+        MessagePassingVariant::StorageBarrier => "across, storageBarrier",
+        MessagePassingVariant::WorkgroupBarrier => "across, workgroupBarrier",
+        MessagePassingVariant::SameWorkgroup => "one workgroup, storageBarrier",
+    }
+}
+
+fn short_label(o: Outcome) -> &'static str {
+    match o {
+        Outcome::ReaderFirst => "reader first (0, 0)",
+        Outcome::WriterFirst => "writer first (1, 1)",
+        Outcome::Interleaved => "interleaved (0, 1)",
+        Outcome::Weak => "weak (1, 0)",
+    }
+}
+
+/// One variant's run, or why it could not run at the reader's sizes.
+type VariantRun = (MessagePassingVariant, Result<LitmusRun, String>);
+
+#[derive(Clone)]
+struct Litmus {
+    adapter: AdapterSummary,
+    params: GpuParams,
+    runs: Vec<VariantRun>,
+}
+
+fn seed() -> u64 {
+    (now_ms() * 1e3) as u64
+}
+
+#[component]
+fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> impl IntoView {
+    let job = GpuJob::<Litmus>::new();
+    let throughput = GpuJob::<(AdapterSummary, MessagePassingVariant, Throughput)>::new();
+    let dispatches = RwSignal::new(10u32);
+    let run = Callback::new(move |()| {
+        let dispatches = dispatches.get_untracked();
+        job.start(sizes, move |ctx, params| async move {
+            let mut runs = Vec::new();
+            for v in MessagePassingVariant::ALL {
+                match run_litmus(&ctx, v, params, dispatches, seed(), now_ms).await {
+                    Ok(r) => runs.push((v, Ok(r))),
+                    // A size one variant cannot pair is that variant's row, not the whole run.
+                    Err(GpuError::BadParams(why)) => runs.push((v, Err(why))),
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(Litmus { adapter: ctx.adapter.clone(), params, runs })
+        })
+    });
+    let compare = Callback::new(move |()| {
+        let v = variant.get_untracked();
+        throughput.start(sizes, move |ctx, params| async move {
+            let t = compare_throughput(&ctx, v, params, MANY_DISPATCHES, SMALLEST_DISPATCHES, seed(), now_ms).await?;
+            Ok((ctx.adapter.clone(), v, t))
+        })
+    });
+    view! {
+        <div class="gpu-form">
+            <NumberChoice label="Dispatches per variant" choices=&DISPATCH_CHOICES value=dispatches test_id="litmus-dispatches" />
+        </div>
+        <p class="muted">"Invocations below is the number of test instances in each dispatch: every invocation writes one and reads another. All four variants run."</p>
+        <RunForm sizes=sizes job=job on_run=run />
+        {move || job.result.get().map(|r| view! { <LitmusReport result=r /> })}
+        <h3>"Instances per second"</h3>
+        <p class="muted">{format!(
+            "The variant chosen above, {MANY_DISPATCHES} dispatches at the sizes above, against the smallest test a dispatch can hold (two invocations, each writing one instance and reading the other's) dispatched {SMALLEST_DISPATCHES} times. Both in one submission each, timed from encoding to the counts read back."
+        )}</p>
+        <RunForm job=throughput on_run=compare name="throughput" label="Compare with the smallest test per dispatch" />
+        {move || throughput.result.get().map(|(adapter, v, t)| view! { <ThroughputReport adapter=adapter variant=v result=t /> })}
+    }
+}
+
+fn per_second(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.1} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1} k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+#[component]
+fn LitmusReport(result: Litmus) -> impl IntoView {
+    let Litmus { adapter, params, runs } = result;
+    let ran: Vec<(MessagePassingVariant, &LitmusRun)> = runs.iter().filter_map(|(v, r)| r.as_ref().ok().map(|r| (*v, r))).collect();
+    let checks: Vec<_> = ran.iter().map(|(v, r)| (*v, check(*v, &r.counts, r.instances()))).collect();
+    let ok = checks.iter().all(|(_, c)| c.ok());
+    let series = ran
+        .iter()
+        .map(|(v, r)| Series { name: variant_label(*v), values: Outcome::ALL.iter().map(|o| Some(r.counts[o.slot()] as f64)).collect() })
+        .collect();
+    let rows = runs
+        .iter()
+        .map(|(v, r)| match r {
+            Ok(r) => {
+                let c = check(*v, &r.counts, r.instances());
+                let mut row = vec![variant_label(*v).to_owned()];
+                row.extend(Outcome::ALL.iter().map(|o| r.counts[o.slot()].to_string()));
+                row.push(per_second(r.per_second()));
+                row.push(if *v == MessagePassingVariant::SameWorkgroup { "no" } else { "yes" }.to_owned());
+                row.push(if c.ok() { "yes".to_owned() } else { format!("NO: {} forbidden, {} of {} counted", c.forbidden, c.total, c.expected_total) });
+                row
+            }
+            Err(why) => vec![variant_label(*v).to_owned(), format!("not run: {why}"), String::new(), String::new(), String::new(), String::new(), String::new(), String::new()],
+        })
+        .collect();
+    let weak: Vec<String> = ran.iter().filter(|(v, _)| v.across_workgroups()).map(|(v, r)| format!("{} {}", variant_label(*v), r.counts[Outcome::Weak.slot()])).collect();
+    let any_weak = ran.iter().any(|(_, r)| r.counts[Outcome::Weak.slot()] > 0);
+    let verdict = if !ok {
+        "A variant lost instances or showed an outcome its barriers forbid: this GPU broke a promise.".to_owned()
+    } else if any_weak {
+        format!("Every instance counted once, and no forbidden outcome. Weak outcomes seen across workgroups — {}: the flag arrived before the data, as WGSL allows.", weak.join(", "))
+    } else {
+        format!("Every instance counted once, and no forbidden outcome. No weak outcome in these runs ({}): allowed but not promised, and this GPU did not show it here.", weak.join(", "))
+    };
+    let dispatches = ran.first().map_or(0, |(_, r)| r.dispatches);
+    let instances = ran.first().map_or(0, |(_, r)| r.layout.instances());
+    let mut headers = vec!["variant".to_owned()];
+    headers.extend(Outcome::ALL.iter().map(|o| short_label(*o).to_owned()));
+    headers.extend(["instances/s".into(), "weak allowed".into(), "promise kept".into()]);
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <LogBarChart title=format!("{instances} instances × {dispatches} dispatches per variant, workgroups of {}, on {}", params.workgroup_size, adapter.name)
+                groups=Outcome::ALL.iter().map(|o| short_label(*o)).collect() series=series test_id="litmus-chart" />
+            <TextTable headers=headers rows=rows test_id="litmus-table" />
+            <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
+        </div>
+    }
+}
+
+#[component]
+fn ThroughputReport(adapter: AdapterSummary, variant: MessagePassingVariant, result: Throughput) -> impl IntoView {
+    let row = |name: &str, r: &LitmusRun| {
+        vec![
+            name.to_owned(),
+            r.layout.instances().to_string(),
+            r.dispatches.to_string(),
+            r.counts.iter().sum::<u64>().to_string(),
+            format!("{:.1}", r.wall_ms),
+            per_second(r.per_second()),
+        ]
+    };
+    let ratio = result.ratio();
+    let met = ratio >= 1000.0;
+    view! {
+        <div class="run-report" data-testid="throughput-report" data-ratio=format!("{ratio:.1}")>
+            <TextTable headers=vec!["way".into(), "instances per dispatch".into(), "dispatches".into(), "instances counted".into(), "wall ms".into(), "instances/s".into()]
+                rows=vec![row("many per dispatch", &result.many), row("smallest test per dispatch", &result.smallest)]
+                caption=format!("{} on {}", variant_label(variant), adapter.name) test_id="throughput-table" />
+            <p class="verdict" data-testid="throughput-verdict">{format!(
+                "{ratio:.0}× more instances per second with many per dispatch; the goal is at least 1000×, {} on this GPU.",
+                if met { "met" } else { "not met" }
+            )}</p>
+        </div>
+    }
+}
+
+/// The same test on a data-centre GPU, from `data/h100-message-passing.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    use crate::lessons::message_passing::measured::{parse_message_passing_report, H100_MESSAGE_PASSING};
+    parse_message_passing_report(H100_MESSAGE_PASSING).map(|report| {
+        let rows = report
+            .rows
+            .iter()
+            .map(|r| {
+                use crate::site::settings::LessonVariant;
+                let name = MessagePassingVariant::from_name(&r.variant).map_or_else(|| r.variant.clone(), |v| variant_label(v).to_owned());
+                let mut row = vec![name, r.instances.to_string(), r.workgroup_size.to_string(), r.dispatches.to_string()];
+                row.extend(r.counts.iter().map(u64::to_string));
+                row.push(per_second(r.per_second));
+                row
+            })
+            .collect();
+        let mut headers = vec!["variant".to_owned(), "instances per dispatch".into(), "workgroup".into(), "dispatches".into()];
+        headers.extend(Outcome::ALL.iter().map(|o| short_label(*o).to_owned()));
+        headers.push("instances/s".into());
+        // Weak outcomes there, per variant over every size: read from the file, never typed in.
+        let weak = Outcome::ALL.iter().position(|o| *o == Outcome::Weak).unwrap_or(3);
+        let weak_of = |v: MessagePassingVariant| {
+            let name = crate::site::settings::LessonVariant::name(v);
+            let of = |f: &dyn Fn(&crate::lessons::message_passing::measured::MeasuredLitmus) -> u64| report.rows.iter().filter(|r| r.variant == name).map(f).sum::<u64>();
+            (of(&|r| r.counts[weak]), of(&|r| u64::from(r.instances) * u64::from(r.dispatches)))
+        };
+        let totals: Vec<String> = MessagePassingVariant::ALL
+            .iter()
+            .map(|&v| {
+                let (seen, of) = weak_of(v);
+                format!("{} {seen} of {of}", variant_label(v))
+            })
+            .collect();
+        let allowed_unseen: Vec<&str> =
+            MessagePassingVariant::ALL.iter().filter(|v| v.allows(Outcome::Weak) && weak_of(**v).0 == 0).map(|v| variant_label(*v)).collect();
+        let relaxed_weak = weak_of(MessagePassingVariant::Relaxed).0;
+        let seed = if relaxed_weak > 0 {
+            " The seed's warning, that without a fence a reader may see the flag set and the data stale, holds there."
+        } else {
+            " The seed's warning, that without a fence a reader may see the flag set and the data stale, never came true there."
+        };
+        let unseen = if allowed_unseen.is_empty() {
+            String::new()
+        } else {
+            format!(" Allowed but never seen there: {}. That is this GPU's hardware and compiler, not a promise: WGSL gives none across workgroups.", allowed_unseen.join(", "))
+        };
+        // One chart per size and workgroup size, the variants side by side as on the reader's.
+        let mut shapes: Vec<(u32, u32, u32)> = Vec::new();
+        for r in &report.rows {
+            if !shapes.iter().any(|s| (s.0, s.1) == (r.instances, r.workgroup_size)) {
+                shapes.push((r.instances, r.workgroup_size, r.dispatches));
+            }
+        }
+        let charts = shapes
+            .into_iter()
+            .map(|(instances, workgroup, dispatches)| {
+                let series = report
+                    .rows
+                    .iter()
+                    .filter(|r| (r.instances, r.workgroup_size) == (instances, workgroup))
+                    .filter_map(|r| {
+                        use crate::site::settings::LessonVariant;
+                        let v = MessagePassingVariant::from_name(&r.variant)?;
+                        // The file's counts follow Outcome::ALL, as the chart's groups do.
+                        Some(Series { name: variant_label(v), values: r.counts.iter().map(|&n| Some(n as f64)).collect() })
+                    })
+                    .collect();
+                view! {
+                    <LogBarChart title=format!("{instances} instances × {dispatches} dispatches per variant, workgroups of {workgroup}, on an {}", report.adapter)
+                        groups=Outcome::ALL.iter().map(|o| short_label(*o)).collect() series=series test_id="measured-litmus-chart" />
+                }
+            })
+            .collect_view();
+        view! {
+            <MeasuredDetails adapter=report.adapter.clone()>
+                {charts}
+                <TextTable headers=headers rows=rows test_id="measured-litmus-table" />
+                <p class="muted" data-testid="measured-weak">{format!("Weak outcomes there: {}.{seed}{unseen}", totals.join("; "))}</p>
+                <p class="muted">{format!(
+                    "From data/h100-message-passing.json, written by examples/message_passing_report.rs on that GPU. Throughput there: {} instances/s with {} per dispatch against {} with the smallest test per dispatch: {:.0}×.",
+                    per_second(report.many_per_second), report.many_instances, per_second(report.smallest_per_second), report.many_per_second / report.smallest_per_second.max(1e-9)
+                )}</p>
+            </MeasuredDetails>
+        }
+    })
+}

@@ -1,0 +1,277 @@
+//! The race-condition lesson page: the model of a few threads beside the real kernel.
+
+use crate::lessons::race::gpu::{run_race, run_replay, RaceBatch, ReplayRun};
+use crate::gpu::{AdapterSummary, GpuError};
+use crate::lessons::race::{GpuParams, Variant};
+use crate::model::{Machine, ReplayAccess, ReplayTimeline};
+use crate::ui::download::DownloadJson;
+use crate::ui::gpu::{now_ms, GpuHandle};
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::histogram::Histogram;
+use crate::ui::measured::MeasuredTable;
+use crate::ui::model_panel::{ModelState, VariantToggle};
+use crate::ui::panel::Panel;
+use crate::ui::player::Player;
+use crate::ui::figures::{figure, Figures};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::collections::BTreeMap;
+
+#[component]
+pub fn RaceLesson() -> impl IntoView {
+    let (model, sizes, problems) = open_lesson::<Variant>("race");
+    let ModelState { variant, threads, .. } = model;
+    view! {
+        <LessonPage id="race" title="The lost update" model=model problems=problems
+            text=|| view! { <LessonText /> }
+            bar=move || view! { <VariantToggle model=model choices=&[(Variant::Racy, "Racy: atomicLoad, add, atomicStore"), (Variant::Atomic, "Atomic: atomicAdd")] /> }
+            start="Start: every thread is about to run its first instruction; the counter is 0." outcome=model_outcome
+            kernel=Signal::derive(move || variant.get().kernel())
+            gpu=move || view! { <GpuRuns variant=variant sizes=sizes /> <MeasuredElsewhere /> }
+            after=move || view! {
+                <Panel id="replay" title="Replay what your GPU did">
+                    <GpuReplay variant=variant threads=threads />
+                </Panel>
+            } />
+    }
+}
+
+/// The race lesson's verdict on a finished model run: how many increments counted.
+fn model_outcome(m: &Machine) -> String {
+    let n = m.threads.len() as i64;
+    let count = m.memory[crate::lessons::race::COUNTER];
+    match (m.is_finished(), n - count) {
+        (false, _) => String::new(),
+        (true, 0) => format!("Finished: {count} of {n} increments counted."),
+        (true, lost) => format!("Finished: {count} of {n} increments counted — {lost} lost."),
+    }
+}
+
+/// The lesson's explanation: constant markup written here, never text from outside.
+const RACE_TEXT: &str = "<p>In source code <code>counter++</code> looks like one step. The GPU takes three: it <strong>loads</strong> the counter into a register, <strong>adds</strong> one to the register, and <strong>stores</strong> the register back. Between the load and the store there is a window. If another thread stores in that window, one of the two stores overwrites the other: an increment is gone. This is a <em>lost update</em>, and the count it leaves behind depends on timing, so it can change from run to run.</p>\n\
+<p>Threads that run in lockstep, like the lanes of one SIMD group, all load the same value before any of them stores, so a whole group's increments collapse into one. Threads that run strictly one after another lose nothing. Real GPUs do both at once, which is why a racy count of 1,024 increments can end anywhere from 1 to 1,024.</p>\n\
+<p><code>atomicAdd</code> does the load, the add and the store as one indivisible operation: no other thread can touch the counter in between, so every increment counts, and the value it returns (the one it replaced) is different for every caller. Step the model below, then run the same kernel on your GPU.</p>";
+
+#[component]
+fn LessonText() -> impl IntoView {
+    view! { <div class="prose" inner_html=RACE_TEXT></div> }
+}
+
+/// What one press of "run" or "run 100×" gave back.
+#[derive(Clone)]
+struct RunResult {
+    adapter: AdapterSummary,
+    variant: Variant,
+    params: GpuParams,
+    batch: RaceBatch,
+    wall_ms: f64,
+}
+
+#[component]
+fn GpuRuns(variant: RwSignal<Variant>, sizes: SizeFields) -> impl IntoView {
+    let job = GpuJob::<RunResult>::new();
+    let run = move |runs: u32| {
+        let v = variant.get_untracked();
+        job.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
+            let batch = run_race(&ctx, v, params, runs).await?;
+            Ok(RunResult { adapter: ctx.adapter.clone(), variant: v, params, batch, wall_ms: now_ms() - t0 })
+        })
+    };
+    view! {
+        <RunForm sizes=sizes job=job on_run=Callback::new(move |()| run(1)) on_run_100=Callback::new(move |()| run(100)) />
+        {move || job.result.get().map(|r| view! { <RunReport result=r current=variant /> })}
+    }
+}
+
+#[component]
+fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
+    let export = {
+        let r = result.clone();
+        move || {
+            let json = crate::lessons::race::export::runs(&r.adapter, r.variant, r.params, &r.batch, r.wall_ms);
+            (format!("syncscope-race-{}-{}.json", r.variant.name(), r.params.invocations), json.to_pretty())
+        }
+    };
+    let RunResult { variant, params, batch, wall_ms, .. } = result;
+    let expected = params.invocations;
+    let allowed = variant.allowed_final_counts(expected);
+    let last = *batch.finals.last().unwrap_or(&0);
+    let runs = batch.finals.len();
+    let all_allowed = batch.finals.iter().all(|c| allowed.contains(c));
+    let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
+    for c in &batch.finals {
+        *counts.entry(*c).or_default() += 1;
+    }
+    let bins: Vec<(u32, u32)> = counts.into_iter().collect();
+    let verdict = if all_allowed {
+        format!("Every final count is one the model allows ({}..={}).", allowed.start(), allowed.end())
+    } else {
+        "A final count lies outside what the model allows: this GPU broke the rules.".to_owned()
+    };
+    let gpu_time = batch.gpu_ns.map(|ns| format!("{:.3} ms on the GPU (timestamp queries)", ns / 1e6));
+    view! {
+        <div class="run-report" data-testid="gpu-report" data-variant=variant.name()>
+            <Show when=move || current.get() != variant>
+                <p class="muted">"These results are from the " {variant.name()} " kernel; switch back or run again."</p>
+            </Show>
+            <Figures items=vec![
+                figure("Kernel", variant.kernel().file_name()),
+                figure("Invocations × workgroup", format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)),
+                figure("Expected", expected.to_string()).id("gpu-expected"),
+                figure(if runs > 1 { "Observed (last run)" } else { "Observed" }, last.to_string()).id("gpu-observed"),
+                figure("Lost updates", (expected - last.min(expected)).to_string()).id("gpu-lost"),
+                figure("Runs", runs.to_string()).id("gpu-runs"),
+                figure("Runs per second", format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock{}", gpu_time.map(|t| format!(", {t}")).unwrap_or_default())).id("gpu-wall-ms").raw(format!("{wall_ms:.3}")),
+            ] />
+            <p class=if all_allowed { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=all_allowed.to_string()>{verdict}</p>
+            <Show when=move || { runs > 1 }>
+                <Histogram bins=bins.clone() x_label="final count" y_label="runs" allowed=allowed.clone() />
+            </Show>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
+            <pre class="raw" hidden data-testid="gpu-finals">{batch.finals.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")}</pre>
+        </div>
+    }
+}
+
+/// What the replay is, and what its ticket order can and cannot prove: constant markup.
+const REPLAY_TEXT: &str = "<p>An instrumented copy of the kernel (<code>race_replay_racy.wgsl</code>, <code>race_replay_atomic.wgsl</code>) \
+runs as many invocations as the model has threads. Before each access, every invocation takes a ticket from a second atomic \
+counter, and afterwards writes down the value it loaded, the value it stored and its tickets. The player below steps through \
+those records in ticket order. Every number in it was read back from your GPU.</p>\n\
+<p class=\"muted\">The tickets come from a different memory location than the counter, and every WGSL atomic is relaxed: the GPU \
+promises no order between accesses to different locations. So the ticket order is one plausible order, not a proof. Where a \
+recorded load does not match the counter as replayed in ticket order, the step is marked ⚠.</p>";
+
+/// The replay records as many invocations as the model has threads, up to what stays readable.
+fn replay_size(threads: usize) -> u32 {
+    (threads as u32).min(crate::lessons::race::MAX_REPLAY_INVOCATIONS)
+}
+
+#[component]
+fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoView {
+    let gpu = expect_context::<GpuHandle>();
+    let timeline = RwSignal::new(None::<(Variant, ReplayTimeline)>);
+    // The records as read back, and the adapter that made them, for the download.
+    let recorded = StoredValue::new(None::<(AdapterSummary, Variant, ReplayRun)>);
+    let cursor = RwSignal::new(0usize);
+    let error = RwSignal::new(None::<String>);
+    let running = RwSignal::new(false);
+
+    let record = move |_| {
+        let Some(ctx) = gpu.context() else { return };
+        let v = variant.get_untracked();
+        let n = replay_size(threads.get_untracked());
+        running.set(true);
+        error.set(None);
+        spawn_local(async move {
+            let outcome = run_replay(&ctx, v, n).await.and_then(|run| {
+                ReplayTimeline::from_records(&run.records, 0, run.final_count)
+                    .map(|t| (t, run))
+                    .map_err(|e| GpuError::Run(format!("the records do not make a history: {e}")))
+            });
+            match outcome {
+                Ok((t, run)) => {
+                    cursor.set(0);
+                    recorded.set_value(Some((ctx.adapter.clone(), v, run)));
+                    timeline.set(Some((v, t)));
+                }
+                Err(e) => {
+                    gpu.report(&e);
+                    error.set(Some(e.to_string()));
+                }
+            }
+            running.set(false);
+        });
+    };
+    let total = Signal::derive(move || timeline.with(|t| t.as_ref().map_or(0, |(_, t)| t.steps.len())));
+    let seek = Callback::new(move |i: usize| cursor.set(i.min(total.get_untracked())));
+
+    view! {
+        <div class="prose" inner_html=REPLAY_TEXT></div>
+        <button on:click=record disabled=move || gpu.context().is_none() || running.get() data-testid="replay-record">
+            {move || format!("Record {} invocations on my GPU ({} kernel)", replay_size(threads.get()), variant.get().name())}
+        </button>
+        {move || error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="replay-error">{e}</p> })}
+        {move || timeline.get().map(|(v, t)| {
+            let t2 = t.clone();
+            let steps = t.steps.clone();
+            let lanes = move || {
+                let at = cursor.get();
+                let current = at.checked_sub(1).and_then(|i| steps.get(i)).map(|s| s.lane);
+                t2.lanes_at(at).into_iter().enumerate().map(|(i, lane)| view! {
+                    <li class="lane" class:moved=current == Some(i) data-testid=format!("replay-lane-{i}")>
+                        <span class="thread-name">{format!("invocation {i}")}</span>
+                        <span class="reg">"loaded " <span class="value">{lane.loaded.map_or("—".into(), |v| v.to_string())}</span></span>
+                        <span class="reg">"stored " <span class="value">{lane.stored.map_or("—".into(), |v| v.to_string())}</span></span>
+                    </li>
+                }).collect_view()
+            };
+            let t3 = t.clone();
+            let narration = move || {
+                let at = cursor.get();
+                match at.checked_sub(1).and_then(|i| t3.steps.get(i)) {
+                    Some(step) => t3.narrate(step),
+                    None => "Before the dispatch: the counter is 0.".to_owned(),
+                }
+            };
+            let t4 = t.clone();
+            let counter = move || t4.counter_at(cursor.get(), 0).to_string();
+            let log = t.steps.iter().enumerate().map(|(i, s)| {
+                let what = match s.access {
+                    ReplayAccess::Load { value } => format!("load {value}"),
+                    ReplayAccess::Store { value } => format!("store {value}"),
+                    ReplayAccess::ReadModifyWrite { old, new } => format!("atomicAdd {old}→{new}"),
+                };
+                view! {
+                    <li class:current=move || cursor.get() == i + 1 class:disagrees=s.disagrees>
+                        {format!("#{} inv {}: {what}{}", s.ticket, s.lane, if s.disagrees { " ⚠" } else { "" })}
+                    </li>
+                }
+            }).collect_view();
+            view! {
+                <Player cursor=cursor total=total seek=seek name="replay" />
+                <div class="lanes-view">
+                    <ol class="lanes">{lanes}</ol>
+                    <div class="memory">
+                        <div class="cell"><span class="name">"counter (replayed)"</span><span class="value" data-testid="replay-counter">{counter}</span></div>
+                        <div class="cell"><span class="name">"counter (read back)"</span><span class="value" data-testid="replay-final">{t.gpu_final.to_string()}</span></div>
+                    </div>
+                </div>
+                <p class="narration" aria-live="polite" data-testid="replay-narration">{narration}</p>
+                <p data-testid="replay-summary">{format!(
+                    "{} kernel, {} invocations: {} accesses recorded, final count {}, {} load(s) disagree with the ticket order.",
+                    v.name(), t.lanes, t.steps.len(), t.gpu_final, t.disagreements())}</p>
+                <ol class="replay-log" aria-label="recorded accesses in ticket order">{log}</ol>
+                <DownloadJson test_id="replay-download" make=Box::new(move || {
+                    recorded.with_value(|r| match r {
+                        Some((adapter, v, run)) => (
+                            format!("syncscope-race-replay-{}-{}.json", v.name(), run.records.len()),
+                            crate::lessons::race::export::replay(adapter, *v, run).to_pretty(),
+                        ),
+                        None => ("syncscope-race-replay.json".into(), "null\n".into()),
+                    })
+                }) />
+            }
+        })}
+    }
+}
+
+/// The same kernels on a data-centre GPU, from `data/h100-race.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    use crate::lessons::race::measured::{parse_report, H100_RACE};
+    parse_report(H100_RACE).map(|report| {
+        let rows = report
+            .race
+            .iter()
+            .map(|r| vec![r.variant.clone(), r.invocations.to_string(), r.workgroup_size.to_string(), r.describe()])
+            .collect();
+        view! {
+            <MeasuredTable adapter=report.adapter rows=rows headers=&["kernel", "invocations", "workgroup", "final count"]
+                note="From data/h100-race.json, written by examples/race_report.rs on that GPU." />
+        }
+    })
+}

@@ -1,0 +1,146 @@
+//! `?lesson=reduction`: a workgroup sums its values in workgroup memory by halving strides,
+//! a barrier after every step. The seed's trace: [3, 1, 4, 1, 5, 9, 2, 6], strides 4, 2, 1 → 31.
+//! Then a large array two ways: a tree per workgroup and partial sums, against every
+//! invocation adding into one counter with atomicAdd.
+
+pub mod gpu;
+pub mod measured;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
+use crate::gpu::Kernel;
+use crate::model::{Instr, Line, Machine, Program};
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+/// This lesson's kernels, each a file under `shaders/reduction/`.
+pub mod kernels {
+    use crate::gpu::Kernel;
+
+    pub const TRACE: Kernel = crate::kernel!("reduction", "reduction_trace.wgsl");
+    pub const TREE: Kernel = crate::kernel!("reduction", "reduction_tree.wgsl");
+    pub const ATOMIC: Kernel = crate::kernel!("reduction", "reduction_atomic.wgsl");
+
+    /// Every kernel of the lesson that compiles everywhere.
+    pub const ALL: &[Kernel] = &[TRACE, TREE, ATOMIC];
+}
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "reduction",
+    title: "Summing in a tree",
+    summary: "Halve the stride, add, wait at the barrier: 8 values to 31 in three steps, then a million values against atomicAdd.",
+    kernels: kernels::ALL,
+    #[cfg(target_arch = "wasm32")]
+    page: || leptos::prelude::IntoAny::into_any(page::ReductionLesson()),
+};
+
+/// Registers.
+pub const VALUE: usize = 0;
+pub const STRIDE: usize = 1;
+pub const OTHER: usize = 2;
+
+pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
+
+/// The seed's eight values, then more digits of π for wider workgroups.
+pub const VALUES: [u32; 16] = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3];
+
+/// Where the model keeps `input` (one cell per thread) and `cells` (the workgroup memory).
+pub const INPUT: usize = 0;
+pub fn cells_base(threads: usize) -> usize {
+    INPUT + threads
+}
+
+/// The lesson has one program; its model is the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tree;
+
+impl Tree {
+    pub fn kernel() -> Kernel {
+        kernels::TRACE
+    }
+
+    pub fn program(threads: usize) -> Program {
+        let cells = cells_base(threads);
+        let (top, end) = (4, 12);
+        let lines = vec![
+            Line { instr: Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, marker: "load" },
+            Line { instr: Instr::StoreOwn { array: "cells", base: cells, reg: VALUE }, marker: "store" },
+            Line { instr: Instr::SetImm { reg: STRIDE, value: (threads / 2) as i64 }, marker: "stride" },
+            Line { instr: Instr::Barrier, marker: "barrier-loaded" },
+            Line { instr: Instr::BranchIfZero { reg: STRIDE, target: end }, marker: "loop" },
+            Line { instr: Instr::BranchUnlessIdBelowReg { reg: STRIDE, target: 9 }, marker: "active" },
+            Line { instr: Instr::LoadOwnPlus { array: "cells", base: cells, offset: STRIDE, reg: OTHER }, marker: "other" },
+            Line { instr: Instr::AddReg { reg: VALUE, other: OTHER }, marker: "add" },
+            Line { instr: Instr::StoreOwn { array: "cells", base: cells, reg: VALUE }, marker: "write" },
+            Line { instr: Instr::Barrier, marker: "barrier-step" },
+            Line { instr: Instr::HalveReg { reg: STRIDE }, marker: "halve" },
+            Line { instr: Instr::Jump { target: top }, marker: "next" },
+        ];
+        debug_assert_eq!(lines.len(), end);
+        let mut memory_names: Vec<String> = (0..threads).map(|t| format!("input[{t}]")).collect();
+        memory_names.extend((0..threads).map(|t| format!("cells[{t}]")));
+        Program { lines, memory_names, register_names: vec!["value", "stride", "other"], grids: Vec::new() }
+    }
+
+    pub fn machine(threads: usize) -> Machine {
+        let mut memory = vec![0i64; 2 * threads];
+        for t in 0..threads {
+            memory[INPUT + t] = i64::from(VALUES[t % VALUES.len()]);
+        }
+        Machine::new(Arc::new(Self::program(threads)), threads, memory)
+    }
+}
+
+impl crate::site::settings::LessonVariant for Tree {
+    const NAMES: &'static [&'static str] = &[];
+    const DEFAULT: Tree = Tree;
+    const THREADS: RangeInclusive<usize> = MODEL_THREADS;
+    const DEFAULT_THREADS: usize = 8;
+    /// Enough values for the timings to mean something, few enough that a software adapter
+    /// (whose barriers are slow: seconds per million values) finishes in moments.
+    const GPU_DEFAULT: crate::gpu::params::GpuParams = crate::gpu::params::GpuParams { invocations: 1 << 16, workgroup_size: 64 };
+
+    fn name(self) -> &'static str {
+        "tree"
+    }
+
+    fn from_name(_: &str) -> Option<Self> {
+        Some(Tree)
+    }
+
+    fn machine(self, threads: usize) -> Machine {
+        Tree::machine(threads)
+    }
+}
+
+pub type ReductionSettings = crate::site::settings::LessonSettings<Tree>;
+
+/// The workgroup memory after loading and after each stride, computed directly: the table
+/// the model and the GPU must both produce.
+pub fn trace(values: &[u32]) -> Vec<Vec<u32>> {
+    let mut cells = values.to_vec();
+    let mut table = vec![cells.clone()];
+    let mut stride = values.len() / 2;
+    while stride > 0 {
+        for id in 0..stride {
+            cells[id] += cells[id + stride];
+        }
+        table.push(cells.clone());
+        stride /= 2;
+    }
+    table
+}
+
+/// The strides the tree takes for a workgroup of `n`.
+pub fn strides(n: usize) -> Vec<usize> {
+    std::iter::successors(Some(n / 2), |s| Some(s / 2)).take_while(|&s| s > 0).collect()
+}
+
+/// Input `i` of the large array: a digit, so a million of them still fit a u32 sum.
+pub fn large_value(i: u32) -> u32 {
+    (crate::model::splitmix64(u64::from(i) ^ 0x5E_ED) % 10) as u32
+}
+
+pub fn large_sum(n: u32) -> u64 {
+    (0..n).map(|i| u64::from(large_value(i))).sum()
+}

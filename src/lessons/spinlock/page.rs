@@ -1,0 +1,141 @@
+//! The spinlock page: model threads taking a bounded lock around `counter++`, beside the three
+//! real kernels, with what the reader's GPU counted: entries, give-ups, overlaps, lost updates.
+
+use crate::lessons::spinlock::gpu::run_spinlock;
+use crate::gpu::AdapterSummary;
+use crate::gpu::params::GpuParams;
+use crate::lessons::spinlock::{check, Lock, LockRun, COUNTER, GAVE_UP, MAX_TRIES};
+use crate::model::Machine;
+use crate::ui::figures::{figure, Figures};
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::measured::{range, MeasuredTable};
+use crate::ui::model_panel::VariantToggle;
+use leptos::prelude::*;
+
+#[component]
+pub fn SpinlockLesson() -> impl IntoView {
+    let (model, sizes, problems) = open_lesson::<Lock>("spinlock");
+    let lock = model.variant;
+    view! {
+        <LessonPage id="spinlock" title="A spinlock, and why not" model=model problems=problems
+            text=|| view! { <div class="prose" inner_html=SPINLOCK_TEXT></div> }
+            bar=move || view! { <VariantToggle model=model choices=&[
+                (Lock::None, "No lock"),
+                (Lock::SpinThenEnter, "Spin, then enter after the loop"),
+                (Lock::EnterInLoop, "Enter inside the loop"),
+            ] /> }
+            start="Start: the lock is free and the counter is 0." outcome=model_outcome
+            kernel=Signal::derive(move || lock.get().kernel()) cuda=CUDA.to_owned()
+            gpu=move || view! { <GpuSpinlock lock=lock sizes=sizes /> <MeasuredElsewhere /> } />
+    }
+}
+
+fn model_outcome(m: &Machine) -> String {
+    if !m.is_finished() {
+        return String::new();
+    }
+    let n = m.threads.len() as i64;
+    let (counter, gave_up) = (m.memory[COUNTER], m.memory[GAVE_UP]);
+    let lost = n - gave_up - counter;
+    format!("Finished: counter = {counter}; {gave_up} thread(s) gave up; {lost} increment(s) lost.")
+}
+
+/// The lesson's explanation: constant markup written here, never text from outside.
+const SPINLOCK_TEXT: &str = "<p>On a CPU a lock around <code>counter++</code> is routine: take it with a compare-exchange from 0 to 1, increment, store 0 to release. The same few lines on a GPU are a trap, for three reasons.</p>\n\
+<p><strong>Lockstep.</strong> Many GPUs run a group of invocations (a warp, a wavefront, a SIMD group) on one instruction stream. Spin until you have the lock and then go on past the loop, and the one invocation that got the lock cannot go on until the rest of its group leaves the loop too; they are waiting for the lock it holds. Without a bound that hangs the GPU. Here every spin gives up after 20,000 tries and is counted. Putting the critical section inside the loop, in the iteration that took the lock, lets the winner finish and release while its neighbours keep trying.</p>\n\
+<p><strong>No ordering.</strong> WGSL's atomics are all relaxed. Taking the lock does not make the previous holder's increment visible, and releasing it does not publish yours: WGSL has no acquire or release, and its barriers order memory only inside one workgroup. CUDA has <code>__threadfence()</code> and <code>cuda::atomic</code> with acquire/release for this; WGSL has nothing that works across workgroups. So no mutex written in WGSL is guaranteed correct, even when it appears to work.</p>\n\
+<p><strong>No progress.</strong> WGSL does not promise that an invocation waiting on another will ever see it move; a GPU may run the holder's group only after the waiters' groups have finished spinning. Contention is also costly: every try is an atomic on one address.</p>\n\
+<p>The kernels count, on the GPU, how many invocations entered, how many gave up, how often one entered while another was still inside, and the counter. The only things guaranteed are the accounts: everyone entered or gave up, and the counter is at most the number of entries. Whether the lock excluded and lost nothing is what your GPU did, not what it must do. Prefer a lock-free design: <code>atomicAdd</code> here, per-workgroup results merged at the end, or a second dispatch.</p>";
+
+/// CUDA can write this lock correctly across blocks, with fences (seed: the CUDA spinlock).
+const CUDA: &str = "__device__ int lock = 0;\n__device__ unsigned counter = 0;\n\n__global__ void increment(unsigned max_tries, unsigned *gave_up) {\n    for (unsigned tries = 0; tries < max_tries; tries++) {\n        if (atomicCAS(&lock, 0, 1) == 0) {      // critical section inside the loop\n            __threadfence();                    // see the previous holder's writes\n            counter = counter + 1;\n            __threadfence();                    // publish ours before releasing\n            atomicExch(&lock, 0);\n            return;\n        }\n    }\n    atomicAdd(gave_up, 1);\n}";
+
+#[derive(Clone)]
+struct LockResult {
+    adapter: AdapterSummary,
+    lock: Lock,
+    params: GpuParams,
+    run: LockRun,
+    wall_ms: f64,
+}
+
+#[component]
+fn GpuSpinlock(lock: RwSignal<Lock>, sizes: SizeFields) -> impl IntoView {
+    let job = GpuJob::<LockResult>::new();
+    let run = Callback::new(move |()| {
+        let lock = lock.get_untracked();
+        job.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
+            let run = run_spinlock(&ctx, lock, params).await?;
+            Ok(LockResult { adapter: ctx.adapter.clone(), lock, params, run, wall_ms: now_ms() - t0 })
+        })
+    });
+    view! {
+        <RunForm sizes=sizes job=job on_run=run />
+        {move || job.result.get().map(|r| view! { <LockReport result=r /> })}
+    }
+}
+
+#[component]
+fn LockReport(result: LockResult) -> impl IntoView {
+    let LockResult { adapter, lock, params, run, wall_ms } = result;
+    let c = check(lock, params, run);
+    let verdict = match (c.consistent, lock, c.excluded) {
+        (false, _, _) => "The counts break what atomics guarantee: this GPU's atomics misbehaved.".to_owned(),
+        (true, Lock::None, _) => format!("No lock: {} of {} increments lost, as in the race lesson.", c.lost, params.invocations),
+        (true, _, true) => format!(
+            "This time the lock held: no overlap, no increment lost; {} invocation(s) gave up after {MAX_TRIES} tries. Nothing guarantees the next run.",
+            run.gave_up
+        ),
+        (true, _, false) => format!(
+            "The lock did not exclude: {} overlap(s), {} increment(s) lost; {} gave up.",
+            run.overlaps, c.lost, run.gave_up
+        ),
+    };
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <Figures items=vec![
+                figure("Invocations × workgroup", format!("{} in {} workgroups of {}", params.invocations, params.workgroups(), params.workgroup_size)),
+                figure("Entered", run.entered.to_string()).id("gpu-entered"),
+                figure("Gave up", run.gave_up.to_string()).id("gpu-gave-up"),
+                figure("Counter", run.counter.to_string()).id("gpu-counter"),
+                figure("Increments lost", c.lost.to_string()).id("gpu-lost"),
+                figure("Entered while another was inside", run.overlaps.to_string()).id("gpu-overlaps"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+            ] />
+            <p class=if c.consistent { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.consistent.to_string()>{verdict}</p>
+            <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+        </div>
+    }
+}
+
+/// The same kernels on a data-centre GPU, from `data/h100-spinlock.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    use crate::lessons::spinlock::measured::{parse_spinlock_report, H100_SPINLOCK};
+    parse_spinlock_report(H100_SPINLOCK).map(|(adapter, rows)| {
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                vec![
+                    r.lock,
+                    format!("{} / {}", r.invocations, r.workgroup_size),
+                    range(r.entered),
+                    range(r.gave_up),
+                    range(r.lost),
+                    range(r.overlaps),
+                    format!("{} of {}", r.excluded, r.runs),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=rows
+                headers=&["kernel", "invocations / workgroup", "entered", "gave up", "lost", "overlaps", "runs the lock held"]
+                note="Ten runs per size, from data/h100-spinlock.json, written by examples/spinlock_report.rs on that GPU. Compare the \
+                      entries of the two locked kernels: spinning before entering shuts out whole groups of lanes waiting on \
+                      one of their own." />
+        }
+    })
+}

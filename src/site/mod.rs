@@ -1,0 +1,12 @@
+//! The site's plumbing, knowing no lesson: URL parameters and their messages, a lesson's
+//! settings as they travel in its link, permalinks, and (in the browser) reading the address
+//! and talking to an embedding page.
+
+pub mod param;
+pub mod permalink;
+pub mod settings;
+
+#[cfg(target_arch = "wasm32")]
+pub mod embed;
+#[cfg(target_arch = "wasm32")]
+pub mod query;
