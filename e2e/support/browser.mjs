@@ -52,3 +52,13 @@ export async function runOnGpu(page, buttonId = 'gpu-run', timeout = 120_000) {
     { timeout },
   );
 }
+
+/** The lesson ids in the order the site's index lists them: read from the site, which takes
+ * them from its one lesson table, so no test keeps a copy of the list. */
+export async function lessonIds(browser, url) {
+  const page = await openPage(browser, url);
+  const ids = await page.$$eval('[data-testid=lesson-list] [data-lesson]', (items) => items.map((i) => i.dataset.lesson));
+  await page.context().close();
+  if (ids.length === 0) throw new Error('the index lists no lessons');
+  return ids;
+}

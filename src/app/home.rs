@@ -27,7 +27,7 @@ fn PageList(pages: &'static [LessonInfo], test_id: &'static str) -> impl IntoVie
     view! {
         <ul class="lesson-list" data-testid=test_id>
             {pages.iter().map(|l| view! {
-                <li>
+                <li data-lesson=l.id>
                     <a href=format!("?lesson={}", l.id)>{l.title}</a>
                     <span class="summary">" — "{l.summary}</span>
                 </li>

@@ -21,6 +21,7 @@ pub mod spinlock;
 pub mod tiled;
 
 use crate::gpu::Kernel;
+use crate::model::Program;
 
 /// Every lesson the site knows, in the order the index lists them.
 pub const LESSONS: &[LessonInfo] = &[
@@ -49,6 +50,9 @@ pub struct LessonInfo {
     pub summary: &'static str,
     /// Every kernel it dispatches, each a file under `shaders/<id>/`.
     pub kernels: &'static [Kernel],
+    /// Every model program it steps, paired with the kernel whose lines the program's markers
+    /// name (`// step: <marker>`), so one test checks them all.
+    pub models: fn() -> Vec<(Program, Kernel)>,
     /// Its page.
     #[cfg(target_arch = "wasm32")]
     pub page: fn() -> leptos::prelude::AnyView,

@@ -29,6 +29,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "Appending in parallel",
     summary: "Invocations that pass a filter claim output slots with atomicAdd: an exact count, in an order that can change every run.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::AppendLesson()),
 };
@@ -144,4 +145,9 @@ pub fn check(output: &[u32], count: u32, params: GpuParams) -> AppendCheck {
 /// Slots (among the first `count`) whose value differs between two runs.
 pub fn slots_changed(previous: &[u32], current: &[u32], count: u32) -> u32 {
     previous.iter().zip(current).take(count as usize).filter(|(a, b)| a != b).count() as u32
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    vec![(Append::program(4), Append::kernel())]
 }

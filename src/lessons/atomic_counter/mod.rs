@@ -28,6 +28,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "Taking a ticket",
     summary: "atomicAdd returns the old value: every invocation gets its own ticket, in the order your GPU served them.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::TicketsLesson()),
 };
@@ -151,4 +152,9 @@ pub fn check(tickets: &[u32], final_counter: u32, params: GpuParams) -> TicketCh
         workgroups: tickets.len().div_ceil(size) as u32,
         in_lane_order,
     }
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    vec![(Tickets::program(4), Tickets::kernel())]
 }

@@ -30,6 +30,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "The whole family of atomics",
     summary: "Load, store, add, sub, max, min, and, or, xor, exchange and compare-exchange on u32 and i32: pick the operands, see every returned value.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::AtomicOpsLesson()),
 };
@@ -525,4 +526,15 @@ pub fn show(setup: AtomicSetup, value: i64) -> String {
     } else {
         value.to_string()
     }
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    let mut pairs = Vec::new();
+    for op in AtomicOp::ALL {
+        for ty in [IntType::U32, IntType::I32] {
+            pairs.push((AtomicSetup { op, ..AtomicSetup::DEFAULT }.with_type(ty).program(3), AtomicSetup::kernel()));
+        }
+    }
+    pairs
 }

@@ -34,6 +34,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "Waiting at the barrier",
     summary: "Write your cell, wait for everyone, read your neighbour's: workgroupBarrier, without it, and inside a branch.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::BarrierLesson()),
 };
@@ -282,4 +283,9 @@ pub fn check_across(how: Across, params: GpuParams, got: &[u32]) -> AcrossCheck 
         }
     }
     c
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    [BarrierVariant::With, BarrierVariant::Without, BarrierVariant::InBranch].into_iter().map(|v| (v.program(4), v.kernel())).collect()
 }

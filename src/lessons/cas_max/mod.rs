@@ -28,6 +28,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "A float maximum from compare-exchange",
     summary: "No float atomics in WGSL: build atomicMax for f32 from bitcast and a retry loop, and count the retries.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::CasMaxLesson()),
 };
@@ -183,4 +184,9 @@ pub fn check(inputs: CasInputs, params: GpuParams, best_bits: u32, retries: &[u3
         most_retries: retries.iter().copied().max().unwrap_or(0),
         histogram: counts.into_iter().collect(),
     }
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    vec![(CasInputs::program(4), CasInputs::kernel())]
 }

@@ -10,6 +10,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "CUDA ↔ WGSL, construct by construct",
     summary: "Scopes, barriers, fences, volatile, memory orders, arrive/wait, latches, semaphores, grid sync: what WGSL has, lacks, and does instead.",
     kernels: &[],
+    models: Vec::new,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::CudaMap()),
 };

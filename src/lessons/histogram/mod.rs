@@ -31,6 +31,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "Histograms and contention",
     summary: "Counting into 256 bins: plain += loses counts, atomicAdd waits in line, private bins per workgroup merge once. Timed, and swept over how many bins the data hits.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::HistogramLesson()),
 };
@@ -211,4 +212,9 @@ pub fn check(n: u32, distinct: u32, repeats: u32, bins: &[u32]) -> HistogramChec
         exact: bins.len() == BINS && (0..BINS).all(|b| got(b) == scaled(b)),
         possible: bins.len() == BINS && (0..BINS).all(|b| if scaled(b) == 0 { got(b) == 0 } else { (1..=scaled(b)).contains(&got(b)) }),
     }
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    HistogramVariant::ALL.into_iter().map(|v| (v.program(6), v.kernel())).collect()
 }

@@ -32,6 +32,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "Message passing and memory order",
     summary: "Write data, then a flag; read the flag, then the data. Millions of instances per dispatch, counted on the GPU: can a reader see the flag but old data?",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::MessagePassingLesson()),
 };
@@ -343,3 +344,8 @@ pub fn shuffled_workgroups(n: u32, seed: u64) -> Vec<u32> {
 /// the spin lines the two up in time, and its bound keeps a partner that has not started
 /// (not resident, or on a GPU that runs workgroups one by one) from hanging the dispatch.
 pub const SPIN_LIMIT: u32 = 256;
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    MessagePassingVariant::ALL.into_iter().map(|v| (v.program(2), v.kernel())).collect()
+}

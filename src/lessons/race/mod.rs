@@ -29,6 +29,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "The lost update",
     summary: "counter++ from many threads: watch an update vanish, then fix it with atomicAdd.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::RaceLesson()),
 };
@@ -142,4 +143,14 @@ impl crate::site::settings::LessonVariant for Variant {
     fn machine(self, threads: usize) -> Machine {
         Variant::machine(self, threads)
     }
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    let mut pairs = Vec::new();
+    for v in [Variant::Racy, Variant::Atomic] {
+        pairs.push((v.program(), v.kernel()));
+        pairs.push((v.program(), v.replay_kernel()));
+    }
+    pairs
 }

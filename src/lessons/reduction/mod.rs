@@ -30,6 +30,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "Summing in a tree",
     summary: "Halve the stride, add, wait at the barrier: 8 values to 31 in three steps, then a million values against atomicAdd.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::ReductionLesson()),
 };
@@ -143,4 +144,9 @@ pub fn large_value(i: u32) -> u32 {
 
 pub fn large_sum(n: u32) -> u64 {
     (0..n).map(|i| u64::from(large_value(i))).sum()
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    vec![(Tree::program(8), Tree::kernel())]
 }

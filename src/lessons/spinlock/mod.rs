@@ -30,6 +30,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "A spinlock, and why not",
     summary: "A lock from compare-exchange around counter++, every spin bounded: count the give-ups and the increments still lost.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::SpinlockLesson()),
 };
@@ -169,4 +170,9 @@ pub fn check(lock: Lock, params: GpuParams, run: LockRun) -> LockCheck {
     let counter_in_range = run.counter <= run.entered && (run.entered == 0 || run.counter >= 1);
     let lost = run.entered.saturating_sub(run.counter);
     LockCheck { consistent: accounted && counter_in_range, lost, excluded: run.overlaps == 0 && lost == 0 }
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    [Lock::None, Lock::SpinThenEnter, Lock::EnterInLoop].into_iter().map(|l| (l.program(), l.kernel())).collect()
 }

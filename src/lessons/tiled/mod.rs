@@ -31,6 +31,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     title: "Tiles and two barriers",
     summary: "Matrix multiply through workgroup memory: load a tile, wait, multiply, wait. Take out either barrier and see which cells go wrong.",
     kernels: kernels::ALL,
+    models,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::TiledLesson()),
 };
@@ -258,4 +259,9 @@ pub fn wrong_cells(want: &[u32], c: &[u32]) -> Vec<usize> {
 pub fn model_tile_expected() -> Vec<i64> {
     let full = product(N as u32);
     (0..TILE * TILE).map(|i| i64::from(full[(i / TILE) * N + i % TILE])).collect()
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+fn models() -> Vec<(Program, Kernel)> {
+    TiledVariant::ALL.into_iter().map(|v| (v.program(), v.kernel())).collect()
 }
