@@ -1,6 +1,6 @@
-// A 256-bin histogram with atomicAdd on the bins in the storage buffer: every count is kept,
-// but the adds to one bin are done one after another, so data that hits few bins waits in
-// line. Each invocation counts PER_INVOCATION values, `stride` apart.
+// A 256-bin histogram with atomicAdd on the bins in the storage buffer: every count is kept.
+// What adds to one bin cost depends on the GPU: one at a time, or a warp's combined into one.
+// Each invocation counts PER_INVOCATION values, `stride` apart.
 
 struct Params {
     n: u32,

@@ -1,5 +1,6 @@
 // The other way to sum: every invocation adds its value into one counter with atomicAdd.
-// Correct, and simple; but every add goes to the same address, and the GPU serialises them.
+// Correct, and simple; every add goes to the same address. A GPU may do them one at a time, or
+// combine a warp's adds into one: the lesson times it.
 
 struct Params {
     count: u32,

@@ -162,8 +162,9 @@ pub struct BarrierCheck {
     pub ordered_workgroups: u32,
     pub workgroups: u32,
     /// Workgroups whose tickets are each of 0..2·size exactly once. Without a barrier this
-    /// need not hold: SwiftShader restarts the counter part-way (its zeroing of workgroup
-    /// memory is not ordered before every lane's first atomic unless a barrier follows).
+    /// has been seen not to hold: SwiftShader restarts the counter part-way, its zeroing of
+    /// workgroup memory not ordered before every lane's first atomic as WGSL requires (a bug
+    /// of that implementation, which the kernel's later barrier cannot prevent).
     pub whole_ticket_workgroups: u32,
 }
 

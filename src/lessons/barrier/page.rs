@@ -53,7 +53,7 @@ fn model_outcome(m: &Machine) -> String {
 
 /// The lesson's explanation: constant markup written here, never text from outside.
 const BARRIER_TEXT: &str = "<p>Threads of one workgroup share fast <em>workgroup memory</em> (CUDA calls it shared memory). A common pattern: each thread writes its own cell, then reads cells that other threads wrote. Between the two sits <code>workgroupBarrier()</code> (<code>__syncthreads()</code> in CUDA): a thread that reaches it waits until every thread of its workgroup has arrived; the last arrival releases them all, and their writes to workgroup memory before the barrier are visible to all of them after it.</p>\n\
-<p>Step the model: the arrival count climbs to the number of threads, then everyone leaves together, and every read finds its neighbour's value. Take the barrier out and a thread can read its neighbour's cell before the neighbour wrote it; workgroup memory starts at zero, so such a stale read comes back as 0. Threads that run in lockstep (a SIMD group of 4 on SwiftShader, 8 on lavapipe, a warp of 32 on NVIDIA) write together before they read, so inside such a group the missing barrier is hidden; across groups it is not. The GPU panel counts the stale reads and where they were.</p>\n\
+<p>Step the model: the arrival count climbs to the number of threads, then everyone leaves together, and every read finds its neighbour's value. Take the barrier out and a thread can read its neighbour's cell before the neighbour wrote it; workgroup memory starts at zero, so such a stale read comes back as 0. Lanes that happen to run together, in step, all write before any of them reads, so inside such a group the missing barrier may stay hidden; but nothing promises which lanes run together, or that any do. How many a CPU adapter runs together depends on the adapter (for lavapipe, on the host CPU's vector width); NVIDIA GPUs since Volta, the H100 among them, schedule the threads of a warp independently, so not even a warp of 32 may be assumed to run in lockstep. On the H100 below, the kernel without the barrier read no stale value at all, across warps too. The GPU panel counts the stale reads and where they were.</p>\n\
 <p>Every thread of the workgroup must reach the same barrier. Put it inside a branch that depends on the thread, like <code>if id &lt; n / 2</code>, and half the threads wait for the other half, who never come: the model gets stuck there. CUDA calls this undefined behaviour and may or may not hang. WGSL rejects it before it runs: the browser's compiler checks that every barrier is in <em>uniform control flow</em>. Pick that variant and run it to see your browser's own message.</p>\n\
 <p>A barrier orders one workgroup only. <code>workgroupBarrier()</code> orders the workgroup's accesses to workgroup memory; <code>storageBarrier()</code> does the same for storage buffers, still within the workgroup. Neither waits for other workgroups: inside one dispatch, another workgroup may not have started yet, or may already be done. When every workgroup must finish a phase before any starts the next, end the dispatch: the next one starts after the first has finished, and sees all of its writes. The last part of the GPU panel shows all three on your GPU.</p>";
 
@@ -98,7 +98,10 @@ fn BarrierReport(result: BarrierResult) -> impl IntoView {
     };
     let restarted = c.workgroups - c.whole_ticket_workgroups;
     let verdict = match (variant, ok) {
-        (_, false) if c.impossible > 0 => format!("{} read(s) found a value nobody wrote there: the GPU broke a promise.", c.impossible),
+        (BarrierVariant::With, false) if c.impossible > 0 => format!("{} read(s) found a value nobody wrote there: the GPU broke a promise.", c.impossible),
+        // Without a uniform barrier every read races with its neighbour's write: a data race,
+        // for which WGSL promises no value at all.
+        (_, false) if c.impossible > 0 => format!("{} read(s) found a value nobody wrote there. Without a barrier every read races with its neighbour's write, and WGSL promises no value for a racing read: no promise broken, and no result to trust.", c.impossible),
         (BarrierVariant::With, true) => format!("All {n} reads right, and in every workgroup every arrival came before every departure."),
         (BarrierVariant::With, false) => format!(
             "With the barrier: {} stale read(s), {restarted} workgroup(s) with a restarted counter, {} of {} ordered. This GPU broke the barrier's promise.",
@@ -112,7 +115,7 @@ fn BarrierReport(result: BarrierResult) -> impl IntoView {
             c.ordered_workgroups,
             c.whole_ticket_workgroups,
             if restarted > 0 {
-                format!(" In {restarted} workgroup(s) the ticket counter restarted part-way: this device zeroed workgroup memory again while other lanes were already using it, which the barrier prevents.")
+                format!(" In {restarted} workgroup(s) the ticket counter restarted part-way: this device zeroed workgroup memory again while other lanes were already using it. WGSL zeroes workgroup variables once, before any invocation uses them, so that is a bug in this device's implementation; the lesson's barrier could not prevent it, since each lane takes its first ticket before the barrier.")
             } else {
                 String::new()
             }
@@ -215,7 +218,11 @@ fn GpuAcross(sizes: SizeFields) -> impl IntoView {
                         format!("Within a workgroup and after a dispatch ended, every write was seen. Across workgroups in one dispatch, {one} read(s) found their cell not yet written{}.",
                             if one == 0 { " this time: nothing promised that" } else { "" })
                     } else {
-                        "A read missed a write that WGSL promises it sees: this GPU broke a promise.".to_owned()
+                        if rows.iter().any(|(how, c)| how.guaranteed() && (c.stale > 0 || c.impossible > 0)) {
+                            "A read missed a write that WGSL promises it sees: this GPU broke a promise.".to_owned()
+                        } else {
+                            "A read across workgroups found a value nobody wrote there. Those reads race with the other workgroup's writes, and WGSL promises no value for them.".to_owned()
+                        }
                     }}
                 </p>
             }
@@ -240,7 +247,7 @@ fn MeasuredAcross() -> impl IntoView {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["reads", "invocations / workgroup", "runs with stale reads", "stale reads per run"]
                 note="From data/h100-across.json, written by examples/across_report.rs on that GPU. There, workgroups of one \
-                      dispatch mostly ran in step: stale reads across workgroups came only at a million invocations, in a few runs." />
+                      dispatch missed the other workgroup's write only at a million invocations, in a few runs." />
         }
     })
 }

@@ -60,7 +60,7 @@ pub const ROWS: &[MapRow] = &[
     MapRow {
         cuda: "__threadfence_block()",
         wgsl: "workgroupBarrier() or storageBarrier()",
-        instead: "No fence without a wait: WGSL's only ordering operations are the barriers, which also make every invocation of the workgroup wait.",
+        instead: "No fence without a wait. Beyond each single location, whose atomic accesses every invocation sees in one order, WGSL orders memory only with its barriers and workgroupUniformLoad(), which contains one; all of them make every invocation of the workgroup wait.",
         lesson: Some("barrier"),
     },
     MapRow {
@@ -72,7 +72,7 @@ pub const ROWS: &[MapRow] = &[
     MapRow {
         cuda: "volatile",
         wgsl: "None",
-        instead: "volatile only stops the compiler caching a value; it never made cross-thread communication safe in CUDA either. Use atomics for values other invocations change.",
+        instead: "volatile makes every access really happen (no value kept in a register, no load or store dropped) and orders nothing else: other memory operations may still become visible to other threads in a different order. In CUDA it passes a signal only together with a fence: write the data, __threadfence(), then set the flag; the reader sees the flag, calls __threadfence(), then reads the data. cuda::atomic with release and acquire is the modern way. WGSL has no volatile: use atomics for values other invocations change, and end the dispatch to hand data to another workgroup.",
         lesson: Some("race"),
     },
     MapRow {

@@ -29,7 +29,7 @@ pub mod kernels {
 pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "histogram",
     title: "Histograms and contention",
-    summary: "Counting into 256 bins: plain += loses counts, atomicAdd waits in line, private bins per workgroup merge once. Timed, and swept over how many bins the data hits.",
+    summary: "Counting into 256 bins: plain += loses counts, atomicAdd keeps them all, private bins per workgroup merge once. Timed, and swept over how many bins the data hits.",
     kernels: kernels::ALL,
     models,
     #[cfg(target_arch = "wasm32")]

@@ -76,7 +76,7 @@ fn Interleavings(variant: RwSignal<MessagePassingVariant>) -> impl IntoView {
 /// The lesson's explanation: constant markup written here, never text from outside.
 const MESSAGE_PASSING_TEXT: &str = "<p>One invocation writes a result and then raises a flag; another waits for the flag and then reads the result. That hand-over is <em>message passing</em>, and every GPU program that passes data between invocations through memory leans on it. The litmus test keeps four accesses: the writer stores <code>data = 1</code> then <code>flag = 1</code>; the reader loads the flag, then the data. Reading flag 1 with data 0 would mean the flag overtook the data it announces: the <strong>weak</strong> outcome.</p>\n\
 <p>The model takes the threads' steps one at a time, and in any order you choose, weak never happens: to read flag 1 the writer's flag store has run, and its data store ran before that. The table counts every order the model can take; schedule the steps by hand and try to reach flag 1, data 0.</p>\n\
-<p>A GPU need not behave like any one order of steps. In WGSL every atomic is <em>relaxed</em>: indivisible, but silent about when other memory becomes visible. Barriers are WGSL's only ordering, and they order memory among the invocations of <em>one workgroup</em>: <code>workgroupBarrier()</code> for workgroup memory, <code>storageBarrier()</code> for storage buffers. So with writer and reader in different workgroups, WGSL allows the weak outcome in all three variants that put them there, barriers or not. In one workgroup, with <code>storageBarrier()</code> between the writes and between the reads, every data store comes before every data load: the data is always seen, and flag 0 / data 1 and flag 1 / data 1 are the only outcomes allowed.</p>\n\
+<p>A GPU need not behave like any one order of steps. In WGSL every atomic is <em>relaxed</em>: indivisible, but silent about when other memory becomes visible. Beyond each single location, whose accesses every invocation sees in one order, WGSL orders memory only with barriers (and <code>workgroupUniformLoad</code>, which contains one), and they order memory among the invocations of <em>one workgroup</em>: <code>workgroupBarrier()</code> for workgroup memory, <code>storageBarrier()</code> for storage buffers. So with writer and reader in different workgroups, WGSL allows the weak outcome in all three variants that put them there, barriers or not. In one workgroup, with <code>storageBarrier()</code> between the writes and between the reads, every data store comes before every data load: the data is always seen, and flag 0 / data 1 and flag 1 / data 1 are the only outcomes allowed.</p>\n\
 <p>CUDA gives the pair what WGSL lacks. The seed's producer–consumer puts <code>__threadfence()</code> between the data and the flag, and again after the reader's spin; or it stores the flag with <code>memory_order_release</code> and loads it with <code>memory_order_acquire</code> on a device-scope <code>cuda::atomic</code>. WGSL has no fence and no memory order: the portable way to hand data to another workgroup is to end the dispatch and read it in the next one, as the barrier lesson's storage-buffer part shows.</p>\n\
 <p>The GPU panel runs the test on every invocation at once: each writes one instance and reads another, written in a different workgroup, paired through a shuffled order of workgroups and a permutation of lanes, with each flag stored far from its data. Before its accesses each invocation waits, for at most 256 loads, until the writer it reads from has started, so the two overlap in time. The kernel counts the outcomes itself into four counters, read back at the end. Zero weak outcomes is a valid result: the memory model allows them, it does not promise them.</p>";
 
@@ -289,7 +289,15 @@ fn MeasuredElsewhere() -> impl IntoView {
         let unseen = if allowed_unseen.is_empty() {
             String::new()
         } else {
-            format!(" Allowed but never seen there: {}. That is this GPU's hardware and compiler, not a promise: WGSL gives none across workgroups.", allowed_unseen.join(", "))
+            // wgpu's SPIR-V writer gives storageBarrier() device memory scope, stronger than the
+            // workgroup scope WGSL asks for: what that variant did there is the compiler's choice.
+            let storage = variant_label(MessagePassingVariant::StorageBarrier);
+            let compiler = if allowed_unseen.contains(&storage) {
+                " wgpu's compiler emits storageBarrier() with device-wide memory scope, stronger than the workgroup scope WGSL asks for, so no weak outcome with it is that compiler's choice, not the hardware's."
+            } else {
+                ""
+            };
+            format!(" Allowed but never seen there: {}. That is what this GPU and its compiler did, not a promise: WGSL gives none across workgroups.{compiler}", allowed_unseen.join(", "))
         };
         // One chart per size and workgroup size, the variants side by side as on the reader's.
         let mut shapes: Vec<(u32, u32, u32)> = Vec::new();
