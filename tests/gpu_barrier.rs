@@ -29,8 +29,9 @@ fn without_the_barrier_reads_are_right_or_stale() {
         let p = check_params(GpuParams { invocations, workgroup_size }, &limits(&ctx)).unwrap();
         let run = pollster::block_on(run_barrier(&ctx, BarrierVariant::Without, p)).unwrap();
         let c = check(p, &run);
-        assert_eq!(c.impossible, 0, "{p:?}: {c:?}");
-        assert_eq!(c.right + c.stale, invocations);
+        // Every read races with its neighbour's write: WGSL promises no value, so a value
+        // nobody wrote is reported, not failed; every read is still accounted for.
+        assert_eq!(c.right + c.stale + c.impossible, invocations);
         assert_eq!(c.stale, c.stale_within_four + c.stale_across_four);
         eprintln!("without barrier {p:?} on {}: {c:?}", ctx.adapter.name);
     }
@@ -46,10 +47,9 @@ fn storage_writes_are_seen_within_a_workgroup_and_after_a_dispatch_ends() {
         for how in Across::ALL {
             let got = pollster::block_on(run_across(&ctx, how, p)).unwrap();
             let c = check_across(how, p, &got);
-            assert_eq!(c.impossible, 0, "{how:?} {p:?}: {c:?}");
-            assert_eq!(c.right + c.stale, invocations);
+            assert_eq!(c.right + c.stale + c.impossible, invocations);
             if how.guaranteed() {
-                assert_eq!(c.stale, 0, "{how:?} {p:?}: WGSL promises every write is seen");
+                assert_eq!((c.stale, c.impossible), (0, 0), "{how:?} {p:?}: WGSL promises every write is seen");
             }
             eprintln!("{how:?} {p:?} on {}: {c:?}", ctx.adapter.name);
         }

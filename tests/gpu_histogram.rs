@@ -18,9 +18,10 @@ fn every_variant_within_its_promise() {
             for variant in HistogramVariant::ALL {
                 let run = pollster::block_on(run_histogram(&ctx, variant, p, distinct, 3)).unwrap();
                 let c = check(n, distinct, 3, &run.bins);
-                assert!(c.possible, "{variant:?} {p:?} {distinct}: {c:?}");
+                // Plain += races on the bins, which WGSL leaves without a promised value: only
+                // the atomic ways are held to anything.
                 if variant.exact() {
-                    assert!(c.exact, "{variant:?} {p:?} {distinct}: {c:?}");
+                    assert!(c.possible && c.exact, "{variant:?} {p:?} {distinct}: {c:?}");
                 }
                 if variant == HistogramVariant::Plain && n == 1 << 20 {
                     eprintln!("plain {n} values, {distinct} bins on {}: lost {} of {}", ctx.adapter.name, c.lost(), c.expected_sum);
@@ -40,7 +41,7 @@ fn the_sweep_covers_every_bin_count_and_variant() {
         assert_eq!(point.runs.len(), 3);
         for (variant, run) in &point.runs {
             let c = check(p.invocations, point.distinct, 2, &run.bins);
-            assert!(c.possible && (c.exact || !variant.exact()), "{variant:?} {}: {c:?}", point.distinct);
+            assert!(!variant.exact() || (c.possible && c.exact), "{variant:?} {}: {c:?}", point.distinct);
         }
     }
 }
@@ -54,7 +55,7 @@ fn the_size_sweep_covers_every_size_exactly_where_atomic() {
         assert_eq!(point.distinct, 16);
         for (variant, run) in &point.runs {
             let c = check(point.values, 16, 2, &run.bins);
-            assert!(c.possible && (c.exact || !variant.exact()), "{variant:?} {}: {c:?}", point.values);
+            assert!(!variant.exact() || (c.possible && c.exact), "{variant:?} {}: {c:?}", point.values);
         }
     }
 }
