@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath } from './support/browser.mjs';
+import { screenshotPath } from './support/browser.mjs';
+import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
 const LIMIT = 50;
@@ -20,33 +21,26 @@ function inputValue(i) {
 
 const kept = (n) => [...Array(n).keys()].map(inputValue).filter((v) => v < LIMIT);
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
-
-async function open(query) {
-  const page = await openPage(site.browser, `${site.url}?lesson=append${query}`);
-  await page.getByTestId('model-player').waitFor();
-  return page;
-}
 
 test('model: inputs are the lesson\'s, and any schedule appends exactly the kept ones', async () => {
-  const page = await open('&threads=8&schedule=random&seed=5');
-  for (let t = 0; t < 8; t++) assert.equal(Number(await text(page, `model-input[${t}]`)), inputValue(t));
+  const page = await LessonPage.open(site, 'append', '&threads=8&schedule=random&seed=5');
+  for (let t = 0; t < 8; t++) assert.equal(Number(await page.text(`model-input[${t}]`)), inputValue(t));
   await page.keyboard.press('End');
   const want = kept(8);
-  assert.equal(Number(await text(page, 'model-count')), want.length);
+  assert.equal(Number(await page.text('model-count')), want.length);
   const got = [];
-  for (let s = 0; s < want.length; s++) got.push(Number(await text(page, `model-output[${s}]`)));
+  for (let s = 0; s < want.length; s++) got.push(Number(await page.text(`model-output[${s}]`)));
   assert.deepEqual(sorted(got), sorted(want));
-  assert.match(await text(page, 'model-outcome'), new RegExp(`${want.length} of 8 values were below ${LIMIT}`));
+  assert.match(await page.text('model-outcome'), new RegExp(`${want.length} of 8 values were below ${LIMIT}`));
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
-  assert.match(await text(page, 'narration'), /thread \d loads \d+ from input\[\d\]/);
+  assert.match(await page.text('narration'), /thread \d loads \d+ from input\[\d\]/);
   assert.deepEqual(page.errors, []);
 });
 
 test('GPU: twice, each time exactly the kept inputs in some order', async () => {
   const n = 8192;
-  const page = await open(`&invocations=${n}&workgroup=64`);
+  const page = await LessonPage.open(site, 'append', `&invocations=${n}&workgroup=64`);
   await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
   const want = sorted(kept(n));
   for (const round of [1, 2]) {
@@ -57,12 +51,12 @@ test('GPU: twice, each time exactly the kept inputs in some order', async () => 
       { timeout: 60_000 },
     );
     await page.waitForFunction(() => !document.querySelector('[data-testid=gpu-run]').disabled);
-    assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
-    assert.equal(Number(await text(page, 'gpu-observed')), want.length);
+    assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
+    assert.equal(Number(await page.text('gpu-observed')), want.length);
     const output = (await page.getByTestId('gpu-output').textContent()).split(',').map(Number);
     assert.deepEqual(sorted(output), want, `round ${round}: the kept inputs, each once`);
   }
-  console.log(`# ${await page.getByTestId('adapter-name').textContent()}: ${await text(page, 'gpu-order-change')} In input order: ${await text(page, 'gpu-input-order')}`);
+  console.log(`# ${await page.getByTestId('adapter-name').textContent()}: ${await page.text('gpu-order-change')} In input order: ${await page.text('gpu-input-order')}`);
   assert.match(await page.getByTestId('measured-h100').locator('summary').textContent(), /H100/);
   await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('append-gpu') });
   assert.deepEqual(page.errors, []);

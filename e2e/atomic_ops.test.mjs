@@ -3,38 +3,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath } from './support/browser.mjs';
+import { screenshotPath } from './support/browser.mjs';
+import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
-const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
-
-async function open(query) {
-  const page = await openPage(site.browser, `${site.url}?lesson=atomic-ops${query}`);
-  await page.getByTestId('model-player').waitFor();
-  return page;
-}
-
-async function runOnGpu(page, button = 'gpu-run') {
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
-  await page.getByTestId(button).click();
-  await page.getByTestId('gpu-report').waitFor({ timeout: 60_000 });
-  await page.waitForFunction(() => !document.querySelector('[data-testid=gpu-run]').disabled);
-}
 
 test('model: atomicAdd of 1, 2, 4, 8 ends at 15 and each thread gets a different old value', async () => {
-  const page = await open('');
+  const page = await LessonPage.open(site, 'atomic-ops', '');
   await page.keyboard.press('End');
-  assert.equal(await text(page, 'model-cell'), '15');
+  assert.equal(await page.text('model-cell'), '15');
   const olds = [];
-  for (let t = 0; t < 4; t++) olds.push(Number(await text(page, `model-old[${t}]`)));
+  for (let t = 0; t < 4; t++) olds.push(Number(await page.text(`model-old[${t}]`)));
   assert.equal(new Set(olds).size, 4, `${olds}`);
   assert.ok(olds.includes(0), 'someone went first');
-  assert.match(await text(page, 'model-outcome'), /the cell holds 15/);
+  assert.match(await page.text('model-outcome'), /the cell holds 15/);
   assert.deepEqual(page.errors, []);
 });
 
 test('the setup form drives the model and the link, and names a bad value', async () => {
-  const page = await open('');
+  const page = await LessonPage.open(site, 'atomic-ops', '');
   await page.getByTestId('atomic-op').selectOption('max');
   await page.getByTestId('atomic-type').selectOption('i32');
   await page.getByTestId('atomic-operands').fill('5,-1,3');
@@ -43,7 +30,7 @@ test('the setup form drives the model and the link, and names a bad value', asyn
   await page.waitForFunction(() => location.search.includes('operands=5,-1,3'));
   assert.equal(await page.getByTestId('model-threads').inputValue(), '3');
   await page.keyboard.press('End');
-  assert.equal(await text(page, 'model-cell'), '5');
+  assert.equal(await page.text('model-cell'), '5');
   assert.match(page.url(), /op=max/);
   assert.match(page.url(), /type=i32/);
   // On u32, -1 is refused with a message naming the field; the model keeps its setup.
@@ -51,7 +38,7 @@ test('the setup form drives the model and the link, and names a bad value', asyn
   assert.equal(await page.getByTestId('atomic-operands').inputValue(), '5,4294967295,3', 'the bits are kept');
   await page.getByTestId('atomic-initial').fill('-1');
   await page.getByTestId('atomic-initial').blur();
-  assert.match(await text(page, 'atomic-setup-error'), /^initial="-1" was ignored: expected a u32/);
+  assert.match(await page.text('atomic-setup-error'), /^initial="-1" was ignored: expected a u32/);
   assert.deepEqual(page.errors, []);
 });
 
@@ -70,9 +57,9 @@ const CASES = [
 
 for (const [op, type, initial, operands, final] of CASES) {
   test(`GPU: ${op} on ${type} ends at ${final} and is explained by a serial order`, async () => {
-    const page = await open(`&op=${op}&type=${type}&initial=${initial}&operands=${operands}`);
-    await runOnGpu(page);
-    assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
+    const page = await LessonPage.open(site, 'atomic-ops', `&op=${op}&type=${type}&initial=${initial}&operands=${operands}`);
+    await page.runOnGpu();
+    assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
     assert.equal(await page.getByTestId('gpu-final').getAttribute('data-raw'), String(final));
     assert.equal(await page.getByTestId('param-error').count(), 0);
     assert.deepEqual(page.errors, []);
@@ -80,19 +67,19 @@ for (const [op, type, initial, operands, final] of CASES) {
 }
 
 test('GPU: compare-exchange from the start has one winner, 100 runs all explained, and a JSON download', async () => {
-  const page = await open('&op=compare-exchange-weak&initial=0&compare=0&operands=7,8,9,10,11,12');
-  await runOnGpu(page, 'gpu-run-100');
-  assert.equal(await text(page, 'gpu-runs'), '100');
-  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
-  const spurious = Number(await text(page, 'gpu-spurious'));
+  const page = await LessonPage.open(site, 'atomic-ops', '&op=compare-exchange-weak&initial=0&compare=0&operands=7,8,9,10,11,12');
+  await page.runOnGpu('gpu-run-100');
+  assert.equal(await page.text('gpu-runs'), '100');
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
+  const spurious = Number(await page.text('gpu-spurious'));
   const swapped = await page.locator('table.returned tbody tr td:nth-child(4)').allTextContents();
   const winners = swapped.filter((s) => s === 'yes').length;
   assert.ok(winners <= 1, `${swapped}`);
   if (spurious === 0) assert.equal(winners, 1, 'without a spurious failure exactly one swaps');
   const final = await page.getByTestId('gpu-final').getAttribute('data-raw');
   assert.ok(['7', '8', '9', '10', '11', '12', '0'].includes(final), final);
-  console.log(`# on ${await page.getByTestId('adapter-name').textContent()}: finals ${await text(page, 'gpu-finals')}, ` +
-    `${await text(page, 'gpu-patterns')} sets of returned values, ${spurious} spurious failures`);
+  console.log(`# on ${await page.getByTestId('adapter-name').textContent()}: finals ${await page.text('gpu-finals')}, ` +
+    `${await page.text('gpu-patterns')} sets of returned values, ${spurious} spurious failures`);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gpu-download').click()]);
   const json = JSON.parse(await (await download.createReadStream()).toArray().then((c) => Buffer.concat(c).toString()));
   assert.equal(json.syncscope, 'atomic-ops/runs');
@@ -105,12 +92,12 @@ test('GPU: compare-exchange from the start has one winner, 100 runs all explaine
 });
 
 test('GPU: one workgroup per invocation, 100 runs of add, every run explained', async () => {
-  const page = await open('&operands=1,2,4,8,16,32,64,128');
+  const page = await LessonPage.open(site, 'atomic-ops', '&operands=1,2,4,8,16,32,64,128');
   await page.getByTestId('atomic-spread').check();
-  await runOnGpu(page, 'gpu-run-100');
-  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
-  assert.equal(await text(page, 'gpu-finals'), '255 ×100', 'add ends at the same value in every order');
+  await page.runOnGpu('gpu-run-100');
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
+  assert.equal(await page.text('gpu-finals'), '255 ×100', 'add ends at the same value in every order');
   assert.match(await page.locator('.figures').first().textContent(), /8 in a workgroup each/);
-  console.log(`# workgroup each: ${await text(page, 'gpu-patterns')} sets of returned values in 100 runs`);
+  console.log(`# workgroup each: ${await page.text('gpu-patterns')} sets of returned values in 100 runs`);
   assert.deepEqual(page.errors, []);
 });

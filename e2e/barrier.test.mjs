@@ -5,91 +5,85 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, runOnGpu as run, screenshotPath } from './support/browser.mjs';
+import { screenshotPath } from './support/browser.mjs';
+import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
-const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
-
-async function open(query) {
-  const page = await openPage(site.browser, `${site.url}?lesson=barrier${query}`);
-  await page.getByTestId('model-player').waitFor();
-  return page;
-}
 
 
 test('model: the barrier releases all at once; without it serial reads stale; in a branch it sticks', async () => {
-  const page = await open('&threads=4&schedule=round-robin');
+  const page = await LessonPage.open(site, 'barrier', '&threads=4&schedule=round-robin');
   for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
-  assert.match(await text(page, 'narration'), /barrier/);
+  assert.match(await page.text('narration'), /barrier/);
   await page.keyboard.press('End');
-  assert.match(await text(page, 'model-outcome'), /4 of 4 threads read their neighbour's value; 0 read/);
+  assert.match(await page.text('model-outcome'), /4 of 4 threads read their neighbour's value; 0 read/);
   await page.getByTestId('variant-without').click();
   await page.getByTestId('schedule').selectOption('serial');
   await page.keyboard.press('End');
-  assert.match(await text(page, 'model-outcome'), /1 of 4 threads read their neighbour's value; 3 read/);
+  assert.match(await page.text('model-outcome'), /1 of 4 threads read their neighbour's value; 3 read/);
   await page.getByTestId('variant-in-branch').click();
   await page.keyboard.press('End');
-  assert.match(await text(page, 'model-outcome'), /^Stuck: thread\(s\) 0, 1 wait at a barrier/);
+  assert.match(await page.text('model-outcome'), /^Stuck: thread\(s\) 0, 1 wait at a barrier/);
   assert.deepEqual(page.errors, []);
 });
 
 test('GPU with the barrier: every read right, every arrival before every departure', async () => {
-  const page = await open('&variant=with&invocations=4096&workgroup=64');
-  await run(page);
-  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
-  assert.equal(await text(page, 'gpu-stale'), '0');
-  assert.equal(await text(page, 'gpu-ordered'), '64 of 64');
-  assert.match(await text(page, 'gpu-strip'), /^A{64}D{64}$/);
+  const page = await LessonPage.open(site, 'barrier', '&variant=with&invocations=4096&workgroup=64');
+  await page.runOnGpu();
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
+  assert.equal(await page.text('gpu-stale'), '0');
+  assert.equal(await page.text('gpu-ordered'), '64 of 64');
+  assert.match(await page.text('gpu-strip'), /^A{64}D{64}$/);
   // The replay: step through the tickets, the count climbs to 64, the barrier releases.
-  assert.match(await text(page, 'tickets-counts'), /^Arrived 0 of 64 · left 0 · barrier holding$/);
+  assert.match(await page.text('tickets-counts'), /^Arrived 0 of 64 · left 0 · barrier holding$/);
   for (let i = 0; i < 3; i++) await page.getByTestId('tickets-step').click();
-  assert.match(await text(page, 'tickets-narration'), /^Ticket 2: lane \d+ arrives \(3 of 64\) and waits\.$/);
-  assert.equal((await text(page, 'tickets-lanes')).split('A').length - 1, 3);
+  assert.match(await page.text('tickets-narration'), /^Ticket 2: lane \d+ arrives \(3 of 64\) and waits\.$/);
+  assert.equal((await page.text('tickets-lanes')).split('A').length - 1, 3);
   await page.getByTestId('tickets-scrub').fill('64');
-  assert.match(await text(page, 'tickets-narration'), /\(64 of 64\); the last one, so the barrier releases\.$/);
-  assert.equal(await text(page, 'tickets-counts'), 'Arrived 64 of 64 · left 0 · barrier released');
+  assert.match(await page.text('tickets-narration'), /\(64 of 64\); the last one, so the barrier releases\.$/);
+  assert.equal(await page.text('tickets-counts'), 'Arrived 64 of 64 · left 0 · barrier released');
   await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('barrier-ticket-replay') });
   await page.getByTestId('tickets-scrub').fill('128');
-  assert.equal(await text(page, 'tickets-lanes'), 'D'.repeat(64));
+  assert.equal(await page.text('tickets-lanes'), 'D'.repeat(64));
   assert.match(await page.getByTestId('measured-h100').first().locator('summary').textContent(), /H100/);
   assert.equal(await page.getByTestId('measured-h100').count(), 2, 'the barrier figures and the storage-buffer figures');
   assert.deepEqual(page.errors, []);
 });
 
 test('GPU without the barrier: reads are right or stale, and where they were is counted', async () => {
-  const page = await open('&variant=without&invocations=1024&workgroup=64');
-  await run(page);
-  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
-  const [right, stale] = [Number(await text(page, 'gpu-right')), Number(await text(page, 'gpu-stale'))];
+  const page = await LessonPage.open(site, 'barrier', '&variant=without&invocations=1024&workgroup=64');
+  await page.runOnGpu();
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
+  const [right, stale] = [Number(await page.text('gpu-right')), Number(await page.text('gpu-stale'))];
   assert.equal(right + stale, 1024);
   console.log(`# without a barrier on ${await page.getByTestId('adapter-name').textContent()}: ${stale} stale, ` +
-    `${await text(page, 'gpu-stale-within')} within a group of 4; ${await text(page, 'gpu-ordered')} workgroups ordered; ` +
-    `${await text(page, 'gpu-whole-tickets')} with each ticket once`);
+    `${await page.text('gpu-stale-within')} within a group of 4; ${await page.text('gpu-ordered')} workgroups ordered; ` +
+    `${await page.text('gpu-whole-tickets')} with each ticket once`);
   await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('barrier-without') });
   assert.deepEqual(page.errors, []);
 });
 
 test('GPU, barrier inside a branch: the browser refuses the kernel and says where and why', async () => {
-  const page = await open('&variant=in-branch');
-  await run(page);
-  const message = await text(page, 'gpu-error');
+  const page = await LessonPage.open(site, 'barrier', '&variant=in-branch');
+  await page.runOnGpu();
+  const message = await page.text('gpu-error');
   assert.match(message, /barrier_in_branch\.wgsl:\d+:\d+/, message);
   assert.match(message, /uniform/, message);
   console.log(`# ${message.split('\n')[0].slice(0, 160)}`);
   await page.locator('.gpu-panel').screenshot({ path: screenshotPath('barrier-in-branch-refused') });
   // The page stays usable: the model and a correct kernel still run.
   await page.getByTestId('variant-with').click();
-  await run(page);
+  await page.runOnGpu();
   assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true');
   assert.equal(await page.getByTestId('gpu-status').getAttribute('data-state'), 'ready');
 });
 
 test('storage buffers: seen within a workgroup and after a dispatch, not promised across workgroups', async () => {
-  const page = await open('&invocations=16384&workgroup=64');
+  const page = await LessonPage.open(site, 'barrier', '&invocations=16384&workgroup=64');
   await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
   await page.getByTestId('across-run').click();
   await page.getByTestId('across-verdict').waitFor({ timeout: 60_000 });
-  assert.equal(await page.getByTestId('across-verdict').getAttribute('data-ok'), 'true', await text(page, 'across-verdict'));
+  assert.equal(await page.getByTestId('across-verdict').getAttribute('data-ok'), 'true', await page.text('across-verdict'));
   const rows = await page.getByTestId('across-table').locator('tbody tr').allTextContents();
   assert.equal(rows.length, 3);
   assert.match(rows[0], /0 of 16384$/);

@@ -4,34 +4,28 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, runOnGpu, screenshotPath } from './support/browser.mjs';
+import { screenshotPath } from './support/browser.mjs';
+import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
-const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
-
-async function open(query) {
-  const page = await openPage(site.browser, `${site.url}?lesson=histogram${query}`);
-  await page.getByTestId('model-player').waitFor();
-  return page;
-}
 
 test('model: plain += loses counts in lockstep; atomicAdd and private bins keep them', async () => {
-  const page = await open('&threads=6');
+  const page = await LessonPage.open(site, 'histogram', '&threads=6');
   await page.keyboard.press('End');
-  assert.equal(await text(page, 'model-outcome'), 'Finished: the bins hold [1, 1, 1, 0] but should hold [3, 2, 1, 0]: 3 count(s) lost.');
+  assert.equal(await page.text('model-outcome'), 'Finished: the bins hold [1, 1, 1, 0] but should hold [3, 2, 1, 0]: 3 count(s) lost.');
   for (const variant of ['atomic', 'private']) {
     await page.getByTestId(`variant-${variant}`).click();
     await page.keyboard.press('End');
-    assert.equal(await text(page, 'model-outcome'), 'Finished: the bins hold [3, 2, 1, 0], all 6 values counted.', variant);
+    assert.equal(await page.text('model-outcome'), 'Finished: the bins hold [3, 2, 1, 0], all 6 values counted.', variant);
   }
   assert.deepEqual(page.errors, []);
 });
 
 test('GPU: the atomic ways equal the CPU histogram, each timed; the plain one is counted', async () => {
-  const page = await open('&invocations=262144&workgroup=256');
+  const page = await LessonPage.open(site, 'histogram', '&invocations=262144&workgroup=256');
   await page.getByTestId('histogram-distinct').selectOption('4');
-  await runOnGpu(page);
-  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
+  await page.runOnGpu();
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
   const rows = await page.getByTestId('histogram-table').locator('tbody tr').allTextContents();
   assert.equal(rows.length, 3);
   assert.match(rows[1], /5242880 of 5242880.*yes/);
@@ -42,7 +36,7 @@ test('GPU: the atomic ways equal the CPU histogram, each timed; the plain one is
 });
 
 test('GPU sweep: a chart and a table of all three over 1 … 256 bins, and the H100 sweep beside it', async () => {
-  const page = await open('&invocations=65536&workgroup=256');
+  const page = await LessonPage.open(site, 'histogram', '&invocations=65536&workgroup=256');
   await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
   await page.getByTestId('sweep-run').click();
   await page.getByTestId('sweep-report').waitFor({ timeout: 120_000 });
@@ -58,7 +52,7 @@ test('GPU sweep: a chart and a table of all three over 1 … 256 bins, and the H
 });
 
 test('GPU size sweep: all three timed at 4,096 … 1,048,576 values, atomic ways exact at each', async () => {
-  const page = await open('&workgroup=256');
+  const page = await LessonPage.open(site, 'histogram', '&workgroup=256');
   await page.getByTestId('histogram-distinct').selectOption('16');
   await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
   await page.getByTestId('size-sweep-run').click();

@@ -5,27 +5,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, runOnGpu, screenshotPath } from './support/browser.mjs';
+import { screenshotPath } from './support/browser.mjs';
+import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
-const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
-
-async function open(query) {
-  const page = await openPage(site.browser, `${site.url}?lesson=message-passing${query}`);
-  await page.getByTestId('model-player').waitFor();
-  return page;
-}
 
 const tableRows = (page, id) => page.getByTestId(id).locator('tbody tr').allTextContents();
 
 test('model: every interleaving counted, none weak; lockstep ends writer first for both', async () => {
-  const page = await open('');
-  assert.match(await text(page, 'model-interleavings'), /252 orders of the two threads, 504 reads/);
+  const page = await LessonPage.open(site, 'message-passing', '');
+  assert.match(await page.text('model-interleavings'), /252 orders of the two threads, 504 reads/);
   const rows = await tableRows(page, 'model-interleavings');
   assert.equal(rows.length, 4);
   assert.match(rows[3], /weak.*weak0$/);
   await page.keyboard.press('End');
-  assert.match(await text(page, 'model-outcome'), /thread 0 read thread 1's message: flag 1, data 1 — writer first \(sequential\)/);
+  assert.match(await page.text('model-outcome'), /thread 0 read thread 1's message: flag 1, data 1 — writer first \(sequential\)/);
   await page.getByTestId('variant-same-workgroup').click();
   const same = await tableRows(page, 'model-interleavings');
   assert.match(same[0], /reader first.*sequential0$/, 'the barriers make the data always seen');
@@ -35,9 +29,9 @@ test('model: every interleaving counted, none weak; lockstep ends writer first f
 });
 
 test('GPU: all four variants count every instance; no outcome a promise forbids', async () => {
-  const page = await open('&invocations=65536&workgroup=256');
-  await runOnGpu(page);
-  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
+  const page = await LessonPage.open(site, 'message-passing', '&invocations=65536&workgroup=256');
+  await page.runOnGpu();
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
   const rows = await tableRows(page, 'litmus-table');
   assert.equal(rows.length, 4);
   for (const row of rows) assert.match(row, /yes$/, row);
@@ -54,7 +48,7 @@ test('GPU: all four variants count every instance; no outcome a promise forbids'
   await page.getByTestId('measured-h100').locator('summary').click();
   assert.ok((await tableRows(page, 'measured-litmus-table')).length >= 4);
   assert.ok((await page.getByTestId('measured-litmus-chart').count()) >= 1);
-  assert.match(await text(page, 'measured-weak'), /^Weak outcomes there: across, relaxed \d+ of \d+;.*the seed's warning.*holds there/i);
+  assert.match(await page.text('measured-weak'), /^Weak outcomes there: across, relaxed \d+ of \d+;.*the seed's warning.*holds there/i);
   await page.getByTestId('measured-h100').screenshot({ path: screenshotPath('message-passing-h100') });
   console.log(`# message passing 65536 × 10 on ${await page.getByTestId('adapter-name').textContent()}: ${rows.join(' | ')}`);
   await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('message-passing-gpu') });
@@ -62,7 +56,7 @@ test('GPU: all four variants count every instance; no outcome a promise forbids'
 });
 
 test('GPU, by keyboard: one workgroup cannot pair across workgroups; that row says so and the rest runs', async () => {
-  const page = await open('&invocations=64&workgroup=64');
+  const page = await LessonPage.open(site, 'message-passing', '&invocations=64&workgroup=64');
   // By keyboard alone: the dispatch choice, then the run button.
   await page.getByTestId('litmus-dispatches').focus();
   await page.keyboard.press('Home');
@@ -79,7 +73,7 @@ test('GPU, by keyboard: one workgroup cannot pair across workgroups; that row sa
 });
 
 test('throughput: many instances per dispatch against the smallest test, both counted', async () => {
-  const page = await open('&invocations=65536&workgroup=256');
+  const page = await LessonPage.open(site, 'message-passing', '&invocations=65536&workgroup=256');
   await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
   await page.getByTestId('throughput-run').click();
   await page.getByTestId('throughput-report').waitFor({ timeout: 120_000 });
@@ -89,6 +83,6 @@ test('throughput: many instances per dispatch against the smallest test, both co
   assert.deepEqual((await cells(1)).slice(0, 4), ['smallest test per dispatch', '2', '1000', '2000']);
   const ratio = Number(await page.getByTestId('throughput-report').getAttribute('data-ratio'));
   assert.ok(ratio > 0);
-  console.log(`# throughput: ${rows.join(' | ')} — ${await text(page, 'throughput-verdict')}`);
+  console.log(`# throughput: ${rows.join(' | ')} — ${await page.text('throughput-verdict')}`);
   assert.deepEqual(page.errors, []);
 });

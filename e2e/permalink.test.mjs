@@ -25,14 +25,11 @@ async function modelState(lesson) {
   });
 }
 
-/** The address once the page has caught up with the last change. */
+/** The address once the page has caught up with the last change (the page marks the root
+ * element while its address is behind). */
 async function settledUrl(page) {
-  let last = page.url();
-  for (;;) {
-    await page.waitForTimeout(300);
-    if (page.url() === last) return last;
-    last = page.url();
-  }
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  return page.url();
 }
 
 test('a random schedule at step 5 with GPU sizes reopens the same', async () => {

@@ -4,45 +4,39 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath } from './support/browser.mjs';
+import { screenshotPath } from './support/browser.mjs';
+import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
-const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
-
-async function open(query) {
-  const page = await openPage(site.browser, `${site.url}?lesson=spinlock${query}`);
-  await page.getByTestId('model-player').waitFor();
-  return page;
-}
 
 test('model: the lock lets everyone in one at a time or makes them give up; no lock loses updates', async () => {
-  const page = await open('&threads=8&schedule=lockstep');
+  const page = await LessonPage.open(site, 'spinlock', '&threads=8&schedule=lockstep');
   await page.keyboard.press('End');
-  const counter = Number(await text(page, 'model-counter'));
-  const gaveUp = Number(await text(page, 'model-gave_up'));
+  const counter = Number(await page.text('model-counter'));
+  const gaveUp = Number(await page.text('model-gave_up'));
   assert.equal(counter + gaveUp, 8);
   assert.ok(gaveUp >= 1, 'in lockstep the waiters run out of tries');
-  assert.match(await text(page, 'model-outcome'), /0 increment\(s\) lost/);
+  assert.match(await page.text('model-outcome'), /0 increment\(s\) lost/);
   await page.getByTestId('variant-no-lock').click();
   await page.keyboard.press('End');
-  assert.equal(await text(page, 'model-counter'), '1', 'eight lanes in lockstep all load 0');
-  assert.match(await text(page, 'model-outcome'), /7 increment\(s\) lost/);
+  assert.equal(await page.text('model-counter'), '1', 'eight lanes in lockstep all load 0');
+  assert.match(await page.text('model-outcome'), /7 increment\(s\) lost/);
   assert.deepEqual(page.errors, []);
 });
 
 for (const variant of ['no-lock', 'spin-then-enter', 'enter-in-loop']) {
   test(`GPU, ${variant}: every invocation entered or gave up, and the counter is at most the entries`, async () => {
-    const page = await open(`&variant=${variant}&invocations=1024&workgroup=64`);
+    const page = await LessonPage.open(site, 'spinlock', `&variant=${variant}&invocations=1024&workgroup=64`);
     await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
     await page.getByTestId('gpu-run').click();
     await page.getByTestId('gpu-report').waitFor({ timeout: 120_000 });
-    assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await text(page, 'gpu-verdict'));
-    const [entered, gaveUp, counter] = await Promise.all(['gpu-entered', 'gpu-gave-up', 'gpu-counter'].map(async (id) => Number(await text(page, id))));
+    assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
+    const [entered, gaveUp, counter] = await Promise.all(['gpu-entered', 'gpu-gave-up', 'gpu-counter'].map(async (id) => Number(await page.text(id))));
     assert.equal(entered + gaveUp, 1024);
     assert.ok(counter >= 1 && counter <= entered, `${counter} of ${entered}`);
     if (variant === 'no-lock') assert.equal(gaveUp, 0);
     console.log(`# ${variant} on ${await page.getByTestId('adapter-name').textContent()}: entered ${entered}, gave up ${gaveUp}, ` +
-      `counter ${counter}, overlaps ${await text(page, 'gpu-overlaps')}`);
+      `counter ${counter}, overlaps ${await page.text('gpu-overlaps')}`);
     assert.match(await page.getByTestId('measured-h100').locator('summary').textContent(), /H100/);
     await page.getByTestId('gpu-report').screenshot({ path: screenshotPath(`spinlock-${variant}`) });
     assert.deepEqual(page.errors, []);

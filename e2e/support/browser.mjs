@@ -40,19 +40,6 @@ export function screenshotPath(name) {
   return path.join(ARTIFACTS, `${name}.png`);
 }
 
-/** Clicks a GPU panel's run button (`gpu-run` unless named) once the adapter is ready, and
- * waits until the run has ended in a report or an error. */
-export async function runOnGpu(page, buttonId = 'gpu-run', timeout = 120_000) {
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
-  await page.getByTestId(buttonId).click();
-  await page.waitForFunction(
-    () => !document.querySelector('[data-testid=gpu-run]').disabled &&
-      (document.querySelector('[data-testid=gpu-error]') || document.querySelector('[data-testid=gpu-report]')),
-    null,
-    { timeout },
-  );
-}
-
 /** The lesson ids in the order the site's index lists them: read from the site, which takes
  * them from its one lesson table, so no test keeps a copy of the list. */
 export async function lessonIds(browser, url) {

@@ -1,44 +1,14 @@
-// The race lesson, as a test sees it.
+// The race lesson, as a test sees it: the lesson page object with the race's own controls.
 import assert from 'node:assert/strict';
+import { LessonPage } from './lesson_page.mjs';
 
-export class RacePage {
-  constructor(page) {
-    this.page = page;
-  }
-
+export class RacePage extends LessonPage {
   static async open(browser, base, query = '') {
     const { openPage } = await import('./browser.mjs');
     const page = await openPage(browser, `${base}?lesson=race${query}`);
     const lesson = new RacePage(page);
     await page.getByTestId('model-player').waitFor();
     return lesson;
-  }
-
-  testId(id) {
-    return this.page.getByTestId(id);
-  }
-
-  async text(id) {
-    return (await this.testId(id).textContent()).trim();
-  }
-
-  async number(id) {
-    return Number(await this.text(id));
-  }
-
-  /** "step 3 / 9" → [3, 9] */
-  async stepIndex(name = 'model') {
-    const id = name === 'model' ? 'step-index' : `${name}-step-index`;
-    const m = (await this.text(id)).match(/step (\d+) \/ (\d+)/);
-    return [Number(m[1]), Number(m[2])];
-  }
-
-  async gpuState() {
-    const status = this.testId('gpu-status');
-    await this.page.waitForFunction(
-      () => document.querySelector('[data-testid=gpu-status]')?.dataset.state !== 'connecting',
-    );
-    return status.getAttribute('data-state');
   }
 
   async chooseVariant(name) {
@@ -71,9 +41,5 @@ export class RacePage {
 
   async finals() {
     return (await this.testId('gpu-finals').textContent()).split(',').map(Number);
-  }
-
-  assertNoConsoleErrors() {
-    assert.deepEqual(this.page.errors, [], 'console errors');
   }
 }

@@ -14,11 +14,25 @@ pub fn follow(lesson: &'static str, state: impl Fn() -> Vec<(&'static str, Strin
     let pending = StoredValue::new_local(None::<Timeout>);
     Effect::new(move |_| {
         let pairs = state();
-        let timer = Timeout::new(SETTLE_MS, move || replace_query(lesson, &pairs));
+        mark_pending(true);
+        let timer = Timeout::new(SETTLE_MS, move || {
+            replace_query(lesson, &pairs);
+            mark_pending(false);
+        });
         // Dropping the previous timeout cancels it.
         pending.set_value(Some(timer));
     });
-    on_cleanup(move || pending.set_value(None));
+    on_cleanup(move || {
+        pending.set_value(None);
+        mark_pending(false);
+    });
+}
+
+/// `data-link-pending` on the root element while the address has yet to catch up with the
+/// lesson: what a test waits on instead of sleeping.
+fn mark_pending(on: bool) {
+    let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
+    let _ = if on { root.set_attribute("data-link-pending", "") } else { root.remove_attribute("data-link-pending") };
 }
 
 /// Rewrites the page's query to `lesson` and `pairs` without adding a history entry, keeping

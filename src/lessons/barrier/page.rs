@@ -7,6 +7,8 @@ use crate::gpu::AdapterSummary;
 use crate::lessons::barrier::{check, check_across, out_base, Across, AcrossCheck, BarrierRun, BarrierVariant};
 use crate::gpu::params::GpuParams;
 use crate::model::{Machine, ThreadStatus};
+use crate::site::settings::LessonVariant;
+use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
@@ -126,6 +128,14 @@ fn BarrierReport(result: BarrierResult) -> impl IntoView {
     let mut events: Vec<(u32, usize, bool)> = (0..first).flat_map(|l| [(run.arrive[l], l, true), (run.depart[l], l, false)]).collect();
     events.sort_unstable();
     let strip: String = events.iter().map(|e| if e.2 { 'A' } else { 'D' }).collect();
+    let export = {
+        let (adapter, run) = (adapter.clone(), run.clone());
+        move || {
+            let json = crate::lessons::barrier::export::run(&adapter, variant, params, &run, wall_ms);
+            (format!("syncscope-barrier-{}-{}.json", variant.name(), params.invocations), json.to_pretty())
+        }
+    };
+    let got = run.got.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     view! {
         <div class="run-report" data-testid="gpu-report">
             <Figures items=vec![
@@ -144,6 +154,8 @@ fn BarrierReport(result: BarrierResult) -> impl IntoView {
                 <TicketReplay events=events lanes=first />
             })}
             <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
+            <pre class="raw" hidden data-testid="gpu-got">{got}</pre>
         </div>
     }
 }
@@ -184,26 +196,41 @@ fn across_label(how: Across) -> &'static str {
     }
 }
 
+/// What the storage-buffer demonstration read back: each way in [`Across::ALL`]'s order, with
+/// what every invocation read.
+#[derive(Clone)]
+struct AcrossResult {
+    adapter: AdapterSummary,
+    params: GpuParams,
+    ways: Vec<(Across, Vec<u32>)>,
+    wall_ms: f64,
+}
+
 /// Writes to a storage buffer, then reads of another invocation's cell: within a workgroup,
 /// across workgroups in one dispatch, and across workgroups over two dispatches.
 #[component]
 fn GpuAcross(sizes: SizeFields) -> impl IntoView {
-    let job = GpuJob::<(GpuParams, Vec<(Across, AcrossCheck)>)>::new();
+    let job = GpuJob::<AcrossResult>::new();
     let run = Callback::new(move |()| {
         job.start(sizes, move |ctx, params| async move {
-            let mut rows = Vec::new();
+            let t0 = now_ms();
+            let mut ways = Vec::new();
             for how in Across::ALL {
-                let got = run_across(&ctx, how, params).await?;
-                rows.push((how, check_across(how, params, &got)));
+                ways.push((how, run_across(&ctx, how, params).await?));
             }
-            Ok((params, rows))
+            Ok(AcrossResult { adapter: ctx.adapter.clone(), params, ways, wall_ms: now_ms() - t0 })
         })
     });
     view! {
         <h3>"Across workgroups: storageBarrier() against a second dispatch"</h3>
         <p class="muted">"Each invocation writes id + 1 to its cell of a storage buffer, calls storageBarrier(), and reads another invocation's cell; a 0 means that write was not seen. Same sizes as above."</p>
         <RunForm job=job on_run=run name="across" />
-        {move || job.result.get().map(|(params, rows)| {
+        {move || job.result.get().map(|AcrossResult { adapter, params, ways, wall_ms }| {
+            let rows: Vec<(Across, AcrossCheck)> = ways.iter().map(|(how, got)| (*how, check_across(*how, params, got))).collect();
+            let export = move || {
+                let json = crate::lessons::barrier::export::across(&adapter, params, &ways, wall_ms);
+                (format!("syncscope-barrier-across-{}.json", params.invocations), json.to_pretty())
+            };
             let ok = rows.iter().all(|(how, c)| c.impossible == 0 && (!how.guaranteed() || c.stale == 0));
             let one = rows.iter().find(|(how, _)| !how.guaranteed()).map_or(0, |(_, c)| c.stale);
             let table: Vec<Vec<String>> = rows.iter().map(|(how, c)| vec![
@@ -225,6 +252,7 @@ fn GpuAcross(sizes: SizeFields) -> impl IntoView {
                         }
                     }}
                 </p>
+                <DownloadJson make=Box::new(export) test_id="across-download" />
             }
         })}
     }

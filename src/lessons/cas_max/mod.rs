@@ -4,6 +4,7 @@
 
 pub mod gpu;
 pub mod measured;
+pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 

@@ -6,6 +6,8 @@ use crate::gpu::AdapterSummary;
 use crate::lessons::cas_max::{check, CasInputs, BEST, INPUT, MODEL_START};
 use crate::gpu::params::GpuParams;
 use crate::model::Machine;
+use crate::site::settings::LessonVariant;
+use crate::ui::download::DownloadJson;
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::histogram::Histogram;
@@ -97,6 +99,13 @@ fn CasReport(result: CasResult) -> impl IntoView {
     };
     let mean = c.total_retries as f64 / f64::from(params.invocations.max(1));
     let allowed = 0..=u32::MAX;
+    let export = {
+        let (adapter, run) = (adapter.clone(), run.clone());
+        move || {
+            let json = crate::lessons::cas_max::export::run(&adapter, inputs, params, &run, wall_ms);
+            (format!("syncscope-cas-max-{}-{}.json", inputs.name(), params.invocations), json.to_pretty())
+        }
+    };
     view! {
         <div class="run-report" data-testid="gpu-report">
             <Figures items=vec![
@@ -111,6 +120,7 @@ fn CasReport(result: CasResult) -> impl IntoView {
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             <p class="muted">{format!("{mean:.3} retries per invocation on average. Adapter: {}.", adapter.name)}</p>
             <Histogram bins=c.histogram.clone() x_label="failed swaps (retries)" y_label="invocations" allowed=allowed />
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
             <pre class="raw" hidden data-testid="gpu-retry-list">{run.retries.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
         </div>
     }

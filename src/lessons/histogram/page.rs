@@ -7,6 +7,8 @@ use crate::gpu::AdapterSummary;
 use crate::gpu::params::GpuParams;
 use crate::lessons::histogram::{bins_base, check, model_input, HistogramVariant, DISTINCT, MODEL_BINS, SIZES};
 use crate::model::Machine;
+use crate::ui::download::DownloadJson;
+use crate::ui::gpu::now_ms;
 use crate::ui::chart::{LineChart, Series};
 use crate::ui::gpu_form::{GpuJob, NumberChoice, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
@@ -66,31 +68,39 @@ struct Counted {
     params: GpuParams,
     distinct: u32,
     runs: Vec<(HistogramVariant, HistogramRun)>,
+    wall_ms: f64,
 }
 
 #[component]
 fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<Counted>::new();
-    let sweep = GpuJob::<(AdapterSummary, GpuParams, Vec<SweepPoint>)>::new();
+    let sweep = GpuJob::<(AdapterSummary, GpuParams, Vec<SweepPoint>, f64)>::new();
     let distinct = RwSignal::new(256u32);
     let run = Callback::new(move |()| {
         let distinct = distinct.get_untracked();
         job.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
             let mut runs = Vec::new();
             for variant in HistogramVariant::ALL {
                 runs.push((variant, run_histogram(&ctx, variant, params, distinct, REPEATS).await?));
             }
-            Ok(Counted { adapter: ctx.adapter.clone(), params, distinct, runs })
+            Ok(Counted { adapter: ctx.adapter.clone(), params, distinct, runs, wall_ms: now_ms() - t0 })
         })
     });
     let run_sweep_job = Callback::new(move |()| {
-        sweep.start(sizes, move |ctx, params| async move { Ok((ctx.adapter.clone(), params, run_sweep(&ctx, params, REPEATS).await?)) })
+        sweep.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
+            let points = run_sweep(&ctx, params, REPEATS).await?;
+            Ok((ctx.adapter.clone(), params, points, now_ms() - t0))
+        })
     });
-    let size_sweep = GpuJob::<(AdapterSummary, GpuParams, Vec<SweepPoint>)>::new();
+    let size_sweep = GpuJob::<(AdapterSummary, GpuParams, Vec<SweepPoint>, f64)>::new();
     let run_size_sweep_job = Callback::new(move |()| {
         let distinct = distinct.get_untracked();
         size_sweep.start(sizes, move |ctx, params| async move {
-            Ok((ctx.adapter.clone(), params, run_size_sweep(&ctx, params.workgroup_size, distinct, &SIZES, REPEATS).await?))
+            let t0 = now_ms();
+            let points = run_size_sweep(&ctx, params.workgroup_size, distinct, &SIZES, REPEATS).await?;
+            Ok((ctx.adapter.clone(), params, points, now_ms() - t0))
         })
     });
     view! {
@@ -103,11 +113,11 @@ fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
         <h3>"Contention sweep"</h3>
         <p class="muted">"All three at the sizes above, for data hitting 1, 2, 4 … 256 bins: 27 timed passes."</p>
         <RunForm job=sweep on_run=run_sweep_job name="sweep" label="Run the sweep on my GPU" />
-        {move || sweep.result.get().map(|(adapter, params, points)| view! { <SweepReport adapter=adapter params=params points=points by_size=false /> })}
+        {move || sweep.result.get().map(|(adapter, params, points, wall_ms)| view! { <SweepReport adapter=adapter params=params points=points by_size=false wall_ms=wall_ms /> })}
         <h3>"Size sweep"</h3>
         <p class="muted">"All three for 4,096, 16,384, 65,536, 262,144 and 1,048,576 values hitting the bins chosen above, in workgroups of the size above: 15 timed passes."</p>
         <RunForm job=size_sweep on_run=run_size_sweep_job name="size-sweep" label="Run the size sweep on my GPU" />
-        {move || size_sweep.result.get().map(|(adapter, params, points)| view! { <SweepReport adapter=adapter params=params points=points by_size=true /> })}
+        {move || size_sweep.result.get().map(|(adapter, params, points, wall_ms)| view! { <SweepReport adapter=adapter params=params points=points by_size=true wall_ms=wall_ms /> })}
     }
 }
 
@@ -125,7 +135,7 @@ fn ms(ns: Option<f64>) -> String {
 
 #[component]
 fn CountReport(result: Counted) -> impl IntoView {
-    let Counted { adapter, params, distinct, runs } = result;
+    let Counted { adapter, params, distinct, runs, wall_ms } = result;
     let n = params.invocations;
     let checks: Vec<_> = runs.iter().map(|(v, r)| (*v, check(n, distinct, r.repeats, &r.bins), r.ns_per_dispatch)).collect();
     let ok = checks.iter().all(|(v, c, _)| c.possible && (c.exact || !v.exact()));
@@ -139,6 +149,13 @@ fn CountReport(result: Counted) -> impl IntoView {
         _ => String::new(),
     };
     let lost = checks.iter().find(|c| c.0 == HistogramVariant::Plain).map_or(0, |c| c.1.lost());
+    let export = {
+        let (adapter, runs) = (adapter.clone(), runs.clone());
+        move || {
+            let json = crate::lessons::histogram::export::run(&adapter, params, distinct, REPEATS, &runs, wall_ms);
+            (format!("syncscope-histogram-{n}-{distinct}.json"), json.to_pretty())
+        }
+    };
     let verdict = if ok {
         format!("Both atomic ways equal the CPU's histogram ({REPEATS} dispatches, {} values each); the plain += lost {lost} count(s).{ratio}", n)
     } else {
@@ -155,6 +172,7 @@ fn CountReport(result: Counted) -> impl IntoView {
                 rows=rows caption=format!("{n} values hitting {distinct} bin(s), workgroups of {}, {REPEATS} dispatches into the same bins", params.workgroup_size) test_id="histogram-table" />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }
 }
@@ -171,7 +189,7 @@ fn sweep_chart(title: String, x_title: &'static str, points: &[(u32, Vec<(Histog
 }
 
 #[component]
-fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoint>, by_size: bool) -> impl IntoView {
+fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoint>, by_size: bool, wall_ms: f64) -> impl IntoView {
     let ok = points.iter().all(|p| p.runs.iter().all(|(v, r)| {
         let c = check(p.values, p.distinct, r.repeats, &r.bins);
         c.possible && (c.exact || !v.exact())
@@ -187,6 +205,15 @@ fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoin
     } else {
         ("sweep", format!("{} values, workgroups of {}, on {}", params.invocations, params.workgroup_size, adapter.name), "bins the data hits", "bins hit")
     };
+    let export = move || {
+        let json = crate::lessons::histogram::export::sweep(&adapter, params, &points, by_size, REPEATS, wall_ms);
+        let file = if by_size {
+            format!("syncscope-histogram-size-sweep-{}.json", points.first().map_or(0, |p| p.distinct))
+        } else {
+            format!("syncscope-histogram-sweep-{}.json", params.invocations)
+        };
+        (file, json.to_pretty())
+    };
     view! {
         <div class="run-report" data-testid=format!("{name}-report")>
             {sweep_chart(title, x_title, &times, if by_size { "size-sweep-chart" } else { "sweep-chart" })}
@@ -194,6 +221,7 @@ fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoin
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid=format!("{name}-verdict") data-ok=ok.to_string()>
                 {if ok { "At every point both atomic ways equal the CPU's histogram." } else { "At some point an atomic way missed counts." }}
             </p>
+            <DownloadJson make=Box::new(export) test_id=if by_size { "size-sweep-download" } else { "sweep-download" } />
         </div>
     }
 }

@@ -8,6 +8,7 @@ use crate::gpu::{AdapterSummary, GpuError};
 use crate::gpu::params::GpuParams;
 use crate::lessons::message_passing::{check, every_interleaving, model_outcome, MessagePassingVariant, Outcome};
 use crate::model::Machine;
+use crate::ui::download::DownloadJson;
 use crate::ui::chart::{LogBarChart, Series};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, NumberChoice, RunForm, SizeFields};
@@ -108,7 +109,11 @@ type VariantRun = (MessagePassingVariant, Result<LitmusRun, String>);
 struct Litmus {
     adapter: AdapterSummary,
     params: GpuParams,
+    /// Dispatches per variant, as chosen.
+    dispatches: u32,
     runs: Vec<VariantRun>,
+    /// The seed of each run's shuffled workgroup order, in `runs`' order.
+    seeds: Vec<u64>,
 }
 
 fn seed() -> u64 {
@@ -118,28 +123,30 @@ fn seed() -> u64 {
 #[component]
 fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> impl IntoView {
     let job = GpuJob::<Litmus>::new();
-    let throughput = GpuJob::<(AdapterSummary, MessagePassingVariant, Throughput)>::new();
+    let throughput = GpuJob::<(AdapterSummary, MessagePassingVariant, GpuParams, Throughput)>::new();
     let dispatches = RwSignal::new(10u32);
     let run = Callback::new(move |()| {
         let dispatches = dispatches.get_untracked();
         job.start(sizes, move |ctx, params| async move {
-            let mut runs = Vec::new();
+            let (mut runs, mut seeds) = (Vec::new(), Vec::new());
             for v in MessagePassingVariant::ALL {
-                match run_litmus(&ctx, v, params, dispatches, seed(), now_ms).await {
+                let seed = seed();
+                seeds.push(seed);
+                match run_litmus(&ctx, v, params, dispatches, seed, now_ms).await {
                     Ok(r) => runs.push((v, Ok(r))),
                     // A size one variant cannot pair is that variant's row, not the whole run.
                     Err(GpuError::BadParams(why)) => runs.push((v, Err(why))),
                     Err(e) => return Err(e),
                 }
             }
-            Ok(Litmus { adapter: ctx.adapter.clone(), params, runs })
+            Ok(Litmus { adapter: ctx.adapter.clone(), params, dispatches, runs, seeds })
         })
     });
     let compare = Callback::new(move |()| {
         let v = variant.get_untracked();
         throughput.start(sizes, move |ctx, params| async move {
             let t = compare_throughput(&ctx, v, params, MANY_DISPATCHES, SMALLEST_DISPATCHES, seed(), now_ms).await?;
-            Ok((ctx.adapter.clone(), v, t))
+            Ok((ctx.adapter.clone(), v, params, t))
         })
     });
     view! {
@@ -154,7 +161,7 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
             "The variant chosen above, {MANY_DISPATCHES} dispatches at the sizes above, against the smallest test a dispatch can hold (two invocations, each writing one instance and reading the other's) dispatched {SMALLEST_DISPATCHES} times. Both in one submission each, timed from encoding to the counts read back."
         )}</p>
         <RunForm job=throughput on_run=compare name="throughput" label="Compare with the smallest test per dispatch" />
-        {move || throughput.result.get().map(|(adapter, v, t)| view! { <ThroughputReport adapter=adapter variant=v result=t /> })}
+        {move || throughput.result.get().map(|(adapter, v, params, t)| view! { <ThroughputReport adapter=adapter variant=v params=params result=t /> })}
     }
 }
 
@@ -170,7 +177,15 @@ fn per_second(x: f64) -> String {
 
 #[component]
 fn LitmusReport(result: Litmus) -> impl IntoView {
-    let Litmus { adapter, params, runs } = result;
+    let Litmus { adapter, params, dispatches: chosen, runs, seeds } = result;
+    let export = {
+        let adapter = adapter.clone();
+        let each: Vec<_> = runs.iter().zip(seeds).map(|((v, r), seed)| (*v, seed, r.clone())).collect();
+        move || {
+            let json = crate::lessons::message_passing::export::runs(&adapter, params, chosen, &each);
+            (format!("syncscope-message-passing-{}-{chosen}.json", params.invocations), json.to_pretty())
+        }
+    };
     let ran: Vec<(MessagePassingVariant, &LitmusRun)> = runs.iter().filter_map(|(v, r)| r.as_ref().ok().map(|r| (*v, r))).collect();
     let checks: Vec<_> = ran.iter().map(|(v, r)| (*v, check(*v, &r.counts, r.instances()))).collect();
     let ok = checks.iter().all(|(_, c)| c.ok());
@@ -213,12 +228,13 @@ fn LitmusReport(result: Litmus) -> impl IntoView {
                 groups=Outcome::ALL.iter().map(|o| short_label(*o)).collect() series=series test_id="litmus-chart" />
             <TextTable headers=headers rows=rows test_id="litmus-table" />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }
 }
 
 #[component]
-fn ThroughputReport(adapter: AdapterSummary, variant: MessagePassingVariant, result: Throughput) -> impl IntoView {
+fn ThroughputReport(adapter: AdapterSummary, variant: MessagePassingVariant, params: GpuParams, result: Throughput) -> impl IntoView {
     let row = |name: &str, r: &LitmusRun| {
         vec![
             name.to_owned(),
@@ -231,6 +247,13 @@ fn ThroughputReport(adapter: AdapterSummary, variant: MessagePassingVariant, res
     };
     let ratio = result.ratio();
     let met = ratio >= 1000.0;
+    let export = {
+        let (adapter, result) = (adapter.clone(), result.clone());
+        move || {
+            let json = crate::lessons::message_passing::export::throughput(&adapter, variant, params, &result);
+            (format!("syncscope-message-passing-throughput-{}-{}.json", crate::site::settings::LessonVariant::name(variant), params.invocations), json.to_pretty())
+        }
+    };
     view! {
         <div class="run-report" data-testid="throughput-report" data-ratio=format!("{ratio:.1}")>
             <TextTable headers=vec!["way".into(), "instances per dispatch".into(), "dispatches".into(), "instances counted".into(), "wall ms".into(), "instances/s".into()]
@@ -240,6 +263,7 @@ fn ThroughputReport(adapter: AdapterSummary, variant: MessagePassingVariant, res
                 "{ratio:.0}× more instances per second with many per dispatch; the goal is at least 1000×, {} on this GPU.",
                 if met { "met" } else { "not met" }
             )}</p>
+            <DownloadJson make=Box::new(export) test_id="throughput-download" />
         </div>
     }
 }

@@ -6,6 +6,7 @@ use crate::gpu::AdapterSummary;
 use crate::gpu::params::GpuParams;
 use crate::lessons::reduction::{cells_base, large_sum, strides, trace, Tree, VALUES};
 use crate::model::Machine;
+use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::{now_ms, GpuHandle};
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
@@ -56,20 +57,31 @@ const CUDA: &str = "__global__ void reduce(const unsigned *input, unsigned *part
 /// The traced tree of one workgroup as wide as the model, read back and set against the table.
 #[component]
 fn GpuTrace(model: ModelState<Tree>) -> impl IntoView {
-    let job = GpuJob::<(usize, Vec<Vec<u32>>)>::new();
+    let job = GpuJob::<(usize, Vec<Vec<u32>>, AdapterSummary, f64)>::new();
     let gpu = expect_context::<GpuHandle>();
     let run = move |_| {
         let n = model.threads.get_untracked();
-        job.start_fixed(move |ctx| async move { Ok((n, run_trace(&ctx, n).await?)) });
+        job.start_fixed(move |ctx| async move {
+            let t0 = now_ms();
+            let rows = run_trace(&ctx, n).await?;
+            Ok((n, rows, ctx.adapter.clone(), now_ms() - t0))
+        });
     };
     view! {
         <h3>"The tree, traced"</h3>
         <p class="muted">"One workgroup as wide as the model; each invocation copies its cell out after every barrier."</p>
         <button data-testid="trace-run" disabled=move || gpu.context().is_none() || job.running.get() on:click=run>"Trace on my GPU"</button>
         {move || job.error.get().map(|e| view! { <p class="notice warn" role="alert">{e}</p> })}
-        {move || job.result.get().map(|(n, rows)| {
+        {move || job.result.get().map(|(n, rows, adapter, wall_ms)| {
             let values: Vec<u32> = (0..n).map(|i| VALUES[i % VALUES.len()]).collect();
             let same = rows == trace(&values);
+            let export = {
+                let rows = rows.clone();
+                move || {
+                    let json = crate::lessons::reduction::export::trace_run(&adapter, n, &rows, wall_ms);
+                    (format!("syncscope-reduction-trace-{n}.json"), json.to_pretty())
+                }
+            };
             let labels = std::iter::once("loaded".to_owned()).chain(strides(n).into_iter().map(|s| format!("stride {s}")));
             let headers = std::iter::once("after".to_owned()).chain((0..n).map(|i| format!("cells[{i}]"))).collect();
             let rows = labels.zip(rows).map(|(label, row)| std::iter::once(label).chain(row.iter().map(u32::to_string)).collect()).collect();
@@ -78,6 +90,7 @@ fn GpuTrace(model: ModelState<Tree>) -> impl IntoView {
                 <p class=if same { "verdict ok" } else { "verdict bad" } data-testid="trace-verdict" data-ok=same.to_string()>
                     {if same { "Step for step the same table as the model's." } else { "The GPU's table differs from the model's: a barrier did not hold." }}
                 </p>
+                <DownloadJson make=Box::new(export) test_id="trace-download" />
             }
         })}
     }
@@ -121,6 +134,13 @@ fn ComparisonReport(result: ComparisonResult) -> impl IntoView {
         (Some(t), Some(a)) if a > 0.0 => format!("{:.1}× faster", t / a),
         _ => "—".to_owned(),
     };
+    let export = {
+        let (adapter, run) = (adapter.clone(), run.clone());
+        move || {
+            let json = crate::lessons::reduction::export::comparison(&adapter, params, &run, wall_ms);
+            (format!("syncscope-reduction-{}.json", params.invocations), json.to_pretty())
+        }
+    };
     let verdict = if ok {
         format!("Both sums are right: {want}. The seed estimated atomicAdd at about 5,000× slower than the tree, assuming one add at a time; here atomicAdd was {ratio}.")
     } else {
@@ -140,6 +160,7 @@ fn ComparisonReport(result: ComparisonResult) -> impl IntoView {
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }
 }

@@ -6,6 +6,8 @@ use crate::gpu::AdapterSummary;
 use crate::gpu::params::GpuParams;
 use crate::lessons::spinlock::{check, Lock, LockRun, COUNTER, GAVE_UP, MAX_TRIES};
 use crate::model::Machine;
+use crate::site::settings::LessonVariant;
+use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
@@ -94,6 +96,13 @@ fn LockReport(result: LockResult) -> impl IntoView {
             run.overlaps, c.lost, run.gave_up
         ),
     };
+    let export = {
+        let adapter = adapter.clone();
+        move || {
+            let json = crate::lessons::spinlock::export::run(&adapter, lock, params, run, wall_ms);
+            (format!("syncscope-spinlock-{}-{}.json", lock.name(), params.invocations), json.to_pretty())
+        }
+    };
     view! {
         <div class="run-report" data-testid="gpu-report">
             <Figures items=vec![
@@ -107,6 +116,7 @@ fn LockReport(result: LockResult) -> impl IntoView {
             ] />
             <p class=if c.consistent { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.consistent.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }
 }

@@ -5,6 +5,8 @@ use crate::lessons::tiled::gpu::run_tiled;
 use crate::gpu::AdapterSummary;
 use crate::lessons::tiled::{model_tile_expected, product, wrong_cells, TiledSize, TiledVariant, C, TILE};
 use crate::model::Machine;
+use crate::site::settings::LessonVariant;
+use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm};
@@ -131,6 +133,13 @@ fn TiledReport(result: TiledResult) -> impl IntoView {
         (_, _) => format!("{runs_wrong} of {runs} run(s) had wrong cells, at most {most} of {cells}: the missing barrier let invocations use tile cells that were not the ones they needed."),
     };
     let last = products.last().cloned().unwrap_or_default();
+    let export = {
+        let adapter = adapter.clone();
+        move || {
+            let json = crate::lessons::tiled::export::runs(&adapter, variant, size, &products, wall_ms);
+            (format!("syncscope-tiled-{}-{n}.json", variant.name()), json.to_pretty())
+        }
+    };
     let last_wrong = wrong.last().cloned().unwrap_or_default();
     let detail = if n <= DRAWN {
         let marked: Vec<(String, bool)> = (0..cells).map(|i| (last.get(i).map_or("—".to_owned(), u32::to_string), last_wrong.contains(&i))).collect();
@@ -164,6 +173,7 @@ fn TiledReport(result: TiledResult) -> impl IntoView {
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             {detail}
             <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }
 }
