@@ -7,6 +7,7 @@ mod program;
 mod replay;
 mod schedule;
 mod session;
+mod trace;
 
 pub use atomics::{IntType, RmwOp};
 pub use machine::{Effect, Event, Machine, StepError, ThreadState, ThreadStatus};
@@ -14,3 +15,4 @@ pub use program::{Addr, Instr, Line, MemoryGrid, Program, Reg, TileIndex};
 pub use replay::{AccessRecord, ReplayAccess, ReplayError, ReplayLane, ReplayStep, ReplayTimeline};
 pub use schedule::{splitmix64, Schedule};
 pub use session::{Session, MAX_TICKS};
+pub use trace::{Access, AccessKind, Mark, Trace};

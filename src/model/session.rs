@@ -65,6 +65,12 @@ impl Session {
         if self.cursor == 0 { &[] } else { &self.ticks[self.cursor - 1] }
     }
 
+    /// Events of every known tick, oldest first: the whole run as far as it is known, ahead of
+    /// the cursor too.
+    pub fn ticks(&self) -> &[Vec<Event>] {
+        &self.ticks
+    }
+
     /// Events of every tick up to the current one, oldest first.
     pub fn past_events(&self) -> impl Iterator<Item = (usize, &Event)> {
         self.ticks[..self.cursor].iter().enumerate().flat_map(|(i, evs)| evs.iter().map(move |e| (i + 1, e)))

@@ -1,0 +1,177 @@
+//! What each step of a run did to memory, in the terms a picture needs: every access with its
+//! kind and cell, the marks a reader should see where they happen (a lost update, a stale
+//! read), and which accesses touch the same cell with at least one of them writing — the
+//! race, drawn as a link between two marks.
+
+use super::machine::{Effect, Event};
+use super::program::Addr;
+use std::collections::HashMap;
+
+/// What one thread did in one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    /// A load (or a compare-exchange that did not swap: it only read).
+    Read,
+    /// A store.
+    Write,
+    /// An indivisible read-modify-write: the cell held for the step, the old value returned.
+    ReadModifyWrite,
+    /// Arrival at a barrier that others have yet to reach.
+    Arrive,
+    /// The last arrival: the barrier opens.
+    Release,
+    /// Work in the thread's own registers.
+    Local,
+}
+
+impl AccessKind {
+    pub fn writes(self) -> bool {
+        matches!(self, AccessKind::Write | AccessKind::ReadModifyWrite)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessKind::Read => "load",
+            AccessKind::Write => "store",
+            AccessKind::ReadModifyWrite => "read-modify-write",
+            AccessKind::Arrive => "barrier arrival",
+            AccessKind::Release => "barrier release",
+            AccessKind::Local => "register work",
+        }
+    }
+}
+
+/// Something the reader should see at an access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A plain store that overwrote another thread's write made after this thread last read
+    /// the cell: that write is lost.
+    LostUpdate { erased: usize },
+    /// A plain load whose value another thread overwrote before this thread touched the cell
+    /// again: what it read was already out of date.
+    StaleRead { overtaken_by: usize },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// The step (1-based: the state after it is the cursor's `tick`).
+    pub tick: usize,
+    pub thread: usize,
+    pub kind: AccessKind,
+    pub cell: Option<Addr>,
+    /// The value read (load), written (store) or left in the cell (read-modify-write).
+    pub value: Option<i64>,
+    /// What a read-modify-write found there and handed back to the thread.
+    pub old: Option<i64>,
+    pub mark: Option<Mark>,
+}
+
+/// Every access of a run, in order, with its marks and links.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    pub accesses: Vec<Access>,
+    /// `(earlier, later)` indices into `accesses`: two threads' accesses to one cell, at least
+    /// one of them a write, the later linked to the latest such access before it.
+    pub links: Vec<(usize, usize)>,
+}
+
+impl Trace {
+    /// The trace of `ticks` (a session's known ticks, oldest first).
+    pub fn of(ticks: &[Vec<Event>]) -> Trace {
+        let mut accesses = Vec::new();
+        for (i, tick) in ticks.iter().enumerate() {
+            for event in tick {
+                accesses.extend(accesses_of(i + 1, event));
+            }
+        }
+        let mut trace = Trace { accesses, links: Vec::new() };
+        trace.mark();
+        trace
+    }
+
+    /// The accesses of step `tick`.
+    pub fn at(&self, tick: usize) -> impl Iterator<Item = &Access> {
+        self.accesses.iter().filter(move |a| a.tick == tick)
+    }
+
+    fn mark(&mut self) {
+        // Per cell: how many writes so far, and the last writer's thread and access.
+        let mut version: HashMap<Addr, (usize, Option<(usize, usize)>)> = HashMap::new();
+        // Per (thread, cell): the cell's write count when the thread last read it, and that read.
+        let mut last_read: HashMap<(usize, Addr), (usize, usize)> = HashMap::new();
+        // Per cell: the latest access by each thread, for links.
+        let mut latest: HashMap<Addr, Vec<(usize, usize, bool)>> = HashMap::new();
+        for i in 0..self.accesses.len() {
+            let Access { thread: t, kind, cell, .. } = self.accesses[i];
+            let Some(c) = cell else { continue };
+            // Link to the latest access to this cell by another thread, where one side writes.
+            if let Some(other) = latest.get(&c).and_then(|l| l.iter().rev().find(|(u, _, w)| *u != t && (*w || kind.writes()))) {
+                self.links.push((other.1, i));
+            }
+            let entry = latest.entry(c).or_default();
+            entry.retain(|(u, _, _)| *u != t);
+            entry.push((t, i, kind.writes()));
+
+            let (writes, last_writer) = *version.entry(c).or_insert((0, None));
+            // A write by another thread overtakes every earlier plain read of this cell that its
+            // reader has not followed with a write of its own (the entry is then gone).
+            if kind.writes() {
+                for (&(u, cell), &(_, read)) in last_read.iter() {
+                    if cell == c && u != t && self.accesses[read].mark.is_none() && self.accesses[read].kind == AccessKind::Read {
+                        self.accesses[read].mark = Some(Mark::StaleRead { overtaken_by: t });
+                    }
+                }
+            }
+            match kind {
+                AccessKind::Read => {
+                    last_read.insert((t, c), (writes, i));
+                }
+                AccessKind::Write => {
+                    if let (Some(&(seen, _)), Some((writer, _))) = (last_read.get(&(t, c)), last_writer) {
+                        if writes > seen && writer != t {
+                            self.accesses[i].mark = Some(Mark::LostUpdate { erased: writer });
+                        }
+                    }
+                    last_read.remove(&(t, c));
+                    version.insert(c, (writes + 1, Some((t, i))));
+                }
+                AccessKind::ReadModifyWrite => {
+                    last_read.remove(&(t, c));
+                    version.insert(c, (writes + 1, Some((t, i))));
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn accesses_of(tick: usize, event: &Event) -> Vec<Access> {
+    let access = |kind, cell: Option<Addr>, value: Option<i64>, old: Option<i64>| Access {
+        tick,
+        thread: event.thread,
+        kind,
+        cell,
+        value,
+        old,
+        mark: None,
+    };
+    match event.effect {
+        Effect::Loaded { addr, value } => vec![access(AccessKind::Read, Some(addr), Some(value), None)],
+        Effect::Stored { addr, value } => vec![access(AccessKind::Write, Some(addr), Some(value), None)],
+        Effect::AtomicAdded { addr, old, new } => vec![access(AccessKind::ReadModifyWrite, Some(addr), Some(new), Some(old))],
+        Effect::Rmw { addr, old, new, .. } => vec![access(AccessKind::ReadModifyWrite, Some(addr), Some(new), Some(old))],
+        Effect::CompareExchanged { addr, old, desired, exchanged: true, .. } => {
+            vec![access(AccessKind::ReadModifyWrite, Some(addr), Some(desired), Some(old))]
+        }
+        Effect::CompareExchanged { addr, old, exchanged: false, .. } => vec![access(AccessKind::Read, Some(addr), Some(old), None)],
+        Effect::Copied { from, addr, value } => vec![
+            access(AccessKind::Read, Some(from), Some(value), None),
+            access(AccessKind::Write, Some(addr), Some(value), None),
+        ],
+        Effect::ArrivedAtBarrier { .. } => vec![access(AccessKind::Arrive, None, None, None)],
+        Effect::BarrierReleased { .. } => vec![access(AccessKind::Release, None, None, None)],
+        Effect::Added { .. } | Effect::Tested { .. } | Effect::Branched { .. } | Effect::Computed { .. } => {
+            vec![access(AccessKind::Local, None, None, None)]
+        }
+    }
+}
