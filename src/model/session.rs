@@ -19,6 +19,9 @@ pub struct Session {
     /// Why the last attempt to go past the known ticks failed: a program that reached for a
     /// cell the machine does not have. Cleared by any tick that succeeds.
     fault: Option<StepError>,
+    /// Changes whenever the known ticks do (not when only the cursor moves): what a view of
+    /// the whole run keys on.
+    revision: u64,
 }
 
 /// No lesson's model needs more than this; it only guards against a program that never ends.
@@ -26,7 +29,7 @@ pub const MAX_TICKS: usize = 10_000;
 
 impl Session {
     pub fn new(start: Machine, schedule: Schedule) -> Self {
-        Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0, scheduled_from: 0, fault: None }
+        Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0, scheduled_from: 0, fault: None, revision: 0 }
     }
 
     pub fn schedule(&self) -> Schedule {
@@ -69,6 +72,11 @@ impl Session {
     /// the cursor too.
     pub fn ticks(&self) -> &[Vec<Event>] {
         &self.ticks
+    }
+
+    /// A number that changes whenever [`Session::ticks`] does.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Events of every tick up to the current one, oldest first.
@@ -176,6 +184,7 @@ impl Session {
     }
 
     fn truncate_future(&mut self) {
+        self.revision += 1;
         self.ticks.truncate(self.cursor);
         self.states.truncate(self.cursor + 1);
         self.scheduled_from = self.scheduled_from.min(self.cursor);
@@ -191,6 +200,7 @@ impl Session {
         self.truncate_future();
         self.states.push(next);
         self.ticks.push(events);
+        self.revision += 1;
         self.cursor += 1;
         Ok(())
     }

@@ -48,8 +48,8 @@ pub enum Mark {
     /// the cell: that write is lost.
     LostUpdate { erased: usize },
     /// A plain load whose value another thread overwrote before this thread touched the cell
-    /// again: what it read was already out of date.
-    StaleRead { overtaken_by: usize },
+    /// again (at step `at`): what it read was out of date from then on.
+    StaleRead { overtaken_by: usize, at: usize },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,7 +118,8 @@ impl Trace {
             if kind.writes() {
                 for (&(u, cell), &(_, read)) in last_read.iter() {
                     if cell == c && u != t && self.accesses[read].mark.is_none() && self.accesses[read].kind == AccessKind::Read {
-                        self.accesses[read].mark = Some(Mark::StaleRead { overtaken_by: t });
+                        let at = self.accesses[i].tick;
+                        self.accesses[read].mark = Some(Mark::StaleRead { overtaken_by: t, at });
                     }
                 }
             }

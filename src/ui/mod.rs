@@ -17,7 +17,9 @@ pub mod model_panel;
 pub mod panel;
 pub mod permalink;
 pub mod player;
+pub mod scene;
 pub mod table;
 pub mod ticket_grid;
+pub mod timeline;
 
 pub use gpu::{GpuHandle, GpuState};

@@ -6,8 +6,12 @@ use crate::gpu::params::GpuParams;
 use crate::site::settings::{LessonSettings, LessonVariant};
 use crate::model::{Machine, Schedule, Session};
 use crate::ui::code_view::CodeView;
+use crate::model::Trace;
 use crate::ui::lanes::ThreadLanes;
 use crate::ui::player::Player;
+use crate::ui::scene::Scene;
+use crate::ui::timeline::Timeline;
+use std::sync::Arc;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 
@@ -120,6 +124,16 @@ pub fn ModelView(
         s.seek(i);
     }));
     let machine = Memo::new(move |_| session.with(|s| s.current().clone()));
+    // The whole run's trace, worked out again only when its known steps change.
+    let revision = Memo::new(move |_| session.with(|s| s.revision()));
+    let trace = Memo::new(move |_| {
+        revision.track();
+        session.with_untracked(|s| Arc::new(Trace::of(s.ticks())))
+    });
+    let threads = Memo::new(move |_| machine.with(|m| m.threads.len()));
+    let speed = RwSignal::new(2.0f64);
+    // Motion takes most of a step, so one token lands before the next sets off.
+    let step_ms = Signal::derive(move || (700.0 / speed.get()) as u32);
     let moved = Memo::new(move |_| session.with(|s| s.last_events().iter().map(|e| e.thread).collect::<Vec<_>>()));
     let manual = Signal::derive(move || session.with(|s| s.schedule() == Schedule::Manual));
     let step_thread = Callback::new(move |t: usize| session.update(|s| {
@@ -160,13 +174,18 @@ pub fn ModelView(
     on_cleanup(move || handle.remove());
 
     view! {
-        <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" />
+        <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" speed=speed />
+        <Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=manual on_step_thread=step_thread />
+        <Timeline trace=trace revision=revision threads=threads cursor=cursor seek=seek />
         <Show when=move || manual.get()>
-            <p class="hint">"Manual schedule: pick the thread that moves next (keys 1–8)."</p>
+            <p class="hint">"Manual schedule: click the lane of the thread that moves next (or keys 1–8)."</p>
         </Show>
-        <ThreadLanes machine=machine moved=moved on_step_thread=step_thread can_pick=manual />
         <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
         <p class="outcome" data-testid="model-outcome">{outcome}</p>
+        <details class="as-text">
+            <summary>"The same state as text"</summary>
+            <ThreadLanes machine=machine moved=moved on_step_thread=step_thread can_pick=false />
+        </details>
         {move || fault().map(|f| view! { <p class="notice warn" role="alert" data-testid="model-fault">{f}</p> })}
         <p class="keys muted">"Keys: → or L step · ← or H back · Space play/pause · R reset · End jump to the end"</p>
     }

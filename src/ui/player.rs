@@ -26,10 +26,13 @@ pub fn Player(
     /// The `data-testid` of the "step i / n" readout, if not `<name>-step-index`.
     #[prop(optional)]
     step_index_id: Option<&'static str>,
+    /// Steps per second, when the owner wants to follow it (a scene times its motion by it).
+    #[prop(optional)]
+    speed: Option<RwSignal<f64>>,
 ) -> impl IntoView {
     let step_index_id = step_index_id.map_or_else(|| format!("{name}-step-index"), str::to_owned);
     let playing = RwSignal::new(false);
-    let speed = RwSignal::new(2.0f64);
+    let speed = speed.unwrap_or_else(|| RwSignal::new(2.0f64));
     let timer = StoredValue::new_local(None::<Interval>);
 
     let stop = move || {
@@ -130,7 +133,7 @@ pub fn Player(
                         speed.set(SPEEDS.into_iter().find(|s| s.to_string() == chosen).unwrap_or(2.0));
                     } data-testid=format!("{name}-speed")>
                         {SPEEDS.iter().map(|s| view! {
-                            <option value=s.to_string() selected=*s == 2.0>{format!("{s}× /s")}</option>
+                            <option value=s.to_string() selected=*s == speed.get_untracked()>{format!("{s}× /s")}</option>
                         }).collect_view()}
                     </select>
                 </label>

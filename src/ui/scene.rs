@@ -1,0 +1,450 @@
+//! The model drawn as a scene that moves: a lane per thread (its name, next instruction and
+//! registers), memory as cells and matrices, the barrier as a gate with its arrival count, and
+//! each step's accesses as value tokens travelling between a cell and a thread — a load from
+//! the cell, a store to it, a read-modify-write holding the cell while the old value comes
+//! back. Lost updates and stale reads are marked where they happen. Knows no lesson: it draws
+//! any [`Machine`] and the [`Trace`] of its run.
+//!
+//! Motion only when the run moves one step forward; back, scrub and jumps redraw in place, and
+//! `prefers-reduced-motion: reduce` draws no tokens at all.
+
+use crate::model::{Access, AccessKind, Instr, Machine, Mark, ThreadStatus, Trace};
+use leptos::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// From this many threads up the lanes are drawn compact: no instruction text, thin rows, in
+/// columns of this many.
+pub const COMPACT_FROM: usize = 16;
+
+const LANE_W: f64 = 240.0;
+const COMPACT_LANE_W: f64 = 150.0;
+const ROW_H: f64 = 34.0;
+const COMPACT_ROW_H: f64 = 13.0;
+const REG_W: f64 = 44.0;
+const COMPACT_REG_W: f64 = 30.0;
+const GATE_W: f64 = 18.0;
+const CELL_W: f64 = 76.0;
+const CELL_H: f64 = 38.0;
+const MATRIX_CELL: f64 = 22.0;
+const TOP: f64 = 26.0;
+
+/// Where everything is, computed once per program and thread count.
+#[derive(Clone, Debug, PartialEq)]
+struct Layout {
+    compact: bool,
+    /// Lanes per column: all of them, or [`COMPACT_FROM`] when compact.
+    per_column: usize,
+    row_h: f64,
+    lane_w: f64,
+    /// Width of one register's box.
+    reg_w: f64,
+    gate_x: Option<f64>,
+    mem_x: f64,
+    width: f64,
+    height: f64,
+    /// Each cell's box: x, y, width, height.
+    cells: Vec<(f64, f64, f64, f64)>,
+    /// Each matrix: caption and where it is drawn (x, y).
+    matrices: Vec<(&'static str, f64, f64)>,
+    /// Cells drawn one by one (not in a matrix).
+    loose: Vec<usize>,
+}
+
+impl Layout {
+    fn of(machine: &Machine) -> Layout {
+        let program = machine.program();
+        let threads = machine.threads.len();
+        let compact = threads >= COMPACT_FROM;
+        let regs = program.register_names.len() as f64;
+        let (row_h, reg_w) = if compact { (COMPACT_ROW_H, COMPACT_REG_W) } else { (ROW_H, REG_W) };
+        let lane_w = if compact { COMPACT_LANE_W } else { LANE_W }.max(34.0 + regs * reg_w);
+        let per_column = if compact { COMPACT_FROM } else { threads.max(1) };
+        let columns = threads.div_ceil(per_column).max(1);
+        let lanes_right = columns as f64 * (lane_w + 8.0) - 8.0;
+        let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
+        let gate_x = has_barrier.then_some(lanes_right + 16.0);
+        let mem_x = lanes_right + if has_barrier { 16.0 + GATE_W + 28.0 } else { 36.0 };
+        let n = machine.memory.len();
+        let mut cells = vec![(0.0, 0.0, 0.0, 0.0); n];
+        let in_grid = |a: usize| program.grids.iter().any(|g| (g.start..g.start + g.rows * g.cols).contains(&a));
+        let loose: Vec<usize> = (0..n).filter(|a| !in_grid(*a)).collect();
+        // Loose cells in rows of up to four, then the matrices side by side, wrapping.
+        let per_row = loose.len().clamp(1, 4);
+        let mut y = TOP;
+        for (i, &a) in loose.iter().enumerate() {
+            let (col, row) = (i % per_row, i / per_row);
+            cells[a] = (mem_x + col as f64 * (CELL_W + 8.0), TOP + row as f64 * (CELL_H + 18.0), CELL_W, CELL_H);
+            y = TOP + (row + 1) as f64 * (CELL_H + 18.0);
+        }
+        let mut matrices = Vec::new();
+        let widest = program.grids.iter().map(|g| g.cols as f64 * MATRIX_CELL).fold(0.0, f64::max);
+        let (mut x, max_x) = (mem_x, mem_x + (per_row as f64 * (CELL_W + 8.0)).max(2.0 * widest + 16.0));
+        let mut row_bottom = y;
+        let mut right = mem_x;
+        for g in &program.grids {
+            // Room for the caption too (about 6 units a character at its size).
+            let w = (g.cols as f64 * MATRIX_CELL).max(g.name.len() as f64 * 6.8);
+            if x + w > max_x && x > mem_x {
+                x = mem_x;
+                y = row_bottom;
+            }
+            matrices.push((g.name, x, y + 14.0));
+            for r in 0..g.rows {
+                for c in 0..g.cols {
+                    if let Some(cell) = cells.get_mut(g.start + r * g.cols + c) {
+                        *cell = (x + c as f64 * MATRIX_CELL, y + 14.0 + r as f64 * MATRIX_CELL, MATRIX_CELL, MATRIX_CELL);
+                    }
+                }
+            }
+            row_bottom = row_bottom.max(y + 14.0 + g.rows as f64 * MATRIX_CELL + 12.0);
+            x += w + 16.0;
+            right = right.max(x);
+        }
+        let mem_bottom = row_bottom.max(y);
+        let lanes_bottom = TOP + threads.min(per_column) as f64 * row_h;
+        let loose_right = if loose.is_empty() { mem_x } else { mem_x + per_row as f64 * (CELL_W + 8.0) + 10.0 };
+        let width = loose_right.max(right).max(mem_x + 60.0);
+        Layout { compact, per_column, row_h, lane_w, reg_w, gate_x, mem_x, width, height: lanes_bottom.max(mem_bottom) + 8.0, cells, matrices, loose }
+    }
+
+    fn lane_x(&self, t: usize) -> f64 {
+        (t / self.per_column) as f64 * (self.lane_w + 8.0)
+    }
+
+    fn lane_y(&self, t: usize) -> f64 {
+        TOP + (t % self.per_column) as f64 * self.row_h
+    }
+
+    /// Where a value token meets a thread: the right end of its lane.
+    fn lane_port(&self, t: usize) -> (f64, f64) {
+        (self.lane_x(t) + self.lane_w - self.reg_w / 2.0, self.lane_y(t) + self.row_h / 2.0)
+    }
+
+    fn cell_centre(&self, a: usize) -> (f64, f64) {
+        let (x, y, w, h) = self.cells.get(a).copied().unwrap_or_default();
+        (x + w / 2.0, y + h / 2.0)
+    }
+}
+
+fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Lanes whose copy of a cell another thread has overwritten by step `cursor`, with the cell
+/// and the thread that overwrote it.
+fn stale_lanes(trace: &Trace, cursor: usize) -> Vec<(usize, usize, usize)> {
+    let mut out = Vec::new();
+    for a in trace.accesses.iter().filter(|a| a.tick <= cursor) {
+        let (Some(Mark::StaleRead { overtaken_by, at }), Some(cell)) = (a.mark, a.cell) else { continue };
+        let touched_again = trace.accesses.iter().any(|b| b.thread == a.thread && b.cell == Some(cell) && b.tick > a.tick && b.tick <= cursor);
+        if at <= cursor && !touched_again {
+            out.push((a.thread, cell, overtaken_by));
+        }
+    }
+    out
+}
+
+/// A sentence summing up the picture, for screen readers (`aria-label` of the scene).
+fn summary(machine: &Machine, cursor: usize, total: usize) -> String {
+    let program = machine.program();
+    let count = |s: ThreadStatus| machine.threads.iter().filter(|t| t.status == s).count();
+    let cells: Vec<String> = program
+        .memory_names
+        .iter()
+        .zip(&machine.memory)
+        .take(6)
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
+    let more = machine.memory.len().saturating_sub(6);
+    format!(
+        "Step {cursor} of {total}. {} thread(s) ready, {} waiting at the barrier, {} done. Memory: {}{}.",
+        count(ThreadStatus::Ready),
+        count(ThreadStatus::AtBarrier),
+        count(ThreadStatus::Done),
+        cells.join(", "),
+        if more > 0 { format!(" and {more} more cells") } else { String::new() }
+    )
+}
+
+#[component]
+pub fn Scene(
+    machine: Memo<Machine>,
+    /// The run's trace over every known step.
+    trace: Memo<Arc<Trace>>,
+    #[prop(into)] cursor: Signal<usize>,
+    #[prop(into)] total: Signal<usize>,
+    /// How long one step's motion lasts, following the player's speed.
+    #[prop(into)]
+    step_ms: Signal<u32>,
+    /// Whether the reader schedules by hand: each lane is then its thread's step button.
+    #[prop(into)]
+    can_pick: Signal<bool>,
+    on_step_thread: Callback<usize>,
+) -> impl IntoView {
+    let reduced = prefers_reduced_motion();
+    // A new program or thread count lays the scene out again; a step only changes values.
+    let layout = Memo::new(move |_| machine.with(Layout::of));
+    // Motion only for one step forward: back, scrub and jumps redraw in place.
+    let previous = StoredValue::new(0usize);
+    let moving = Memo::new(move |_| {
+        let now = cursor.get();
+        let before = previous.get_value();
+        previous.set_value(now);
+        !reduced && now == before + 1
+    });
+    let this_step = Memo::new(move |_| {
+        let c = cursor.get();
+        trace.with(|t| t.at(c).cloned().collect::<Vec<Access>>())
+    });
+    let threads = Memo::new(move |_| machine.with(|m| m.threads.len()));
+    let label = move || machine.with(|m| summary(m, cursor.get(), total.get()));
+
+    let lanes = move || {
+        let l = layout.get();
+        let n = threads.get();
+        (0..n)
+            .map(|t| view! { <SceneLane t=t layout=l.clone() machine=machine this_step=this_step can_pick=can_pick on_step_thread=on_step_thread /> })
+            .collect_view()
+    };
+    let registers_header = move || {
+        let l = layout.get();
+        machine.with_untracked(|m| {
+            let regs = &m.program().register_names;
+            let first = l.lane_w - regs.len() as f64 * l.reg_w;
+            regs.iter()
+                .enumerate()
+                .map(|(r, name)| {
+                    let x = first + r as f64 * l.reg_w + l.reg_w / 2.0;
+                    view! { <text class="header" x=x y=TOP - 8.0 text-anchor="middle">{*name}</text> }
+                })
+                .collect_view()
+        })
+    };
+    let gate = move || {
+        let l = layout.get();
+        let x = l.gate_x?;
+        let height = l.height - TOP - 8.0;
+        Some(machine.with(|m| {
+            let waiting = m.threads.iter().filter(|t| t.status == ThreadStatus::AtBarrier).count();
+            let of = m.threads.iter().filter(|t| t.status != ThreadStatus::Done).count().max(1);
+            // Open from a release until the next arrival.
+            let c = cursor.get();
+            let released = trace.with(|t| {
+                t.accesses.iter().rev().filter(|a| a.tick <= c).find(|a| matches!(a.kind, AccessKind::Arrive | AccessKind::Release))
+                    .is_some_and(|a| a.kind == AccessKind::Release)
+            });
+            let fill = height * waiting as f64 / of as f64;
+            let text = if released { "open".to_owned() } else { format!("{waiting} of {of}") };
+            view! {
+                <g class="gate" class:open=released data-testid="scene-gate" data-arrived=waiting data-of=of>
+                    <rect class="gate-frame" x=x y=TOP width=GATE_W height=height rx="3" />
+                    <rect class="gate-fill" x=x y=TOP + height - fill width=GATE_W height=fill rx="3" />
+                    <text class="gate-count" x=x + GATE_W / 2.0 y=TOP - 8.0 text-anchor="middle">{text}</text>
+                </g>
+            }
+        }))
+    };
+    let memory = move || {
+        let l = layout.get();
+        machine.with(|m| {
+            let names = &m.program().memory_names;
+            let held: Vec<usize> = this_step.with(|s| s.iter().filter(|a| a.kind == AccessKind::ReadModifyWrite).filter_map(|a| a.cell).collect());
+            let lost: HashMap<usize, usize> = this_step.with(|s| {
+                s.iter()
+                    .filter_map(|a| match (a.mark, a.cell) {
+                        (Some(Mark::LostUpdate { erased }), Some(c)) => Some((c, erased)),
+                        _ => None,
+                    })
+                    .collect()
+            });
+            let touched: Vec<usize> = this_step.with(|s| s.iter().filter_map(|a| a.cell).collect());
+            let loose = l.loose.iter().map(|&a| {
+                let (x, y, w, h) = l.cells[a];
+                let name = names.get(a).cloned().unwrap_or_default();
+                let value = m.memory.get(a).copied().unwrap_or_default();
+                let lost_mark = lost.get(&a).map(|erased| view! {
+                    <text class="mark lost" x=x + w / 2.0 y=y + h + 12.0 text-anchor="middle">{format!("✕ t{erased}'s update lost")}</text>
+                });
+                view! {
+                    <g class="cell" class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.contains_key(&a)
+                        data-testid=format!("scene-cell-{a}")>
+                        <rect x=x y=y width=w height=h rx="4" />
+                        <text class="cell-name" x=x + 5.0 y=y + 11.0>{name}</text>
+                        <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle">{value.to_string()}</text>
+                        {lost_mark}
+                    </g>
+                }
+            }).collect_view();
+            let grids = m.program().grids.iter().zip(&l.matrices).map(|(g, (caption, x, y))| {
+                let cells = (0..g.rows * g.cols).map(|i| {
+                    let a = g.start + i;
+                    let (cx, cy, w, h) = l.cells.get(a).copied().unwrap_or_default();
+                    let value = m.memory.get(a).copied().unwrap_or_default();
+                    view! {
+                        <g class="cell small" class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.contains_key(&a)>
+                            <rect x=cx y=cy width=w height=h />
+                            <text class="cell-value" x=cx + w / 2.0 y=cy + h - 7.0 text-anchor="middle">{value.to_string()}</text>
+                        </g>
+                    }
+                }).collect_view();
+                view! {
+                    <g class="matrix">
+                        <text class="header" x=*x y=*y - 4.0>{*caption}</text>
+                        {cells}
+                    </g>
+                }
+            }).collect_view();
+            view! {
+                <text class="header" x=l.mem_x y=TOP - 8.0>"memory"</text>
+                {loose}
+                {grids}
+            }
+        })
+    };
+    let stale = move || {
+        let l = layout.get();
+        let c = cursor.get();
+        trace.with(|t| {
+            stale_lanes(t, c)
+                .into_iter()
+                .map(|(thread, cell, by)| {
+                    let (x, y) = (l.lane_x(thread), l.lane_y(thread));
+                    let name = machine.with_untracked(|m| m.program().memory_names.get(cell).cloned().unwrap_or_default());
+                    let regs = machine.with_untracked(|m| m.program().register_names.len()) as f64;
+                    let text = if l.compact { "stale".to_owned() } else { format!("stale: t{by} rewrote {name}") };
+                    view! {
+                        <g class="mark stale" data-testid=format!("scene-stale-{thread}")>
+                            <rect x=x + 24.0 y=y + 3.0 width=l.lane_w - regs * l.reg_w - 28.0 height=l.row_h - 6.0 rx="3" />
+                            <text x=x + 30.0 y=y + l.row_h / 2.0 + 4.0>{text}</text>
+                        </g>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    // Value tokens for this step: drawn anew each step, so their animation starts over.
+    let tokens = move || {
+        if !moving.get() {
+            return None;
+        }
+        let l = layout.get();
+        let ms = step_ms.get();
+        Some(this_step.with(|s| {
+            s.iter()
+                .filter_map(|a| {
+                    let (lx, ly) = l.lane_port(a.thread);
+                    let cell = a.cell.map(|c| l.cell_centre(c));
+                    let gate = l.gate_x.map(|x| (x + GATE_W / 2.0, ly));
+                    let (from, to, value) = match (a.kind, cell, gate) {
+                        (AccessKind::Read, Some(c), _) => (c, (lx, ly), a.value?.to_string()),
+                        (AccessKind::Write, Some(c), _) => ((lx, ly), c, a.value?.to_string()),
+                        (AccessKind::ReadModifyWrite, Some(c), _) => (c, (lx, ly), a.old?.to_string()),
+                        (AccessKind::Arrive | AccessKind::Release, _, Some(g)) => ((lx, ly), g, format!("t{}", a.thread)),
+                        _ => return None,
+                    };
+                    let style = format!(
+                        "--x0:{:.1}px;--y0:{:.1}px;--x1:{:.1}px;--y1:{:.1}px;--ms:{ms}ms",
+                        from.0, from.1, to.0, to.1
+                    );
+                    Some(view! {
+                        <g class="token" class:rmw=a.kind == AccessKind::ReadModifyWrite style=style aria-hidden="true">
+                            <circle r="10" />
+                            <text y="4" text-anchor="middle">{value}</text>
+                        </g>
+                    })
+                })
+                .collect_view()
+        }))
+    };
+
+    view! {
+        <div class="scene" class:compact=move || layout.with(|l| l.compact) data-testid="scene"
+            data-moving=move || moving.get().to_string()>
+            <svg role="img" aria-label=label viewBox=move || layout.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height))
+                width=move || layout.with(|l| format!("{:.0}", l.width))
+                preserveAspectRatio="xMinYMin meet">
+                {registers_header}
+                {lanes}
+                {gate}
+                {memory}
+                {stale}
+                {tokens}
+            </svg>
+        </div>
+    }
+}
+
+/// One thread's lane: its name, next instruction, registers and state. Built once per layout;
+/// a step updates only its text.
+#[component]
+fn SceneLane(
+    t: usize,
+    layout: Layout,
+    machine: Memo<Machine>,
+    this_step: Memo<Vec<Access>>,
+    can_pick: Signal<bool>,
+    on_step_thread: Callback<usize>,
+) -> impl IntoView {
+    let thread = Memo::new(move |_| machine.with(|m| m.threads.get(t).cloned()));
+    let program = machine.with_untracked(|m| m.program().clone());
+    let y = layout.lane_y(t);
+    let h = layout.row_h;
+    let regs = program.register_names.len();
+    let x0 = layout.lane_x(t);
+    let reg_w = layout.reg_w;
+    let first_reg = x0 + layout.lane_w - regs as f64 * reg_w;
+    let moved = move || this_step.with(|s| s.iter().any(|a| a.thread == t));
+    let status = move || thread.with(|th| th.as_ref().map(|th| th.status));
+    // Instruction text is cut to the room left of the registers (about 7 units a character).
+    let room = ((layout.lane_w - regs as f64 * reg_w - 44.0) / 7.0).max(4.0) as usize;
+    let pc = {
+        let program = program.clone();
+        move || {
+            let text = thread.with(|th| th.as_ref().map(|th| program.describe(th.pc)).unwrap_or_default());
+            if text.chars().count() > room { format!("{}…", text.chars().take(room - 1).collect::<String>()) } else { text }
+        }
+    };
+    let text_y = y + h / 2.0 + if layout.compact { 3.5 } else { 4.5 };
+    let registers = (0..regs)
+        .map(|r| {
+            let x = first_reg + r as f64 * reg_w;
+            let value = move || thread.with(|th| th.as_ref().and_then(|th| th.regs.get(r)).map(i64::to_string).unwrap_or_default());
+            view! {
+                <g class="reg">
+                    <rect x=x + 2.0 y=y + 2.0 width=reg_w - 4.0 height=h - 4.0 rx="3" />
+                    <text x=x + reg_w / 2.0 y=text_y text-anchor="middle">{value}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    let instruction = (!layout.compact).then(|| view! {
+        <text class="pc" x=x0 + 34.0 y=text_y>{pc}</text>
+    });
+    let ready = move || status() == Some(ThreadStatus::Ready);
+    // Scheduling by hand: the lane is the thread's step button (keys 1–8 do the same).
+    let step = move || {
+        if can_pick.get_untracked() && ready() {
+            on_step_thread.run(t);
+        }
+    };
+    view! {
+        <g class="lane" class:moved=moved class:waiting=move || status() == Some(ThreadStatus::AtBarrier)
+            class:done=move || status() == Some(ThreadStatus::Done) class:pickable=move || can_pick.get() && ready()
+            data-testid=format!("scene-lane-{t}")>
+            <g role=move || can_pick.get().then_some("button") tabindex=move || can_pick.get().then_some("0")
+                aria-label=move || can_pick.get().then(|| format!("Step thread {t}"))
+                aria-disabled=move || (can_pick.get() && !ready()).then_some("true")
+                data-testid=move || can_pick.get().then(|| format!("step-thread-{t}"))
+                on:click=move |_| step()
+                on:keydown=move |e| if e.key() == "Enter" || e.key() == " " { e.prevent_default(); step(); }>
+                <rect class="lane-bg" x=x0 y=y + 1.0 width=layout.lane_w height=h - 2.0 rx="4" />
+            </g>
+            <text class="thread" x=x0 + 6.0 y=text_y>{format!("t{t}")}</text>
+            {instruction}
+            {registers}
+        </g>
+    }
+}
