@@ -17,6 +17,7 @@ async function modelState(lesson) {
       narration: text('narration'),
       lanes: [...document.querySelectorAll('[data-testid^="lane-"][data-testid$="-value"]')].map((e) => e.textContent),
       pcs: [...document.querySelectorAll('.lane .pc')].map((e) => e.textContent),
+      scene: document.querySelector('[data-testid=scene] svg').getAttribute('aria-label'),
       variant: document.querySelector('[data-testid=variant-atomic]').getAttribute('aria-checked'),
       schedule: document.querySelector('[data-testid=schedule]').value,
       invocations: document.querySelector('[data-testid=gpu-invocations]').value,

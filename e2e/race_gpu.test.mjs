@@ -70,6 +70,13 @@ test('the replay shows what the GPU recorded, in ticket order', async () => {
   const final = await lesson.number('replay-final');
   assert.ok(final >= 1 && final <= 8, `final ${final}`);
   assert.match(await lesson.text('replay-summary'), /racy kernel, 8 invocations: 16 accesses recorded/);
+  // The same accesses in the timeline: a column per recorded access, a row per invocation.
+  const timeline = lesson.testId('replay-timeline');
+  assert.equal(await timeline.locator('[data-step]').count(), 16);
+  assert.equal(await timeline.locator('.tl-read').count(), 8);
+  assert.equal(await timeline.locator('.tl-write').count(), 8);
+  await timeline.locator('[data-step="3"]').click();
+  assert.equal((await lesson.stepIndex('replay'))[0], 3);
   await lesson.page.screenshot({ path: screenshotPath('race-replay'), fullPage: true });
   lesson.assertNoConsoleErrors();
 });

@@ -5,6 +5,7 @@
 
 use super::machine::{Effect, Event};
 use super::program::Addr;
+use super::replay::{ReplayAccess, ReplayTimeline};
 use std::collections::HashMap;
 
 /// What one thread did in one step.
@@ -20,6 +21,8 @@ pub enum AccessKind {
     Arrive,
     /// The last arrival: the barrier opens.
     Release,
+    /// Leaving a barrier that has opened (as a GPU recorded it).
+    Depart,
     /// Work in the thread's own registers.
     Local,
 }
@@ -36,6 +39,7 @@ impl AccessKind {
             AccessKind::ReadModifyWrite => "read-modify-write",
             AccessKind::Arrive => "barrier arrival",
             AccessKind::Release => "barrier release",
+            AccessKind::Depart => "barrier departure",
             AccessKind::Local => "register work",
         }
     }
@@ -87,6 +91,47 @@ impl Trace {
         let mut trace = Trace { accesses, links: Vec::new() };
         trace.mark();
         trace
+    }
+
+    /// The trace of what a GPU recorded (one counter, cell 0), in the order it recorded it:
+    /// one step per recorded access, only recorded values, marked by the same rules.
+    pub fn of_replay(replay: &ReplayTimeline) -> Trace {
+        let accesses = replay
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let (kind, value, old) = match s.access {
+                    ReplayAccess::Load { value } => (AccessKind::Read, value, None),
+                    ReplayAccess::Store { value } => (AccessKind::Write, value, None),
+                    ReplayAccess::ReadModifyWrite { old, new } => (AccessKind::ReadModifyWrite, new, Some(i64::from(old))),
+                };
+                Access { tick: i + 1, thread: s.lane, kind, cell: Some(0), value: Some(i64::from(value)), old, mark: None }
+            })
+            .collect();
+        let mut trace = Trace { accesses, links: Vec::new() };
+        trace.mark();
+        trace
+    }
+
+    /// The trace of a barrier's recorded tickets, in ticket order: `(lane, arriving)` for each,
+    /// the `lanes`-th arrival drawn as the release.
+    pub fn of_arrivals(tickets: impl IntoIterator<Item = (usize, bool)>, lanes: usize) -> Trace {
+        let mut arrived = 0;
+        let accesses = tickets
+            .into_iter()
+            .enumerate()
+            .map(|(i, (lane, arriving))| {
+                let kind = if arriving {
+                    arrived += 1;
+                    if arrived == lanes { AccessKind::Release } else { AccessKind::Arrive }
+                } else {
+                    AccessKind::Depart
+                };
+                Access { tick: i + 1, thread: lane, kind, cell: None, value: None, old: None, mark: None }
+            })
+            .collect();
+        Trace { accesses, links: Vec::new() }
     }
 
     /// The accesses of step `tick`.

@@ -200,17 +200,28 @@ pub fn Scene(
         trace.with(|t| t.at(c).cloned().collect::<Vec<Access>>())
     });
     let threads = Memo::new(move |_| machine.with(|m| m.threads.len()));
+    // A new program (another variant) rebuilds the lanes, which describe its instructions.
+    // Compared by identity: every step of one run shares the same Arc.
+    let program = Memo::new_with_compare(
+        move |_| machine.with(|m| m.program().clone()),
+        |old, new| match (old, new) {
+            (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+            _ => true,
+        },
+    );
     let label = move || machine.with(|m| summary(m, cursor.get(), total.get()));
 
     let lanes = move || {
         let l = layout.get();
         let n = threads.get();
+        program.track();
         (0..n)
             .map(|t| view! { <SceneLane t=t layout=l.clone() machine=machine this_step=this_step can_pick=can_pick on_step_thread=on_step_thread /> })
             .collect_view()
     };
     let registers_header = move || {
         let l = layout.get();
+        program.track();
         machine.with_untracked(|m| {
             let regs = &m.program().register_names;
             let first = l.lane_w - regs.len() as f64 * l.reg_w;

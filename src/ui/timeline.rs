@@ -1,6 +1,6 @@
 //! The run as a picture of who did what, and when: a row per thread, time left to right, a mark
 //! for each step a thread took — its kind by shape and colour (load ●, store ■, read-modify-write
-//! ◆, barrier │) — the current step highlighted. Two threads' accesses to one cell where one
+//! ◆, barrier │, departure ▯) — the current step highlighted. Two threads' accesses to one cell where one
 //! writes are joined, so a race shows as a crossing; a lost update carries a ✕ and a stale read
 //! a ring. Clicking a step jumps there, as scrubbing does. Knows no lesson.
 
@@ -47,6 +47,7 @@ fn mark(a: &Access, row_h: f64, cursor: Signal<usize>) -> AnyView {
         }
         AccessKind::Arrive => view! { <rect class="tl-barrier" x=x - 1.5 y=y - r * 1.2 width="3" height=2.4 * r /> }.into_any(),
         AccessKind::Release => view! { <rect class="tl-barrier release" x=x - 2.0 y=y - r * 1.5 width="4" height=3.0 * r /> }.into_any(),
+        AccessKind::Depart => view! { <rect class="tl-depart" x=x - 2.0 y=y - r width="4" height=2.0 * r /> }.into_any(),
         AccessKind::Local => view! { <circle class="tl-local" cx=x cy=y r=(r * 0.45).max(1.2) /> }.into_any(),
     };
     let flag = match a.mark {
@@ -71,6 +72,9 @@ pub fn Timeline(
     #[prop(into)] threads: Signal<usize>,
     #[prop(into)] cursor: Signal<usize>,
     seek: Callback<usize>,
+    /// The scrolling frame's `data-testid`.
+    #[prop(default = "timeline")]
+    test_id: &'static str,
 ) -> impl IntoView {
     let row_h = move || geometry(threads.get()).0;
     let height = move || TOP * 2.0 + threads.get() as f64 * row_h();
@@ -83,7 +87,8 @@ pub fn Timeline(
     let column = move |tick: usize| {
         let h = row_h();
         let full = height();
-        let marks = trace.with(|t| t.at(tick).map(|a| mark(a, h, cursor)).collect_view());
+        let rows = threads.get_untracked();
+        let marks = trace.with(|t| t.at(tick).filter(|a| a.thread < rows).map(|a| mark(a, h, cursor)).collect_view());
         view! {
             <g class="tl-step" class:current=move || cursor.get() == tick data-step=tick
                 on:click=move |_| seek.run(tick)>
@@ -116,7 +121,7 @@ pub fn Timeline(
     };
     view! {
         <figure class="timeline">
-            <div class="timeline-scroll" data-testid="timeline">
+            <div class="timeline-scroll" data-testid=test_id>
                 <svg width=width height=height role="img"
                     aria-label=move || format!("Timeline of the first {} step(s): one row per thread; click a step to go there.", cursor.get())>
                     {labels}
@@ -125,7 +130,7 @@ pub fn Timeline(
                 </svg>
             </div>
             <figcaption class="muted">
-                "● load · ■ store · ◆ read-modify-write · │ barrier · ✕ lost update · ○ stale read · lines join two threads on one cell where one writes"
+                "● load · ■ store · ◆ read-modify-write · │ barrier arrival (green: the last, which opens it) · ▯ departure · ✕ lost update · ○ stale read · lines join two threads on one cell where one writes"
             </figcaption>
         </figure>
     }

@@ -306,15 +306,12 @@ fn TicketReplay(events: Vec<(u32, usize, bool)>, lanes: usize) -> impl IntoView 
             (arrived, departed, said)
         }
     };
-    let lane_marks = move || {
-        let c = cursor.get();
-        let mut marks = vec!['·'; lanes.min(REPLAY_LANES)];
-        for &(_, lane, arriving) in &events[..c] {
-            if let Some(m) = marks.get_mut(lane) {
-                *m = if arriving { 'A' } else { 'D' };
-            }
-        }
-        marks.into_iter().collect::<String>()
+    // The tickets in the model's timeline: a row per lane, in the order the counter handed
+    // them out (rows past REPLAY_LANES are left out of the picture, not out of the count).
+    let trace = {
+        let tickets = events.iter().map(|&(_, lane, arriving)| (lane, arriving));
+        let trace = std::sync::Arc::new(crate::model::Trace::of_arrivals(tickets, lanes));
+        Memo::new(move |_| trace.clone())
     };
     let state = Memo::new(move |_| state());
     view! {
@@ -325,7 +322,7 @@ fn TicketReplay(events: Vec<(u32, usize, bool)>, lanes: usize) -> impl IntoView 
             let (a, d, _) = state.get();
             format!("Arrived {a} of {lanes} · left {d} · barrier {}", if a == lanes { "released" } else { "holding" })
         }}</p>
-        <p class="muted">{format!("Each lane, 0 to {}: · not yet, A waiting at the barrier, D gone.", lanes.min(REPLAY_LANES) - 1)}</p>
-        <pre class="ticket-strip" data-testid="tickets-lanes">{lane_marks}</pre>
+        <crate::ui::timeline::Timeline trace=trace revision=Signal::derive(|| 0u64) threads=lanes.min(REPLAY_LANES)
+            cursor=cursor seek=seek test_id="tickets-timeline" />
     }
 }

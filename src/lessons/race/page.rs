@@ -14,7 +14,10 @@ use crate::ui::model_panel::{ModelState, VariantToggle};
 use crate::ui::panel::Panel;
 use crate::ui::player::Player;
 use crate::ui::figures::{figure, Figures};
+use crate::model::Trace;
+use crate::ui::timeline::Timeline;
 use leptos::prelude::*;
+use std::sync::Arc;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
 
@@ -159,6 +162,8 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
     let cursor = RwSignal::new(0usize);
     let error = RwSignal::new(None::<String>);
     let running = RwSignal::new(false);
+    // Counts recordings: the timeline keys its columns on it.
+    let recordings = RwSignal::new(0u64);
 
     let record = move |_| {
         let Some(ctx) = gpu.context() else { return };
@@ -176,6 +181,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
                 Ok((t, run)) => {
                     cursor.set(0);
                     recorded.set_value(Some((ctx.adapter.clone(), v, run)));
+                    recordings.update(|n| *n += 1);
                     timeline.set(Some((v, t)));
                 }
                 Err(e) => {
@@ -188,6 +194,10 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
     };
     let total = Signal::derive(move || timeline.with(|t| t.as_ref().map_or(0, |(_, t)| t.steps.len())));
     let seek = Callback::new(move |i: usize| cursor.set(i.min(total.get_untracked())));
+    // What the GPU recorded, drawn in the model's timeline: recorded values only, in ticket order.
+    let replay_trace = Memo::new(move |_| timeline.with(|t| Arc::new(t.as_ref().map(|(_, t)| Trace::of_replay(t)).unwrap_or_default())));
+    let replay_revision = Signal::derive(move || recordings.get());
+    let replay_lanes = Signal::derive(move || timeline.with(|t| t.as_ref().map_or(0, |(_, t)| t.lanes)));
 
     view! {
         <div class="prose" inner_html=REPLAY_TEXT></div>
@@ -233,6 +243,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
             }).collect_view();
             view! {
                 <Player cursor=cursor total=total seek=seek name="replay" />
+                <Timeline trace=replay_trace revision=replay_revision threads=replay_lanes cursor=cursor seek=seek test_id="replay-timeline" />
                 <div class="lanes-view">
                     <ol class="lanes">{lanes}</ol>
                     <div class="memory">

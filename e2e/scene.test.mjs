@@ -1,0 +1,105 @@
+// The scene and the timeline: the model drawn as a picture that moves one step forward and
+// redraws in place otherwise, no motion at all for a reader who asks for less, marks where a
+// lost update and a stale read happen, the barrier's gate counting arrivals, and a timeline
+// with a column per step taken that jumps where it is clicked.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite } from './support/fixture.mjs';
+import { screenshotPath } from './support/browser.mjs';
+import { LessonPage } from './support/lesson_page.mjs';
+
+const site = useSite();
+
+test('a step forward moves tokens; back and jumps redraw without motion', async () => {
+  const page = await LessonPage.open(site, 'race', '&threads=4&schedule=lockstep');
+  const scene = page.getByTestId('scene');
+  assert.equal(await scene.locator('svg').getAttribute('role'), 'img');
+  assert.match(await scene.locator('svg').getAttribute('aria-label'), /^Step 0 of 3\. 0 thread\(s\) ready|^Step 0 of 3\. 4 thread\(s\) ready/);
+  await page.step();
+  assert.equal(await scene.getAttribute('data-moving'), 'true');
+  assert.equal(await scene.locator('.token').count(), 4, 'four loads, four tokens');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await scene.getAttribute('data-moving'), 'false');
+  assert.equal(await scene.locator('.token').count(), 0);
+  await page.toEnd();
+  assert.equal(await scene.getAttribute('data-moving'), 'false', 'a jump is not a step');
+  page.assertNoConsoleErrors();
+});
+
+test('with reduced motion nothing travels: only the new state is drawn', async () => {
+  const page = await LessonPage.open(site, 'race', '&threads=4&schedule=lockstep', { reducedMotion: 'reduce' });
+  await page.step();
+  const scene = page.getByTestId('scene');
+  assert.equal(await scene.getAttribute('data-moving'), 'false');
+  assert.equal(await scene.locator('.token').count(), 0);
+  assert.equal(await page.text('step-index'), 'step 1 / 3');
+  page.assertNoConsoleErrors();
+});
+
+test('a stale copy is marked when another thread stores, and the lost update where it lands', async () => {
+  // Round robin, two threads: both load 0 and add; thread 0 stores 1, which leaves thread 1's
+  // copy stale; thread 1 stores 1 over it, and thread 0's update is lost.
+  const page = await LessonPage.open(site, 'race', '&threads=2&schedule=round-robin');
+  const scene = page.getByTestId('scene');
+  await page.step(4);
+  assert.equal(await page.getByTestId('scene-stale-1').count(), 0, 'nothing stale before a store');
+  await page.step();
+  assert.equal(await page.getByTestId('scene-stale-1').count(), 1, "thread 1's copy went stale when thread 0 stored");
+  assert.equal(await scene.locator('.mark.lost').count(), 0);
+  await page.step();
+  assert.match(await scene.locator('.mark.lost').first().textContent(), /t0's update lost/);
+  assert.equal(await page.getByTestId('scene-stale-1').count(), 0, 'its store used the stale copy up');
+  // The timeline draws the same: a ✕ on thread 1's store, a ring on its load.
+  const timeline = page.getByTestId('timeline');
+  assert.equal(await timeline.locator('.tl-lost').count(), 1);
+  assert.equal(await timeline.locator('.tl-stale[visibility=visible]').count(), 1);
+  await page.screenshot({ path: screenshotPath('scene-race-lost-update') });
+  page.assertNoConsoleErrors();
+});
+
+test('the timeline has a column per step taken, and a click jumps there', async () => {
+  const page = await LessonPage.open(site, 'race', '&threads=3&schedule=round-robin');
+  const timeline = page.getByTestId('timeline');
+  assert.equal(await timeline.locator('[data-step]').count(), 0);
+  await page.step(5);
+  assert.equal(await timeline.locator('[data-step]').count(), 5);
+  assert.equal(await timeline.locator('.tl-step.current').getAttribute('data-step'), '5');
+  await timeline.locator('[data-step="2"]').click();
+  assert.equal(await page.text('step-index'), 'step 2 / 9');
+  assert.equal(await timeline.locator('[data-step]').count(), 2);
+  page.assertNoConsoleErrors();
+});
+
+test("the barrier's gate counts arrivals and opens on the last", async () => {
+  const page = await LessonPage.open(site, 'barrier', '&threads=4&schedule=round-robin');
+  const gate = page.getByTestId('scene-gate');
+  // Round robin: each thread works out its value (4 steps), stores it (4), then arrives.
+  await page.step(9);
+  assert.equal(await gate.getAttribute('data-arrived'), '1');
+  assert.equal(await gate.locator('.gate-count').textContent(), '1 of 4');
+  await page.step(3);
+  assert.match(await gate.getAttribute('class'), /open/);
+  assert.equal(await gate.locator('.gate-count').textContent(), 'open');
+  page.assertNoConsoleErrors();
+});
+
+test('64 threads draw compact, in columns, in light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const page = await LessonPage.open(site, 'race', '&threads=64&schedule=lockstep', { colorScheme });
+    await page.step(3);
+    const scene = page.getByTestId('scene');
+    assert.match(await scene.getAttribute('class'), /compact/);
+    assert.equal(await scene.locator('.lane').count(), 64);
+    await scene.screenshot({ path: screenshotPath(`scene-64-${colorScheme}`) });
+    page.assertNoConsoleErrors();
+  }
+});
+
+test('another variant redraws the lanes with its own instructions', async () => {
+  const page = await LessonPage.open(site, 'race', '&threads=2&variant=racy');
+  const pc = page.getByTestId('scene-lane-0').locator('.pc');
+  assert.match(await pc.textContent(), /atomicLoad/);
+  await page.getByTestId('variant-atomic').click();
+  assert.match(await pc.textContent(), /atomicAdd/);
+  page.assertNoConsoleErrors();
+});
