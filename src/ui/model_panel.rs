@@ -132,6 +132,7 @@ pub fn ModelView(
     });
     let threads = Memo::new(move |_| machine.with(|m| m.threads.len()));
     let speed = RwSignal::new(2.0f64);
+    let as_text = RwSignal::new(false);
     // Motion takes most of a step, so one token lands before the next sets off.
     let step_ms = Signal::derive(move || (700.0 / speed.get()) as u32);
     let moved = Memo::new(move |_| session.with(|s| s.last_events().iter().map(|e| e.thread).collect::<Vec<_>>()));
@@ -182,9 +183,16 @@ pub fn ModelView(
         </Show>
         <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
         <p class="outcome" data-testid="model-outcome">{outcome}</p>
-        <details class="as-text">
+        // Built only while open: closed, it would cost every step as much as the scene.
+        <details class="as-text" on:toggle=move |e| {
+            use wasm_bindgen::JsCast;
+            let open = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()).is_some_and(|d| d.open());
+            as_text.set(open);
+        }>
             <summary>"The same state as text"</summary>
-            <ThreadLanes machine=machine moved=moved on_step_thread=step_thread can_pick=false />
+            <Show when=move || as_text.get()>
+                <ThreadLanes machine=machine moved=moved on_step_thread=step_thread can_pick=false />
+            </Show>
         </details>
         {move || fault().map(|f| view! { <p class="notice warn" role="alert" data-testid="model-fault">{f}</p> })}
         <p class="keys muted">"Keys: → or L step · ← or H back · Space play/pause · R reset · End jump to the end"</p>

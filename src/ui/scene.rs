@@ -360,11 +360,16 @@ pub fn Scene(
                         "--x0:{:.1}px;--y0:{:.1}px;--x1:{:.1}px;--y1:{:.1}px;--ms:{ms}ms",
                         from.0, from.1, to.0, to.1
                     );
-                    Some(view! {
-                        <g class="token" class:rmw=a.kind == AccessKind::ReadModifyWrite style=style aria-hidden="true">
-                            <circle r="10" />
-                            <text y="4" text-anchor="middle">{value}</text>
-                        </g>
+                    // Compact lanes are too thin for a number: a dot carries the value there.
+                    Some(if l.compact {
+                        view! { <circle class="token" class:rmw=a.kind == AccessKind::ReadModifyWrite style=style r="5" aria-hidden="true" /> }.into_any()
+                    } else {
+                        view! {
+                            <g class="token" class:rmw=a.kind == AccessKind::ReadModifyWrite style=style aria-hidden="true">
+                                <circle r="10" />
+                                <text y="4" text-anchor="middle">{value}</text>
+                            </g>
+                        }.into_any()
                     })
                 })
                 .collect_view()

@@ -23,21 +23,20 @@ fn centre(a: &Access, row_h: f64) -> (f64, f64) {
     (LEFT + (a.tick as f64 - 0.5) * COL_W, TOP + (a.thread as f64 + 0.5) * row_h)
 }
 
+/// "thread 1 store, erasing thread 0's update": one access in words, for a step's tooltip.
+fn describe(a: &Access) -> String {
+    let mark = match a.mark {
+        Some(Mark::LostUpdate { erased }) => format!(", erasing thread {erased}'s update"),
+        Some(Mark::StaleRead { overtaken_by, .. }) => format!(", later overwritten by thread {overtaken_by}"),
+        None => String::new(),
+    };
+    format!("thread {} {}{mark}", a.thread, a.kind.name())
+}
+
 /// The mark of one access: its shape says its kind (colour is never the only channel).
 fn mark(a: &Access, row_h: f64, cursor: Signal<usize>) -> AnyView {
     let (x, y) = centre(a, row_h);
     let r = (row_h * 0.36).max(2.0);
-    let title = format!(
-        "step {}: thread {} {}{}",
-        a.tick,
-        a.thread,
-        a.kind.name(),
-        match a.mark {
-            Some(Mark::LostUpdate { erased }) => format!(", erasing thread {erased}'s update"),
-            Some(Mark::StaleRead { overtaken_by, .. }) => format!(", later overwritten by thread {overtaken_by}"),
-            None => String::new(),
-        }
-    );
     let shape = match a.kind {
         AccessKind::Read => view! { <circle class="tl-read" cx=x cy=y r=r /> }.into_any(),
         AccessKind::Write => view! { <rect class="tl-write" x=x - r y=y - r width=2.0 * r height=2.0 * r /> }.into_any(),
@@ -60,7 +59,10 @@ fn mark(a: &Access, row_h: f64, cursor: Signal<usize>) -> AnyView {
         }.into_any()),
         None => None,
     };
-    view! { <g><title>{title}</title>{shape}{flag}</g> }.into_any()
+    match flag {
+        Some(flag) => view! { {shape}{flag} }.into_any(),
+        None => shape,
+    }
 }
 
 #[component]
@@ -89,27 +91,33 @@ pub fn Timeline(
         let full = height();
         let rows = threads.get_untracked();
         let marks = trace.with(|t| t.at(tick).filter(|a| a.thread < rows).map(|a| mark(a, h, cursor)).collect_view());
-        view! {
-            <g class="tl-step" class:current=move || cursor.get() == tick data-step=tick
-                on:click=move |_| seek.run(tick)>
-                <rect class="tl-hit" x=LEFT + (tick - 1) as f64 * COL_W y="0" width=COL_W height=full />
-                {marks}
-            </g>
-        }
-    };
-    let links = move || {
-        let h = row_h();
-        let c = cursor.get();
-        trace.with(|t| {
+        // The links whose later access is in this step, drawn with it.
+        let links = trace.with(|t| {
             t.links
                 .iter()
-                .filter(|(_, b)| t.accesses[*b].tick <= c)
+                .filter(|(_, b)| t.accesses[*b].tick == tick && t.accesses[*b].thread < rows)
                 .map(|&(a, b)| {
                     let ((x1, y1), (x2, y2)) = (centre(&t.accesses[a], h), centre(&t.accesses[b], h));
                     view! { <line class="tl-link" x1=x1 y1=y1 x2=x2 y2=y2 /> }
                 })
                 .collect_view()
-        })
+        });
+        // One tooltip per step (not per mark: a wide step would add dozens of nodes).
+        let title = trace.with(|t| {
+            let said: Vec<String> = t.at(tick).filter(|a| a.kind != AccessKind::Local).take(4).map(describe).collect();
+            let more = t.at(tick).filter(|a| a.kind != AccessKind::Local).count().saturating_sub(4);
+            let said = if said.is_empty() { "register work".to_owned() } else { said.join("; ") };
+            if more > 0 { format!("step {tick}: {said}; and {more} more") } else { format!("step {tick}: {said}") }
+        });
+        view! {
+            <g class="tl-step" class:current=move || cursor.get() == tick data-step=tick
+                on:click=move |_| seek.run(tick)>
+                <title>{title}</title>
+                <rect class="tl-hit" x=LEFT + (tick - 1) as f64 * COL_W y="0" width=COL_W height=full />
+                {links}
+                {marks}
+            </g>
+        }
     };
     let labels = move || {
         let h = row_h();
@@ -125,7 +133,6 @@ pub fn Timeline(
                 <svg width=width height=height role="img"
                     aria-label=move || format!("Timeline of the first {} step(s): one row per thread; click a step to go there.", cursor.get())>
                     {labels}
-                    <g class="tl-links">{links}</g>
                     <For each=steps key=|step| *step let:step>{column(step.1)}</For>
                 </svg>
             </div>

@@ -127,7 +127,6 @@ fn BarrierReport(result: BarrierResult) -> impl IntoView {
     let first = (params.workgroup_size.min(n)) as usize;
     let mut events: Vec<(u32, usize, bool)> = (0..first).flat_map(|l| [(run.arrive[l], l, true), (run.depart[l], l, false)]).collect();
     events.sort_unstable();
-    let strip: String = events.iter().map(|e| if e.2 { 'A' } else { 'D' }).collect();
     let export = {
         let (adapter, run) = (adapter.clone(), run.clone());
         move || {
@@ -149,8 +148,6 @@ fn BarrierReport(result: BarrierResult) -> impl IntoView {
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             {c.tickets_whole().then(|| view! {
-                <p class="muted">"Workgroup 0 in ticket order (A arrives, D departs):"</p>
-                <pre class="ticket-strip" data-testid="gpu-strip">{strip}</pre>
                 <TicketReplay events=events lanes=first />
             })}
             <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
