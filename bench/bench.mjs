@@ -21,7 +21,7 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const BUDGETS = {
   transferGzipKb: 300,
   interactiveMs: 300,
-  stepMs: 2,
+  stepMs: 4, // one 64-lane step, main-thread work (the animated-scene issue asks ≤ 4 ms)
   frameMs: 1000 / 60,
 };
 const verdict = (value, budget) => (value <= budget ? 'within' : 'OVER');
@@ -124,6 +124,29 @@ async function timeToInteractive(browser, url) {
   return times;
 }
 
+/** Every page the index lists (read from the site, which lists the lesson table), and the
+ * home page: time from navigation until the page is drawn, median of three loads. */
+async function everyPageInteractive(browser, url) {
+  const index = await (await browser.newContext()).newPage();
+  await index.goto(url);
+  const ids = await index.$$eval('[data-lesson]', (items) => items.map((i) => i.dataset.lesson));
+  await index.context().close();
+  const rows = [];
+  for (const id of ['', ...ids]) {
+    const times = [];
+    for (let i = 0; i < 3; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(id ? `${url}?lesson=${id}` : url);
+      await page.waitForFunction((id) => document.querySelector(id ? '[data-testid=model-player], .cuda-map, table' : '[data-testid=lesson-list]'), id);
+      times.push(await page.evaluate(() => performance.now()));
+      await context.close();
+    }
+    rows.push([id || '(home)', median(times)]);
+  }
+  return rows;
+}
+
 async function lessonRoundTrips(browser, url) {
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${url}?lesson=race&variant=atomic&invocations=1024&workgroup=64`);
@@ -205,6 +228,9 @@ try {
   console.log(size.table);
   const tti = await timeToInteractive(browser, server.url);
   console.log(`\nNavigation → race lesson interactive (headless Chromium, median of ${LOADS}): ${median(tti).toFixed(0)} ms (min ${Math.min(...tti).toFixed(0)}, max ${Math.max(...tti).toFixed(0)})`);
+
+  console.log('\nEvery page the index lists, navigation → drawn (median of 3):');
+  for (const [id, ms] of await everyPageInteractive(browser, server.url)) console.log(`  ${id.padEnd(18)} ${ms.toFixed(0).padStart(5)} ms`);
 
   const steps = {};
   for (const schedule of ['lockstep', 'round-robin']) {

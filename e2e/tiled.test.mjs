@@ -13,7 +13,7 @@ const site = useSite();
 
 test('model: both barriers give the product; without one, lockstep hides it and serial shows it', async () => {
   const page = await LessonPage.open(site, 'tiled', '');
-  assert.equal(await page.locator('table.matrix').count(), 5, 'a, b, the two tiles and c drawn as grids');
+  assert.equal(await page.getByTestId('scene').locator('g.matrix').count(), 5, 'a, b, the two tiles and c drawn as grids');
   await page.keyboard.press('End');
   assert.equal(await page.text('model-outcome'), 'Finished: all 16 cells of the tile equal the product.');
   for (const variant of ['without-first', 'without-second']) {

@@ -276,6 +276,7 @@ pub fn Scene(
                 let (x, y, w, h) = l.cells[a];
                 let name = names.get(a).cloned().unwrap_or_default();
                 let value = m.memory.get(a).copied().unwrap_or_default();
+                let label = name.clone();
                 let lost_mark = lost.get(&a).map(|erased| view! {
                     <text class="mark lost" x=x + w / 2.0 y=y + h + 12.0 text-anchor="middle">{format!("✕ t{erased}'s update lost")}</text>
                 });
@@ -283,8 +284,8 @@ pub fn Scene(
                     <g class="cell" class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.contains_key(&a)
                         data-testid=format!("scene-cell-{a}")>
                         <rect x=x y=y width=w height=h rx="4" />
-                        <text class="cell-name" x=x + 5.0 y=y + 11.0>{name}</text>
-                        <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle">{value.to_string()}</text>
+                        <text class="cell-name" x=x + 5.0 y=y + 11.0>{label}</text>
+                        <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle" data-testid=format!("model-{name}")>{value.to_string()}</text>
                         {lost_mark}
                     </g>
                 }
@@ -426,12 +427,13 @@ fn SceneLane(
     let text_y = y + h / 2.0 + if layout.compact { 3.5 } else { 4.5 };
     let registers = (0..regs)
         .map(|r| {
+            let name = program.register_names[r];
             let x = first_reg + r as f64 * reg_w;
             let value = move || thread.with(|th| th.as_ref().and_then(|th| th.regs.get(r)).map(i64::to_string).unwrap_or_default());
             view! {
                 <g class="reg">
                     <rect x=x + 2.0 y=y + 2.0 width=reg_w - 4.0 height=h - 4.0 rx="3" />
-                    <text x=x + reg_w / 2.0 y=text_y text-anchor="middle">{value}</text>
+                    <text x=x + reg_w / 2.0 y=text_y text-anchor="middle" data-testid=format!("lane-{t}-{name}")>{value}</text>
                 </g>
             }
         })
