@@ -23,7 +23,39 @@ describe('with WebGPU', () => {
     await page.screenshot({ path: screenshotPath('home'), fullPage: true });
     assert.deepEqual(page.errors, []);
   });
+
+  test('the index is a course: chapters in order, each lesson with a still of its scene', async () => {
+    const page = await openPage(site.browser, site.url);
+    await page.getByTestId('lesson-list').waitFor();
+    const chapters = await page.locator('.chapter h2').allTextContents();
+    assert.deepEqual(chapters, ['Atomics', 'Barriers', 'Contention', 'Memory order']);
+    const cards = page.locator('.lesson-card');
+    const n = await cards.count();
+    assert.ok(n >= 11, `${n} lessons`);
+    assert.equal(await page.locator('.lesson-card .thumbnail svg').count(), n, 'every card draws its scene');
+    assert.equal(await page.locator('.lesson-card .thumbnail[aria-hidden=true]').count(), n, 'a still, not read out');
+    assert.deepEqual(page.errors, []);
+  });
+
+  test('each lesson ends with the previous and the next in the course', async () => {
+    const ids = await page0Ids(site);
+    const page = await openPage(site.browser, `${site.url}?lesson=${ids[1]}`);
+    assert.equal(await page.getByTestId('lesson-prev').getAttribute('href'), `?lesson=${ids[0]}`);
+    assert.equal(await page.getByTestId('lesson-next').getAttribute('href'), `?lesson=${ids[2]}`);
+    const first = await openPage(site.browser, `${site.url}?lesson=${ids[0]}`);
+    await first.getByTestId('lesson-next').waitFor();
+    assert.equal(await first.getByTestId('lesson-prev').count(), 0);
+    const embedded = await openPage(site.browser, `${site.url}?lesson=${ids[1]}&embed=1`);
+    await embedded.getByTestId('model-player').waitFor();
+    assert.equal(await embedded.locator('nav.lesson-nav').count(), 0, 'not inside an embedding frame');
+    assert.deepEqual([...page.errors, ...first.errors, ...embedded.errors], []);
+  });
 });
+
+async function page0Ids(site) {
+  const { lessonIds } = await import('./support/browser.mjs');
+  return lessonIds(site.browser, site.url);
+}
 
 describe('without WebGPU', () => {
   const site = useSite({ webgpu: false });

@@ -45,6 +45,11 @@ test('GPU: 4096 tickets are exactly 0..4095, drawn as a grid', async () => {
   assert.equal(tickets.length, 4096);
   assert.deepEqual([...tickets].sort((a, b) => a - b), [...Array(4096).keys()], 'a permutation of 0..4095');
   assert.equal(await page.locator('[data-testid=ticket-grid] svg[role=img] rect').count(), 4096);
+  // The first 64 invocations in the timeline, one read-modify-write per step, in ticket order.
+  const timeline = page.getByTestId('tickets-timeline');
+  assert.equal(await timeline.locator('[data-step]').count(), 64);
+  assert.equal(await timeline.locator('.tl-rmw').count(), 64);
+  assert.equal(await timeline.locator('.tl-lost, .tl-stale').count(), 0, 'atomics lose nothing');
   console.log(`# ${await page.getByTestId('adapter-name').textContent()}: whole workgroups ${await page.text('gpu-whole-workgroups')}, lane order ${await page.text('gpu-lane-order')}`);
   assert.match(await page.getByTestId('measured-h100').locator('summary').textContent(), /H100/);
   await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('tickets-gpu') });

@@ -104,3 +104,12 @@ fn a_recorded_race_is_traced_in_ticket_order_with_its_lost_updates_marked() {
     let trace = Trace::of_replay(&ReplayTimeline::from_records(&atomic, 0, 2).unwrap());
     assert!(trace.accesses.iter().all(|a| a.kind == AccessKind::ReadModifyWrite && a.mark.is_none()));
 }
+
+#[test]
+fn tickets_are_drawn_in_the_order_they_were_handed_out() {
+    // Invocation 2 got ticket 0, invocation 0 ticket 1, invocation 1 ticket 2.
+    let trace = Trace::of_tickets(&[1, 2, 0, 3], 0, 3);
+    let order: Vec<(usize, Option<i64>)> = trace.accesses.iter().map(|a| (a.thread, a.old)).collect();
+    assert_eq!(order, [(2, Some(0)), (0, Some(1)), (1, Some(2))]);
+    assert!(trace.accesses.iter().all(|a| a.kind == AccessKind::ReadModifyWrite && a.mark.is_none()));
+}

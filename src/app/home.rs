@@ -1,11 +1,25 @@
-//! The index of lessons and the reader's WebGPU status.
+//! The index: the course, chapter by chapter, each lesson with a still of its scene; the
+//! reference pages; and the reader's WebGPU status.
 
+use crate::lessons::{Chapter, LessonInfo, LESSONS, REFERENCE};
 use crate::ui::gpu::GpuStatus;
-use crate::lessons::LessonInfo;
+use crate::ui::scene::SceneThumbnail;
 use leptos::prelude::*;
 
 #[component]
 pub fn Home() -> impl IntoView {
+    let chapters = Chapter::COURSE.iter().map(|&chapter| {
+        let lessons: Vec<&'static LessonInfo> = LESSONS.iter().filter(|l| l.chapter == chapter).collect();
+        view! {
+            <section class="chapter" data-chapter=chapter.title()>
+                <h2>{chapter.title()}</h2>
+                <p class="muted">{chapter.lede()}</p>
+                <ul class="lesson-cards">
+                    {lessons.into_iter().map(|l| view! { <LessonCard lesson=l /> }).collect_view()}
+                </ul>
+            </section>
+        }
+    }).collect_view();
     view! {
         <section class="home">
             <h1>"See GPU synchronization happen"</h1>
@@ -14,24 +28,28 @@ pub fn Home() -> impl IntoView {
                 "then runs the real WGSL kernel on your own GPU, so the model and the hardware sit side by side."
             </p>
             <GpuStatus />
-            <PageList pages=crate::lessons::LESSONS test_id="lesson-list" />
+            <div class="course" data-testid="lesson-list">{chapters}</div>
             <h2>"Reference"</h2>
-            <PageList pages=crate::lessons::REFERENCE test_id="reference-list" />
+            <ul class="lesson-list" data-testid="reference-list">
+                {REFERENCE.iter().map(|l| view! {
+                    <li data-lesson=l.id>
+                        <a href=format!("?lesson={}", l.id)>{l.title}</a>
+                        <span class="summary">" — "{l.summary}</span>
+                    </li>
+                }).collect_view()}
+            </ul>
         </section>
     }
 }
 
-/// Links to pages, each with its summary.
+/// One lesson: its title as the link, a still of its scene, and its summary.
 #[component]
-fn PageList(pages: &'static [LessonInfo], test_id: &'static str) -> impl IntoView {
+fn LessonCard(lesson: &'static LessonInfo) -> impl IntoView {
     view! {
-        <ul class="lesson-list" data-testid=test_id>
-            {pages.iter().map(|l| view! {
-                <li data-lesson=l.id>
-                    <a href=format!("?lesson={}", l.id)>{l.title}</a>
-                    <span class="summary">" — "{l.summary}</span>
-                </li>
-            }).collect_view()}
-        </ul>
+        <li class="lesson-card" data-lesson=lesson.id>
+            <a href=format!("?lesson={}", lesson.id)>{lesson.title}</a>
+            {lesson.preview.map(|preview| view! { <SceneThumbnail machine=preview() /> })}
+            <span class="summary">{lesson.summary}</span>
+        </li>
     }
 }

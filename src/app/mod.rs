@@ -25,7 +25,19 @@ fn App() -> impl IntoView {
     }
     let page = match lesson.as_deref() {
         None | Some("") => home::Home().into_any(),
-        Some(id) if find(id).is_some() => find(id).map_or_else(|| ().into_any(), |l| (l.page)()),
+        Some(id) if find(id).is_some() => {
+            let page = find(id).map_or_else(|| ().into_any(), |l| (l.page)());
+            // The course goes on from the end of each lesson (not inside an embedding frame,
+            // where another lesson would replace the one the notes chose).
+            let (previous, next) = crate::lessons::neighbours(id);
+            let nav = (!embedded && (previous.is_some() || next.is_some())).then(|| view! {
+                <nav class="lesson-nav" aria-label="course">
+                    {previous.map(|l| view! { <a rel="prev" href=format!("?lesson={}", l.id) data-testid="lesson-prev">{format!("← {}", l.title)}</a> })}
+                    {next.map(|l| view! { <a rel="next" href=format!("?lesson={}", l.id) data-testid="lesson-next">{format!("{} →", l.title)}</a> })}
+                </nav>
+            });
+            view! { {page} {nav} }.into_any()
+        }
         Some(other) => {
             let message = param::one_of(
                 "lesson",

@@ -23,20 +23,65 @@ pub mod tiled;
 use crate::gpu::Kernel;
 use crate::model::Program;
 
-/// Every lesson the site knows, in the order the index lists them.
+/// Every lesson the site knows, in the order of the course: chapter by chapter, and within a
+/// chapter in the order a reader should take them (each lesson's "next" is the one after it).
 pub const LESSONS: &[LessonInfo] = &[
     race::INFO,
     atomic_counter::INFO,
     append::INFO,
     cas_max::INFO,
     atomic_ops::INFO,
-    spinlock::INFO,
     barrier::INFO,
     reduction::INFO,
     tiled::INFO,
     histogram::INFO,
+    spinlock::INFO,
     message_passing::INFO,
 ];
+
+/// The parts of the course, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chapter {
+    Atomics,
+    Barriers,
+    Contention,
+    MemoryOrder,
+    /// Reference pages, outside the course.
+    Reference,
+}
+
+impl Chapter {
+    pub const COURSE: [Chapter; 4] = [Chapter::Atomics, Chapter::Barriers, Chapter::Contention, Chapter::MemoryOrder];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Chapter::Atomics => "Atomics",
+            Chapter::Barriers => "Barriers",
+            Chapter::Contention => "Contention",
+            Chapter::MemoryOrder => "Memory order",
+            Chapter::Reference => "Reference",
+        }
+    }
+
+    pub fn lede(self) -> &'static str {
+        match self {
+            Chapter::Atomics => "Many threads, one counter: what goes wrong without atomics, and what each atomic hands back.",
+            Chapter::Barriers => "Threads of one workgroup waiting for each other, and what breaks when one barrier is missing.",
+            Chapter::Contention => "What it costs when many invocations want the same address, and why a lock is no way out.",
+            Chapter::MemoryOrder => "What one invocation may see of another's writes, and in which order.",
+            Chapter::Reference => "",
+        }
+    }
+}
+
+/// A lesson's model a few steps in, in lockstep with four threads (or its own fixed count):
+/// what its thumbnail on the index draws.
+pub fn preview<V: crate::site::settings::LessonVariant>() -> crate::model::Machine {
+    let threads = (*V::THREADS.start()).max(4.min(*V::THREADS.end()));
+    let mut s = crate::model::Session::new(V::DEFAULT.machine(threads), crate::model::Schedule::Lockstep);
+    s.seek(3);
+    s.current().clone()
+}
 
 /// Reference pages: opened by `?lesson=` like a lesson, but with no model and no kernel.
 pub const REFERENCE: &[LessonInfo] = &[cuda_map::INFO];
@@ -48,11 +93,15 @@ pub struct LessonInfo {
     pub id: &'static str,
     pub title: &'static str,
     pub summary: &'static str,
+    /// Where it stands in the course.
+    pub chapter: Chapter,
     /// Every kernel it dispatches, each a file under `shaders/<id>/`.
     pub kernels: &'static [Kernel],
     /// Every model program it steps, paired with the kernel whose lines the program's markers
     /// name (`// step: <marker>`), so one test checks them all.
     pub models: fn() -> Vec<(Program, Kernel)>,
+    /// Its model a few steps in, for the index's thumbnail (none for a reference page).
+    pub preview: Option<fn() -> crate::model::Machine>,
     /// Its page.
     #[cfg(target_arch = "wasm32")]
     pub page: fn() -> leptos::prelude::AnyView,
@@ -67,6 +116,12 @@ impl PartialEq for LessonInfo {
 /// The lesson or reference page `id` names.
 pub fn find(id: &str) -> Option<&'static LessonInfo> {
     LESSONS.iter().chain(REFERENCE).find(|l| l.id == id)
+}
+
+/// The lessons before and after `id` in the course.
+pub fn neighbours(id: &str) -> (Option<&'static LessonInfo>, Option<&'static LessonInfo>) {
+    let Some(i) = LESSONS.iter().position(|l| l.id == id) else { return (None, None) };
+    (i.checked_sub(1).map(|p| &LESSONS[p]), LESSONS.get(i + 1))
 }
 
 /// Every kernel of every lesson, in the table's order.

@@ -134,6 +134,31 @@ impl Trace {
         Trace { accesses, links: Vec::new() }
     }
 
+    /// The trace of tickets a GPU handed out with `atomicAdd` on one counter (cell 0):
+    /// `tickets[i]` is what invocation `i` got back. Invocations from `first` to `first + rows`
+    /// are drawn, each a read-modify-write, in the order of their tickets; only recorded values.
+    pub fn of_tickets(tickets: &[u32], first: usize, rows: usize) -> Trace {
+        let mut served: Vec<(u32, usize)> =
+            tickets.iter().enumerate().skip(first).take(rows).map(|(i, &t)| (t, i - first)).collect();
+        served.sort_unstable();
+        let accesses = served
+            .into_iter()
+            .enumerate()
+            .map(|(step, (ticket, row))| Access {
+                tick: step + 1,
+                thread: row,
+                kind: AccessKind::ReadModifyWrite,
+                cell: Some(0),
+                value: Some(i64::from(ticket) + 1),
+                old: Some(i64::from(ticket)),
+                mark: None,
+            })
+            .collect();
+        let mut trace = Trace { accesses, links: Vec::new() };
+        trace.mark();
+        trace
+    }
+
     /// The accesses of step `tick`.
     pub fn at(&self, tick: usize) -> impl Iterator<Item = &Access> {
         self.accesses.iter().filter(move |a| a.tick == tick)

@@ -466,3 +466,16 @@ fn SceneLane(
         </g>
     }
 }
+
+/// A still of a scene, for a lesson's card on the index: drawn once, no motion, no controls.
+#[component]
+pub fn SceneThumbnail(machine: Machine) -> impl IntoView {
+    let machine = Memo::new(move |_| machine.clone());
+    let trace = Memo::new(|_| Arc::new(Trace::default()));
+    view! {
+        <div class="thumbnail" aria-hidden="true">
+            <Scene machine=machine trace=trace cursor=0usize total=0usize step_ms=0u32 can_pick=false
+                on_step_thread=Callback::new(|_: usize| {}) />
+        </div>
+    }
+}

@@ -28,8 +28,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "append",
     title: "Appending in parallel",
     summary: "Invocations that pass a filter claim output slots with atomicAdd: an exact count, in an order that can change every run.",
+    chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<Append>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::AppendLesson()),
 };

@@ -27,8 +27,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "atomic-counter",
     title: "Taking a ticket",
     summary: "atomicAdd returns the old value: every invocation gets its own ticket, in the order your GPU served them.",
+    chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<Tickets>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::TicketsLesson()),
 };

@@ -121,6 +121,7 @@ fn TicketReport(result: TicketResult) -> impl IntoView {
                 "previous lane's. Adapter: " {adapter.name.clone()} "."
             </p>
             <TicketGrid tickets=run.tickets.clone() workgroup_size=params.workgroup_size />
+            <TicketTimeline tickets=run.tickets.clone() />
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
             <pre class="raw" hidden data-testid="gpu-tickets">{run.tickets.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
         </div>
@@ -153,4 +154,24 @@ fn MeasuredElsewhere() -> impl IntoView {
                       multiprocessors, so few get an unbroken block." />
         }
     })
+}
+
+/// How many invocations the ticket timeline draws: the first workgroup or so.
+const TIMELINE_ROWS: usize = 64;
+
+/// The first invocations' tickets in the model's timeline, in the order the counter handed
+/// them out: each a read-modify-write on one cell, stepped like the model.
+#[component]
+fn TicketTimeline(tickets: Vec<u32>) -> impl IntoView {
+    let rows = tickets.len().min(TIMELINE_ROWS);
+    let trace = std::sync::Arc::new(crate::model::Trace::of_tickets(&tickets, 0, rows));
+    let total = trace.accesses.len();
+    let cursor = RwSignal::new(total);
+    let seek = Callback::new(move |i: usize| cursor.set(i.min(total)));
+    let trace = Memo::new(move |_| trace.clone());
+    view! {
+        <h4>{format!("Invocations 0 to {} in the order they got their tickets", rows.saturating_sub(1))}</h4>
+        <crate::ui::player::Player cursor=cursor total=total seek=seek name="tickets" />
+        <crate::ui::timeline::Timeline trace=trace revision=Signal::derive(|| 0u64) threads=rows cursor=cursor seek=seek test_id="tickets-timeline" />
+    }
 }

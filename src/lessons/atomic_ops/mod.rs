@@ -29,8 +29,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "atomic-ops",
     title: "The whole family of atomics",
     summary: "Load, store, add, sub, max, min, and, or, xor, exchange and compare-exchange on u32 and i32: pick the operands, see every returned value.",
+    chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<AtomicSetup>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::AtomicOpsLesson()),
 };

@@ -34,8 +34,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "barrier",
     title: "Waiting at the barrier",
     summary: "Write your cell, wait for everyone, read your neighbour's: workgroupBarrier, without it, and inside a branch.",
+    chapter: super::Chapter::Barriers,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<BarrierVariant>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::BarrierLesson()),
 };

@@ -28,8 +28,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "cas-max",
     title: "A float maximum from compare-exchange",
     summary: "No float atomics in WGSL: build atomicMax for f32 from bitcast and a retry loop, and count the retries.",
+    chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<CasInputs>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::CasMaxLesson()),
 };

@@ -9,8 +9,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "cuda-map",
     title: "CUDA ↔ WGSL, construct by construct",
     summary: "Scopes, barriers, fences, volatile, memory orders, arrive/wait, latches, semaphores, grid sync: what WGSL has, lacks, and does instead.",
+    chapter: super::Chapter::Reference,
     kernels: &[],
     models: Vec::new,
+    preview: None,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::CudaMap()),
 };

@@ -31,8 +31,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "histogram",
     title: "Histograms and contention",
     summary: "Counting into 256 bins: plain += loses counts, atomicAdd keeps them all, private bins per workgroup merge once. Timed, and swept over how many bins the data hits.",
+    chapter: super::Chapter::Contention,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<HistogramVariant>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::HistogramLesson()),
 };

@@ -32,8 +32,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "message-passing",
     title: "Message passing and memory order",
     summary: "Write data, then a flag; read the flag, then the data. Millions of instances per dispatch, counted on the GPU: can a reader see the flag but old data?",
+    chapter: super::Chapter::MemoryOrder,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<MessagePassingVariant>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::MessagePassingLesson()),
 };

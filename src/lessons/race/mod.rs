@@ -28,8 +28,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "race",
     title: "The lost update",
     summary: "counter++ from many threads: watch an update vanish, then fix it with atomicAdd.",
+    chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<Variant>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::RaceLesson()),
 };

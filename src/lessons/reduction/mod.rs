@@ -30,8 +30,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "reduction",
     title: "Summing in a tree",
     summary: "Halve the stride, add, wait at the barrier: 8 values to 31 in three steps, then a million values against atomicAdd.",
+    chapter: super::Chapter::Barriers,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<Tree>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::ReductionLesson()),
 };

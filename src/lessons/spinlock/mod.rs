@@ -30,8 +30,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "spinlock",
     title: "A spinlock, and why not",
     summary: "A lock from compare-exchange around counter++, every spin bounded: count the give-ups and the increments still lost.",
+    chapter: super::Chapter::Contention,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<Lock>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::SpinlockLesson()),
 };

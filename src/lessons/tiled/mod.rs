@@ -31,8 +31,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "tiled",
     title: "Tiles and two barriers",
     summary: "Matrix multiply through workgroup memory: load a tile, wait, multiply, wait. Take out either barrier and see which cells go wrong.",
+    chapter: super::Chapter::Barriers,
     kernels: kernels::ALL,
     models,
+    preview: Some(super::preview::<TiledVariant>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::TiledLesson()),
 };
