@@ -21,6 +21,7 @@ pub mod spinlock;
 pub mod tiled;
 
 use crate::gpu::Kernel;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::model::Program;
 
 /// Every lesson the site knows, in the order of the course: chapter by chapter, and within a
@@ -98,7 +99,9 @@ pub struct LessonInfo {
     /// Every kernel it dispatches, each a file under `shaders/<id>/`.
     pub kernels: &'static [Kernel],
     /// Every model program it steps, paired with the kernel whose lines the program's markers
-    /// name (`// step: <marker>`), so one test checks them all.
+    /// name (`// step: <marker>`), so one test checks them all. Host only: the page has no
+    /// use for it, and its code would be downloaded by every reader.
+    #[cfg(not(target_arch = "wasm32"))]
     pub models: fn() -> Vec<(Program, Kernel)>,
     /// Its model a few steps in, for the index's thumbnail (none for a reference page).
     pub preview: Option<fn() -> crate::model::Machine>,

@@ -6,7 +6,6 @@
 use super::machine::{Effect, Event};
 use super::program::Addr;
 use super::replay::{ReplayAccess, ReplayTimeline};
-use std::collections::HashMap;
 
 /// What one thread did in one step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,50 +164,56 @@ impl Trace {
     }
 
     fn mark(&mut self) {
-        // Per cell: how many writes so far, and the last writer's thread and access.
-        let mut version: HashMap<Addr, (usize, Option<(usize, usize)>)> = HashMap::new();
-        // Per (thread, cell): the cell's write count when the thread last read it, and that read.
-        let mut last_read: HashMap<(usize, Addr), (usize, usize)> = HashMap::new();
-        // Per cell: the latest access by each thread, for links.
-        let mut latest: HashMap<Addr, Vec<(usize, usize, bool)>> = HashMap::new();
+        // What is known of each cell so far. Vectors rather than maps: a model has a few cells
+        // and threads, and the page is smaller without another map type compiled in.
+        #[derive(Clone, Default)]
+        struct CellState {
+            /// Writes so far, and the thread of the last one.
+            writes: usize,
+            last_writer: Option<usize>,
+            /// Per thread: the write count when it last read the cell, and that read.
+            reads: Vec<(usize, usize, usize)>,
+            /// The latest access by each thread: thread, access, whether it wrote.
+            latest: Vec<(usize, usize, bool)>,
+        }
+        let cells = self.accesses.iter().filter_map(|a| a.cell).max().map_or(0, |c| c + 1);
+        let mut state = vec![CellState::default(); cells];
         for i in 0..self.accesses.len() {
-            let Access { thread: t, kind, cell, .. } = self.accesses[i];
+            let Access { thread: t, kind, cell, tick, .. } = self.accesses[i];
             let Some(c) = cell else { continue };
+            let s = &mut state[c];
             // Link to the latest access to this cell by another thread, where one side writes.
-            if let Some(other) = latest.get(&c).and_then(|l| l.iter().rev().find(|(u, _, w)| *u != t && (*w || kind.writes()))) {
+            if let Some(other) = s.latest.iter().rev().find(|(u, _, w)| *u != t && (*w || kind.writes())) {
                 self.links.push((other.1, i));
             }
-            let entry = latest.entry(c).or_default();
-            entry.retain(|(u, _, _)| *u != t);
-            entry.push((t, i, kind.writes()));
-
-            let (writes, last_writer) = *version.entry(c).or_insert((0, None));
+            s.latest.retain(|(u, _, _)| *u != t);
+            s.latest.push((t, i, kind.writes()));
             // A write by another thread overtakes every earlier plain read of this cell that its
             // reader has not followed with a write of its own (the entry is then gone).
             if kind.writes() {
-                for (&(u, cell), &(_, read)) in last_read.iter() {
-                    if cell == c && u != t && self.accesses[read].mark.is_none() && self.accesses[read].kind == AccessKind::Read {
-                        let at = self.accesses[i].tick;
-                        self.accesses[read].mark = Some(Mark::StaleRead { overtaken_by: t, at });
+                for &(u, _, read) in &s.reads {
+                    if u != t && self.accesses[read].mark.is_none() && self.accesses[read].kind == AccessKind::Read {
+                        self.accesses[read].mark = Some(Mark::StaleRead { overtaken_by: t, at: tick });
                     }
                 }
             }
+            let seen = s.reads.iter().find(|r| r.0 == t).map(|r| r.1);
             match kind {
                 AccessKind::Read => {
-                    last_read.insert((t, c), (writes, i));
+                    s.reads.retain(|r| r.0 != t);
+                    s.reads.push((t, s.writes, i));
                 }
-                AccessKind::Write => {
-                    if let (Some(&(seen, _)), Some((writer, _))) = (last_read.get(&(t, c)), last_writer) {
-                        if writes > seen && writer != t {
-                            self.accesses[i].mark = Some(Mark::LostUpdate { erased: writer });
+                AccessKind::Write | AccessKind::ReadModifyWrite => {
+                    if kind == AccessKind::Write {
+                        if let (Some(seen), Some(writer)) = (seen, s.last_writer) {
+                            if s.writes > seen && writer != t {
+                                self.accesses[i].mark = Some(Mark::LostUpdate { erased: writer });
+                            }
                         }
                     }
-                    last_read.remove(&(t, c));
-                    version.insert(c, (writes + 1, Some((t, i))));
-                }
-                AccessKind::ReadModifyWrite => {
-                    last_read.remove(&(t, c));
-                    version.insert(c, (writes + 1, Some((t, i))));
+                    s.reads.retain(|r| r.0 != t);
+                    s.writes += 1;
+                    s.last_writer = Some(t);
                 }
                 _ => {}
             }

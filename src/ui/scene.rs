@@ -10,7 +10,6 @@
 
 use crate::model::{Access, AccessKind, Instr, Machine, Mark, ThreadStatus, Trace};
 use leptos::prelude::*;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// From this many threads up the lanes are drawn compact: no instruction text, thin rows, in
@@ -263,7 +262,7 @@ pub fn Scene(
         machine.with(|m| {
             let names = &m.program().memory_names;
             let held: Vec<usize> = this_step.with(|s| s.iter().filter(|a| a.kind == AccessKind::ReadModifyWrite).filter_map(|a| a.cell).collect());
-            let lost: HashMap<usize, usize> = this_step.with(|s| {
+            let lost: Vec<(usize, usize)> = this_step.with(|s| {
                 s.iter()
                     .filter_map(|a| match (a.mark, a.cell) {
                         (Some(Mark::LostUpdate { erased }), Some(c)) => Some((c, erased)),
@@ -277,11 +276,11 @@ pub fn Scene(
                 let name = names.get(a).cloned().unwrap_or_default();
                 let value = m.memory.get(a).copied().unwrap_or_default();
                 let label = name.clone();
-                let lost_mark = lost.get(&a).map(|erased| view! {
+                let lost_mark = lost.iter().find(|(c, _)| *c == a).map(|(_, erased)| view! {
                     <text class="mark lost" x=x + w / 2.0 y=y + h + 12.0 text-anchor="middle">{format!("✕ t{erased}'s update lost")}</text>
                 });
                 view! {
-                    <g class="cell" class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.contains_key(&a)
+                    <g class="cell" class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.iter().any(|(c, _)| *c == a)
                         data-testid=format!("scene-cell-{a}")>
                         <rect x=x y=y width=w height=h rx="4" />
                         <text class="cell-name" x=x + 5.0 y=y + 11.0>{label}</text>
@@ -296,7 +295,7 @@ pub fn Scene(
                     let (cx, cy, w, h) = l.cells.get(a).copied().unwrap_or_default();
                     let value = m.memory.get(a).copied().unwrap_or_default();
                     view! {
-                        <g class="cell small" class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.contains_key(&a)>
+                        <g class="cell small" class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.iter().any(|(c, _)| *c == a)>
                             <rect x=cx y=cy width=w height=h />
                             <text class="cell-value" x=cx + w / 2.0 y=cy + h - 7.0 text-anchor="middle">{value.to_string()}</text>
                         </g>

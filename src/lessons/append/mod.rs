@@ -30,6 +30,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "Invocations that pass a filter claim output slots with atomicAdd: an exact count, in an order that can change every run.",
     chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<Append>),
     #[cfg(target_arch = "wasm32")]
@@ -150,6 +151,7 @@ pub fn slots_changed(previous: &[u32], current: &[u32], count: u32) -> u32 {
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     vec![(Append::program(4), Append::kernel())]
 }

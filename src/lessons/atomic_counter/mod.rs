@@ -29,6 +29,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "atomicAdd returns the old value: every invocation gets its own ticket, in the order your GPU served them.",
     chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<Tickets>),
     #[cfg(target_arch = "wasm32")]
@@ -157,6 +158,7 @@ pub fn check(tickets: &[u32], final_counter: u32, params: GpuParams) -> TicketCh
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     vec![(Tickets::program(4), Tickets::kernel())]
 }

@@ -31,6 +31,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "Load, store, add, sub, max, min, and, or, xor, exchange and compare-exchange on u32 and i32: pick the operands, see every returned value.",
     chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<AtomicSetup>),
     #[cfg(target_arch = "wasm32")]
@@ -531,6 +532,7 @@ pub fn show(setup: AtomicSetup, value: i64) -> String {
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     let mut pairs = Vec::new();
     for op in AtomicOp::ALL {

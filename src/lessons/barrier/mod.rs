@@ -36,6 +36,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "Write your cell, wait for everyone, read your neighbour's: workgroupBarrier, without it, and inside a branch.",
     chapter: super::Chapter::Barriers,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<BarrierVariant>),
     #[cfg(target_arch = "wasm32")]
@@ -290,6 +291,7 @@ pub fn check_across(how: Across, params: GpuParams, got: &[u32]) -> AcrossCheck 
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     [BarrierVariant::With, BarrierVariant::Without, BarrierVariant::InBranch].into_iter().map(|v| (v.program(4), v.kernel())).collect()
 }

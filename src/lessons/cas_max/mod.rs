@@ -30,6 +30,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "No float atomics in WGSL: build atomicMax for f32 from bitcast and a retry loop, and count the retries.",
     chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<CasInputs>),
     #[cfg(target_arch = "wasm32")]
@@ -190,6 +191,7 @@ pub fn check(inputs: CasInputs, params: GpuParams, best_bits: u32, retries: &[u3
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     vec![(CasInputs::program(4), CasInputs::kernel())]
 }

@@ -11,6 +11,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "Scopes, barriers, fences, volatile, memory orders, arrive/wait, latches, semaphores, grid sync: what WGSL has, lacks, and does instead.",
     chapter: super::Chapter::Reference,
     kernels: &[],
+    #[cfg(not(target_arch = "wasm32"))]
     models: Vec::new,
     preview: None,
     #[cfg(target_arch = "wasm32")]

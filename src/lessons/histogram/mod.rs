@@ -33,6 +33,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "Counting into 256 bins: plain += loses counts, atomicAdd keeps them all, private bins per workgroup merge once. Timed, and swept over how many bins the data hits.",
     chapter: super::Chapter::Contention,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<HistogramVariant>),
     #[cfg(target_arch = "wasm32")]
@@ -218,6 +219,7 @@ pub fn check(n: u32, distinct: u32, repeats: u32, bins: &[u32]) -> HistogramChec
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     HistogramVariant::ALL.into_iter().map(|v| (v.program(6), v.kernel())).collect()
 }

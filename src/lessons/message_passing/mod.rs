@@ -34,6 +34,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "Write data, then a flag; read the flag, then the data. Millions of instances per dispatch, counted on the GPU: can a reader see the flag but old data?",
     chapter: super::Chapter::MemoryOrder,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<MessagePassingVariant>),
     #[cfg(target_arch = "wasm32")]
@@ -349,6 +350,7 @@ pub fn shuffled_workgroups(n: u32, seed: u64) -> Vec<u32> {
 pub const SPIN_LIMIT: u32 = 256;
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     MessagePassingVariant::ALL.into_iter().map(|v| (v.program(2), v.kernel())).collect()
 }

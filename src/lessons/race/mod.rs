@@ -30,6 +30,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "counter++ from many threads: watch an update vanish, then fix it with atomicAdd.",
     chapter: super::Chapter::Atomics,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<Variant>),
     #[cfg(target_arch = "wasm32")]
@@ -148,6 +149,7 @@ impl crate::site::settings::LessonVariant for Variant {
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     let mut pairs = Vec::new();
     for v in [Variant::Racy, Variant::Atomic] {

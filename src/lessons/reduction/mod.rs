@@ -32,6 +32,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "Halve the stride, add, wait at the barrier: 8 values to 31 in three steps, then a million values against atomicAdd.",
     chapter: super::Chapter::Barriers,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<Tree>),
     #[cfg(target_arch = "wasm32")]
@@ -150,6 +151,7 @@ pub fn large_sum(n: u32) -> u64 {
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     vec![(Tree::program(8), Tree::kernel())]
 }

@@ -32,6 +32,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "A lock from compare-exchange around counter++, every spin bounded: count the give-ups and the increments still lost.",
     chapter: super::Chapter::Contention,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<Lock>),
     #[cfg(target_arch = "wasm32")]
@@ -176,6 +177,7 @@ pub fn check(lock: Lock, params: GpuParams, run: LockRun) -> LockCheck {
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     [Lock::None, Lock::SpinThenEnter, Lock::EnterInLoop].into_iter().map(|l| (l.program(), l.kernel())).collect()
 }

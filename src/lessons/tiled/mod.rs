@@ -33,6 +33,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     summary: "Matrix multiply through workgroup memory: load a tile, wait, multiply, wait. Take out either barrier and see which cells go wrong.",
     chapter: super::Chapter::Barriers,
     kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
     models,
     preview: Some(super::preview::<TiledVariant>),
     #[cfg(target_arch = "wasm32")]
@@ -265,6 +266,7 @@ pub fn model_tile_expected() -> Vec<i64> {
 }
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
     TiledVariant::ALL.into_iter().map(|v| (v.program(), v.kernel())).collect()
 }
