@@ -8,6 +8,10 @@ use leptos::prelude::*;
 
 #[component]
 pub fn Home() -> impl IntoView {
+    // The stills are drawn after the first frame: the list of lessons is readable and usable
+    // at once, and eleven small scenes follow.
+    let stills = RwSignal::new(false);
+    request_animation_frame(move || stills.set(true));
     let chapters = Chapter::COURSE.iter().map(|&chapter| {
         let lessons: Vec<&'static LessonInfo> = LESSONS.iter().filter(|l| l.chapter == chapter).collect();
         view! {
@@ -15,7 +19,7 @@ pub fn Home() -> impl IntoView {
                 <h2>{chapter.title()}</h2>
                 <p class="muted">{chapter.lede()}</p>
                 <ul class="lesson-cards">
-                    {lessons.into_iter().map(|l| view! { <LessonCard lesson=l /> }).collect_view()}
+                    {lessons.into_iter().map(|l| view! { <LessonCard lesson=l stills=stills /> }).collect_view()}
                 </ul>
             </section>
         }
@@ -44,11 +48,11 @@ pub fn Home() -> impl IntoView {
 
 /// One lesson: its title as the link, a still of its scene, and its summary.
 #[component]
-fn LessonCard(lesson: &'static LessonInfo) -> impl IntoView {
+fn LessonCard(lesson: &'static LessonInfo, stills: RwSignal<bool>) -> impl IntoView {
     view! {
         <li class="lesson-card" data-lesson=lesson.id>
             <a href=format!("?lesson={}", lesson.id)>{lesson.title}</a>
-            {lesson.preview.map(|preview| view! { <SceneThumbnail machine=preview() /> })}
+            {move || stills.get().then(|| lesson.preview.map(|preview| view! { <SceneThumbnail machine=preview() /> }))}
             <span class="summary">{lesson.summary}</span>
         </li>
     }
