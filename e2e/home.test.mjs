@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath } from './support/browser.mjs';
+import { lessonIds, openPage, screenshotPath } from './support/browser.mjs';
 
 async function lessons(page) {
   await page.getByTestId('lesson-list').waitFor();
@@ -38,7 +38,7 @@ describe('with WebGPU', () => {
   });
 
   test('each lesson ends with the previous and the next in the course', async () => {
-    const ids = await page0Ids(site);
+    const ids = await lessonIds(site.browser, site.url);
     const page = await openPage(site.browser, `${site.url}?lesson=${ids[1]}`);
     assert.equal(await page.getByTestId('lesson-prev').getAttribute('href'), `?lesson=${ids[0]}`);
     assert.equal(await page.getByTestId('lesson-next').getAttribute('href'), `?lesson=${ids[2]}`);
@@ -51,11 +51,6 @@ describe('with WebGPU', () => {
     assert.deepEqual([...page.errors, ...first.errors, ...embedded.errors], []);
   });
 });
-
-async function page0Ids(site) {
-  const { lessonIds } = await import('./support/browser.mjs');
-  return lessonIds(site.browser, site.url);
-}
 
 describe('without WebGPU', () => {
   const site = useSite({ webgpu: false });

@@ -23,10 +23,10 @@ fn App() -> impl IntoView {
         let known = lesson.as_deref().and_then(find).map_or("", |l| l.id);
         embed::start(known);
     }
-    let page = match lesson.as_deref() {
-        None | Some("") => home::Home().into_any(),
-        Some(id) if find(id).is_some() => {
-            let page = find(id).map_or_else(|| ().into_any(), |l| (l.page)());
+    let page = match lesson.as_deref().map(|id| (id, find(id))) {
+        None | Some(("", _)) => home::Home().into_any(),
+        Some((id, Some(lesson))) => {
+            let page = (lesson.page)();
             // The course goes on from the end of each lesson (not inside an embedding frame,
             // where another lesson would replace the one the notes chose).
             let (previous, next) = crate::lessons::neighbours(id);
@@ -38,7 +38,7 @@ fn App() -> impl IntoView {
             });
             view! { {page} {nav} }.into_any()
         }
-        Some(other) => {
+        Some((other, None)) => {
             let message = param::one_of(
                 "lesson",
                 other,

@@ -131,6 +131,14 @@ impl<'a> Row<'a> {
     }
 }
 
+/// A report's adapter name and its rows, each read by `read`, where the table conforms to
+/// `schema` and every row reads: what each lesson's parser is.
+pub fn report<T>(text: &str, schema: Schema, read: impl Fn(Row<'_>) -> Option<T>) -> Option<(String, Vec<T>)> {
+    let table = Table::parse(text)?;
+    let rows = table.read(schema, read)?;
+    Some((table.adapter, rows))
+}
+
 /// The cells of a one-line JSON array, quotes kept so a string can be told from a number.
 fn cells(line: &str) -> Vec<String> {
     let inner = line.trim().trim_end_matches(',').trim_start_matches('[').trim_end_matches(']');

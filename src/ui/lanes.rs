@@ -21,15 +21,7 @@ pub fn ThreadLanes(
 ) -> impl IntoView {
     let count = Memo::new(move |_| machine.with(|m| m.threads.len()));
     // A new program (the variant changed) rebuilds the lanes; a step only updates them.
-    // Compared by identity: every step shares the same Arc, so this is a pointer test, not a
-    // walk through every line and memory name of the program.
-    let program = Memo::new_with_compare(
-        move |_| machine.with(|m| m.program().clone()),
-        |old, new| match (old, new) {
-            (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
-            _ => true,
-        },
-    );
+    let program = crate::ui::program_of(machine);
     let memory = move || {
         machine.with(|m| {
             let program = m.program();

@@ -23,3 +23,20 @@ pub mod ticket_grid;
 pub mod timeline;
 
 pub use gpu::{GpuHandle, GpuState};
+
+use crate::model::{Machine, Program};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The program a machine runs, changing only when the program does (another variant), not
+/// at every step. Compared by identity: every step of one run shares the same Arc, so this is
+/// a pointer test, not a walk through every line and memory name of the program.
+pub fn program_of(machine: Memo<Machine>) -> Memo<Arc<Program>> {
+    Memo::new_with_compare(
+        move |_| machine.with(|m| m.program().clone()),
+        |old, new| match (old, new) {
+            (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+            _ => true,
+        },
+    )
+}

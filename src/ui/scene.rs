@@ -8,7 +8,7 @@
 //! Motion only when the run moves one step forward; back, scrub and jumps redraw in place, and
 //! `prefers-reduced-motion: reduce` draws no tokens at all.
 
-use crate::model::{Access, AccessKind, Instr, Machine, Mark, ThreadStatus, Trace};
+use crate::model::{Access, AccessKind, Instr, Machine, Mark, Program, ThreadStatus, Trace};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -51,9 +51,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn of(machine: &Machine) -> Layout {
-        let program = machine.program();
-        let threads = machine.threads.len();
+    fn of(program: &Program, threads: usize) -> Layout {
         let compact = threads >= COMPACT_FROM;
         let regs = program.register_names.len() as f64;
         let (row_h, reg_w) = if compact { (COMPACT_ROW_H, COMPACT_REG_W) } else { (ROW_H, REG_W) };
@@ -64,7 +62,7 @@ impl Layout {
         let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
         let gate_x = has_barrier.then_some(lanes_right + 16.0);
         let mem_x = lanes_right + if has_barrier { 16.0 + GATE_W + 28.0 } else { 36.0 };
-        let n = machine.memory.len();
+        let n = program.memory_names.len();
         let mut cells = vec![(0.0, 0.0, 0.0, 0.0); n];
         let in_grid = |a: usize| program.grids.iter().any(|g| (g.start..g.start + g.rows * g.cols).contains(&a));
         let loose: Vec<usize> = (0..n).filter(|a| !in_grid(*a)).collect();
@@ -184,8 +182,11 @@ pub fn Scene(
     on_step_thread: Callback<usize>,
 ) -> impl IntoView {
     let reduced = prefers_reduced_motion();
-    // A new program or thread count lays the scene out again; a step only changes values.
-    let layout = Memo::new(move |_| machine.with(Layout::of));
+    // A new program (another variant) rebuilds the lanes, which describe its instructions, and
+    // with a new thread count lays the scene out again; a step only changes values.
+    let program = crate::ui::program_of(machine);
+    let threads = Memo::new(move |_| machine.with(|m| m.threads.len()));
+    let layout = Memo::new(move |_| program.with(|p| Layout::of(p, threads.get())));
     // Motion only for one step forward: back, scrub and jumps redraw in place.
     let previous = StoredValue::new(0usize);
     let moving = Memo::new(move |_| {
@@ -198,16 +199,6 @@ pub fn Scene(
         let c = cursor.get();
         trace.with(|t| t.at(c).cloned().collect::<Vec<Access>>())
     });
-    let threads = Memo::new(move |_| machine.with(|m| m.threads.len()));
-    // A new program (another variant) rebuilds the lanes, which describe its instructions.
-    // Compared by identity: every step of one run shares the same Arc.
-    let program = Memo::new_with_compare(
-        move |_| machine.with(|m| m.program().clone()),
-        |old, new| match (old, new) {
-            (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
-            _ => true,
-        },
-    );
     let label = move || machine.with(|m| summary(m, cursor.get(), total.get()));
 
     let lanes = move || {

@@ -1,6 +1,6 @@
 //! The append lesson (`examples/append_report.rs`): its figures from real GPUs (`data/h100-append.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{report, Cell, Schema};
 
 /// One size of an append report (`examples/append_report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,8 +30,7 @@ pub const SCHEMA: Schema = &[
 ];
 
 pub fn parse_append_report(text: &str) -> Option<(String, Vec<MeasuredAppend>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
+    report(text, SCHEMA, |r| {
         Some(MeasuredAppend {
             invocations: r.whole("invocations")?,
             workgroup_size: r.whole("workgroup_size")?,
@@ -41,6 +40,5 @@ pub fn parse_append_report(text: &str) -> Option<(String, Vec<MeasuredAppend>)> 
             slots_changed: r.range("slots_changed_from_previous_run_min", "slots_changed_from_previous_run_max")?,
             in_input_order: r.range("slots_in_input_order_min", "slots_in_input_order_max")?,
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }

@@ -1,6 +1,6 @@
 //! The atomic-counter lesson (`examples/atomic_counter_report.rs`): its figures from real GPUs (`data/h100-tickets.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{report, Cell, Schema};
 
 /// One size of a ticket report (`examples/atomic_counter_report.rs`), its numbers read by the
 /// report's `columns`.
@@ -35,8 +35,7 @@ pub const SCHEMA: Schema = &[
 ];
 
 pub fn parse_ticket_report(text: &str) -> Option<(String, Vec<MeasuredTickets>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
+    report(text, SCHEMA, |r| {
         Some(MeasuredTickets {
             invocations: r.whole("invocations")?,
             workgroup_size: r.whole("workgroup_size")?,
@@ -48,6 +47,5 @@ pub fn parse_ticket_report(text: &str) -> Option<(String, Vec<MeasuredTickets>)>
             neighbour_pairs: r.whole("neighbour_pairs")?,
             gpu_ms_median: r.decimal("gpu_ms_median"),
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }

@@ -1,6 +1,6 @@
 //! The atomic-ops lesson (`examples/atomic_ops_report.rs`): its figures from real GPUs (`data/h100-atomic-ops.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{report, Cell, Schema};
 
 /// One op of an atomic-family report (`examples/atomic_ops_report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +33,7 @@ pub const SCHEMA: Schema = &[
 ];
 
 pub fn parse_atomic_ops_report(text: &str) -> Option<(String, Vec<MeasuredAtomicOp>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
+    report(text, SCHEMA, |r| {
         Some(MeasuredAtomicOp {
             op: r.text("op")?.to_owned(),
             ty: r.text("type")?.to_owned(),
@@ -46,6 +45,5 @@ pub fn parse_atomic_ops_report(text: &str) -> Option<(String, Vec<MeasuredAtomic
             distinct_returns: r.whole("distinct_returned_sets")?,
             spurious: r.whole("spurious_failures")?,
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }

@@ -1,6 +1,6 @@
 //! The barrier lesson (`examples/barrier_report.rs`): its figures from real GPUs (`data/h100-barrier.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{report, Cell, Schema};
 
 /// One variant and size of a barrier report (`examples/barrier_report.rs`): counts over the
 /// runs as `(fewest, most)`.
@@ -36,8 +36,7 @@ pub const SCHEMA: Schema = &[
 ];
 
 pub fn parse_barrier_report(text: &str) -> Option<(String, Vec<MeasuredBarrier>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
+    report(text, SCHEMA, |r| {
         Some(MeasuredBarrier {
             variant: r.text("variant")?.to_owned(),
             invocations: r.whole("invocations")?,
@@ -49,8 +48,7 @@ pub fn parse_barrier_report(text: &str) -> Option<(String, Vec<MeasuredBarrier>)
             ordered_workgroups: r.range("ordered_workgroups_min", "ordered_workgroups_max")?,
             workgroups: r.whole("workgroups")?,
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }
 
 /// One way and size of the storage-buffer demonstration (`examples/across_report.rs`).
@@ -81,8 +79,7 @@ pub const ACROSS_SCHEMA: Schema = &[
 ];
 
 pub fn parse_across_report(text: &str) -> Option<(String, Vec<MeasuredAcross>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(ACROSS_SCHEMA, |r| {
+    report(text, ACROSS_SCHEMA, |r| {
         Some(MeasuredAcross {
             how: r.text("how")?.to_owned(),
             invocations: r.whole("invocations")?,
@@ -92,6 +89,5 @@ pub fn parse_across_report(text: &str) -> Option<(String, Vec<MeasuredAcross>)> 
             stale: r.range("stale_min", "stale_max")?,
             impossible: r.whole("impossible")?,
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }

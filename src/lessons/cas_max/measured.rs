@@ -1,6 +1,6 @@
 //! The cas-max lesson (`examples/cas_max_report.rs`): its figures from real GPUs (`data/h100-cas-max.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{report, Cell, Schema};
 
 /// One row of a compare-exchange report (`examples/cas_max_report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +33,7 @@ pub const SCHEMA: Schema = &[
 ];
 
 pub fn parse_cas_report(text: &str) -> Option<(String, Vec<MeasuredCas>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
+    report(text, SCHEMA, |r| {
         Some(MeasuredCas {
             inputs: r.text("inputs")?.to_owned(),
             invocations: r.whole("invocations")?,
@@ -45,6 +44,5 @@ pub fn parse_cas_report(text: &str) -> Option<(String, Vec<MeasuredCas>)> {
             retries: (r.whole("retries_in_all_min")?, r.whole("retries_in_all_median")?, r.whole("retries_in_all_max")?),
             most_by_one: r.whole("most_retries_by_one_invocation")?,
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }

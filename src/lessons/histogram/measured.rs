@@ -1,6 +1,6 @@
 //! The histogram lesson (`examples/histogram_report.rs`): its figures from real GPUs (`data/h100-histogram.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{report, Cell, Schema};
 
 /// One way, size and number of bins of a histogram report (`examples/histogram_report.rs`).
 #[derive(Clone, Debug, PartialEq)]
@@ -33,8 +33,7 @@ pub const SCHEMA: Schema = &[
 ];
 
 pub fn parse_histogram_report(text: &str) -> Option<(String, Vec<MeasuredHistogram>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
+    report(text, SCHEMA, |r| {
         Some(MeasuredHistogram {
             variant: r.text("variant")?.to_owned(),
             values: r.whole("values")?,
@@ -45,6 +44,5 @@ pub fn parse_histogram_report(text: &str) -> Option<(String, Vec<MeasuredHistogr
             lost: r.whole("lost_last")?,
             ms: r.decimal("us_per_dispatch_median").map(|us| us / 1000.0),
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }

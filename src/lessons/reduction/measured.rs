@@ -1,6 +1,6 @@
 //! The reduction lesson (`examples/reduction_report.rs`): its figures from real GPUs (`data/h100-reduction.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{report, Cell, Schema};
 
 /// One size of a reduction report (`examples/reduction_report.rs`): median time per sum.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,8 +28,7 @@ pub const SCHEMA: Schema = &[
 ];
 
 pub fn parse_reduction_report(text: &str) -> Option<(String, Vec<MeasuredReduction>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
+    report(text, SCHEMA, |r| {
         Some(MeasuredReduction {
             invocations: r.whole("invocations")?,
             workgroup_size: r.whole("workgroup_size")?,
@@ -39,6 +38,5 @@ pub fn parse_reduction_report(text: &str) -> Option<(String, Vec<MeasuredReducti
             tree_ms: r.decimal("tree_ms_median"),
             atomic_ms: r.decimal("atomic_ms_median"),
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }

@@ -1,6 +1,6 @@
 //! The spinlock lesson (`examples/spinlock_report.rs`): its figures from real GPUs (`data/h100-spinlock.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{report, Cell, Schema};
 
 /// One variant and size of a spinlock report (`examples/spinlock_report.rs`): counts over the
 /// runs as `(fewest, most)`.
@@ -39,8 +39,7 @@ pub const SCHEMA: Schema = &[
 ];
 
 pub fn parse_spinlock_report(text: &str) -> Option<(String, Vec<MeasuredSpinlock>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
+    report(text, SCHEMA, |r| {
         Some(MeasuredSpinlock {
             lock: r.text("lock")?.to_owned(),
             invocations: r.whole("invocations")?,
@@ -53,6 +52,5 @@ pub fn parse_spinlock_report(text: &str) -> Option<(String, Vec<MeasuredSpinlock
             lost: r.range("lost_min", "lost_max")?,
             overlaps: r.range("overlaps_min", "overlaps_max")?,
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }

@@ -1,6 +1,6 @@
 //! The tiled lesson (`examples/tiled_report.rs`): its figures from real GPUs (`data/h100-tiled.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{report, Cell, Schema};
 
 /// One variant and size of a tiled-multiply report (`examples/tiled_report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,8 +28,7 @@ pub const SCHEMA: Schema = &[
 ];
 
 pub fn parse_tiled_report(text: &str) -> Option<(String, Vec<MeasuredTiled>)> {
-    let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
+    report(text, SCHEMA, |r| {
         Some(MeasuredTiled {
             variant: r.text("variant")?.to_owned(),
             n: r.whole("n")?,
@@ -38,6 +37,5 @@ pub fn parse_tiled_report(text: &str) -> Option<(String, Vec<MeasuredTiled>)> {
             runs_wrong: r.whole("runs_wrong")?,
             wrong: r.range("wrong_min", "wrong_max")?,
         })
-    })?;
-    Some((table.adapter, rows))
+    })
 }
