@@ -19,7 +19,7 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 /** Issue-level budgets: printed with where each figure stands, never asserted. */
 const BUDGETS = {
-  transferGzipKb: 300,
+  transferGzipKb: 200, // every page: everything it fetches until the network is idle
   interactiveMs: 300,
   stepMs: 4, // one 64-lane step, main-thread work (the animated-scene issue asks ≤ 4 ms)
   frameMs: 1000 / 60,
@@ -38,7 +38,7 @@ function sizes() {
     gz += z;
     rows.push(`  ${f.padEnd(44)} ${kb(body.length).padStart(10)} raw ${kb(z).padStart(10)} gzip`);
   }
-  rows.push(`  ${'total initial transfer'.padEnd(44)} ${kb(raw).padStart(10)} raw ${kb(gz).padStart(10)} gzip`);
+  rows.push(`  ${'all files together'.padEnd(44)} ${kb(raw).padStart(10)} raw ${kb(gz).padStart(10)} gzip`);
   return { table: rows.join('\n'), gzipKb: gz / 1024 };
 }
 
@@ -124,27 +124,52 @@ async function timeToInteractive(browser, url) {
   return times;
 }
 
-/** Every page the index lists (read from the site, which lists the lesson table), and the
- * home page: time from navigation until the page is drawn, median of three loads. */
-async function everyPageInteractive(browser, url) {
+/**
+ * Every page the index lists (read from the site, which lists the lesson table), and the home
+ * page, each opened in a fresh browser context: everything it fetched until the network was
+ * idle (raw, and as gzip -9 would send it), and the time from navigation until it was drawn
+ * (median of three loads). Then the cost of going on: what the next lesson fetches after the
+ * one before it, in the same context.
+ */
+async function everyPage(browser, url) {
   const index = await (await browser.newContext()).newPage();
   await index.goto(url);
   const ids = await index.$$eval('[data-lesson]', (items) => items.map((i) => i.dataset.lesson));
   await index.context().close();
+  const drawn = (id) => (id ? '[data-testid=model-player], .cuda-map, table' : '[data-testid=lesson-list]');
+  const open = async (page, id) => {
+    const fetched = [];
+    const listener = async (response) => {
+      const body = await response.body().catch(() => Buffer.alloc(0));
+      fetched.push({ url: response.url(), raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length });
+    };
+    page.on('response', listener);
+    await page.goto(id ? `${url}?lesson=${id}` : url);
+    await page.waitForFunction((selector) => document.querySelector(selector), drawn(id));
+    const ms = await page.evaluate(() => performance.now());
+    await page.waitForLoadState('networkidle');
+    page.off('response', listener);
+    const sum = (key) => fetched.reduce((n, f) => n + f[key], 0);
+    return { ms, raw: sum('raw'), gzip: sum('gzip'), files: fetched.length };
+  };
   const rows = [];
   for (const id of ['', ...ids]) {
-    const times = [];
+    const loads = [];
     for (let i = 0; i < 3; i++) {
       const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.goto(id ? `${url}?lesson=${id}` : url);
-      await page.waitForFunction((id) => document.querySelector(id ? '[data-testid=model-player], .cuda-map, table' : '[data-testid=lesson-list]'), id);
-      times.push(await page.evaluate(() => performance.now()));
+      loads.push(await open(await context.newPage(), id));
       await context.close();
     }
-    rows.push([id || '(home)', median(times)]);
+    rows.push({ id: id || '(home)', ...loads[0], ms: median(loads.map((l) => l.ms)) });
   }
-  return rows;
+  // Going on through the course in one tab: what each next lesson adds to what is cached.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await open(page, ids[0]);
+  const onward = [];
+  for (const id of ids.slice(1)) onward.push({ id, ...(await open(page, id)) });
+  await context.close();
+  return { rows, onward };
 }
 
 async function lessonRoundTrips(browser, url) {
@@ -223,14 +248,19 @@ async function litmusThroughput(browser, url) {
 const server = await serve({ root: DIST });
 const browser = await launch();
 try {
-  console.log('Sizes (dist/, as served):');
-  const size = sizes();
-  console.log(size.table);
+  console.log('Sizes (dist/, every file the build wrote):');
+  console.log(sizes().table);
   const tti = await timeToInteractive(browser, server.url);
   console.log(`\nNavigation → race lesson interactive (headless Chromium, median of ${LOADS}): ${median(tti).toFixed(0)} ms (min ${Math.min(...tti).toFixed(0)}, max ${Math.max(...tti).toFixed(0)})`);
 
-  console.log('\nEvery page the index lists, navigation → drawn (median of 3):');
-  for (const [id, ms] of await everyPageInteractive(browser, server.url)) console.log(`  ${id.padEnd(18)} ${ms.toFixed(0).padStart(5)} ms`);
+  const pages = await everyPage(browser, server.url);
+  console.log('\nEvery page, opened fresh: initial transfer (until the network is idle) and navigation → drawn (median of 3):');
+  console.log(`  ${'page'.padEnd(18)} ${'gzip'.padStart(9)} ${'raw'.padStart(10)} ${'files'.padStart(5)} ${'drawn'.padStart(8)}`);
+  for (const r of pages.rows) console.log(`  ${r.id.padEnd(18)} ${kb(r.gzip).padStart(9)} ${kb(r.raw).padStart(10)} ${String(r.files).padStart(5)} ${(r.ms.toFixed(0) + ' ms').padStart(8)}`);
+  const heaviest = pages.rows.reduce((a, b) => (b.gzip > a.gzip ? b : a));
+  console.log(`  heaviest: ${heaviest.id}, ${kb(heaviest.gzip)} gzip against ${BUDGETS.transferGzipKb} KB — ${verdict(heaviest.gzip / 1024, BUDGETS.transferGzipKb)}`);
+  console.log('\nGoing on through the course in one tab, what each next lesson fetches:');
+  for (const r of pages.onward) console.log(`  → ${r.id.padEnd(16)} ${kb(r.gzip).padStart(9)} gzip ${kb(r.raw).padStart(10)} raw, ${r.files} files`);
 
   const steps = {};
   for (const schedule of ['lockstep', 'round-robin']) {
@@ -261,7 +291,7 @@ try {
 
   const worstStep = Math.max(...Object.values(steps).map((x) => median(x.inPage)));
   console.log('\nBudgets:');
-  console.log(`  initial transfer ≤ ${BUDGETS.transferGzipKb} KB gzip: ${size.gzipKb.toFixed(0)} KB — ${verdict(size.gzipKb, BUDGETS.transferGzipKb)}`);
+  console.log(`  initial transfer of every page ≤ ${BUDGETS.transferGzipKb} KB gzip: heaviest ${(heaviest.gzip / 1024).toFixed(0)} KB (${heaviest.id}) — ${verdict(heaviest.gzip / 1024, BUDGETS.transferGzipKb)}`);
   console.log(`  lesson interactive ≤ ${BUDGETS.interactiveMs} ms: ${median(tti).toFixed(0)} ms — ${verdict(median(tti), BUDGETS.interactiveMs)}`);
   console.log(`  model step (64 lanes) ≤ ${BUDGETS.stepMs} ms: ${worstStep.toFixed(2)} ms — ${verdict(worstStep, BUDGETS.stepMs)}`);
   console.log(`  litmus instances/s, many per dispatch ≥ 1000 × smallest test per dispatch: ${litmus.ratio.toFixed(0)}× — ${litmus.ratio >= 1000 ? "met" : "NOT met"}`);

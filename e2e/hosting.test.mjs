@@ -3,7 +3,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage } from './support/browser.mjs';
+import path from 'node:path';
+import { lessonIds, openPage } from './support/browser.mjs';
 
 const CSP = "script-src 'self' 'wasm-unsafe-eval'";
 
@@ -42,5 +43,38 @@ describe('under a strict CSP', () => {
     assert.equal(await probe.locator('script:not([src])').count(), 0, 'no inline scripts to allow');
     await probe.context().close();
     await everyLessonLoads(site);
+  });
+});
+
+describe('one wasm per page', () => {
+  const site = useSite({ webgpu: false });
+
+  test('each page downloads its own wasm and no other', async () => {
+    const ids = await lessonIds(site.browser, site.url);
+    for (const id of ['', ...ids, 'cuda-map']) {
+      const page = await openPage(site.browser, 'about:blank');
+      const wasm = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname.endsWith('.wasm')) wasm.push(path.basename(new URL(r.url()).pathname));
+      });
+      await page.goto(id ? `${site.url}?lesson=${id}` : site.url);
+      await page.locator('main#main > *').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.equal(wasm.length, 1, `${id || 'the index'} fetched ${wasm.join(', ')}`);
+      // The index's wasm is the one Trunk builds from src/main.rs, named after the crate.
+      assert.match(wasm[0], new RegExp(`^${id || 'syncscope'}-[0-9a-f]{16}_bg\\.wasm$`));
+      assert.deepEqual(page.errors, [], id);
+      await page.context().close();
+    }
+  });
+
+  test('a `?lesson=` that names a property of every object still gets the index and a message', async () => {
+    for (const id of ['constructor', '__proto__', 'toString']) {
+      const page = await openPage(site.browser, `${site.url}?lesson=${id}`);
+      await page.getByTestId('lesson-list').waitFor();
+      assert.match(await page.getByTestId('param-error').textContent(), new RegExp(`lesson="${id}" was ignored`));
+      assert.deepEqual(page.errors, [], id);
+      await page.context().close();
+    }
   });
 });

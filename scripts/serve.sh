@@ -14,4 +14,4 @@ while [ $# -gt 0 ]; do
   esac
 done
 log "building, then serving at http://127.0.0.1:$port/ (open ?lesson=race for the first lesson)"
-with_wasm_toolchain trunk serve --address 127.0.0.1 --port "$port" ${args[@]+"${args[@]}"}
+with_wasm_toolchain trunk serve --features whole-site --address 127.0.0.1 --port "$port" ${args[@]+"${args[@]}"}

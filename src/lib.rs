@@ -21,3 +21,27 @@ pub mod site;
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+
+/// What the site's binaries say when run natively: the site runs in the browser.
+pub fn native_notice() {
+    eprintln!("syncscope runs in the browser: `scripts/serve.sh` builds and serves it.");
+    eprintln!("Natively, `cargo run --release --example race_report` runs the kernels on this GPU.");
+}
+
+/// One page of the built site: `syncscope::page_main!("race");` is the whole of
+/// `src/bin/race.rs`. Natively the binary only says where the site is.
+#[macro_export]
+macro_rules! page_main {
+    ($id:literal) => {
+        #[cfg(target_arch = "wasm32")]
+        fn main() {
+            static PAGES: $crate::app::Pages = $crate::app::Pages::one($id);
+            $crate::app::start(&PAGES);
+        }
+
+        #[cfg(not(target_arch = "wasm32"))]
+        fn main() {
+            $crate::native_notice();
+        }
+    };
+}

@@ -1,11 +1,17 @@
+//! The site's front page, the index: what `?` and an unknown `?lesson=` load. Each lesson
+//! page of the built site is a binary of its own under `src/bin/`. With the `whole-site`
+//! feature (what `scripts/serve.sh` builds) this one wasm carries every page instead.
+
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
-    syncscope::app::mount();
+    #[cfg(feature = "whole-site")]
+    static PAGES: syncscope::app::Pages = syncscope::app::Pages::WHOLE;
+    #[cfg(not(feature = "whole-site"))]
+    static PAGES: syncscope::app::Pages = syncscope::app::Pages::Index;
+    syncscope::app::start(&PAGES);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("syncscope runs in the browser: `scripts/serve.sh` builds and serves it.");
-    eprintln!("Natively, `cargo run --release --example race_report` runs the kernels on this GPU.");
+    syncscope::native_notice();
 }

@@ -1,6 +1,6 @@
 //! The source tree's architecture, checked: the engine (model, gpu, data, site, ui) knows no
 //! lesson, no two top-level modules import each other in a cycle, and every lesson in the
-//! table has its folder and its kernels' folder.
+//! table has its folder, its kernels' folder and its page's binary.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -28,7 +28,7 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
         let relative = file.strip_prefix(&src).unwrap();
         let Some(first) = relative.components().next() else { continue };
         let module = first.as_os_str().to_str().unwrap().trim_end_matches(".rs").to_owned();
-        if module == "lib" || module == "main" {
+        if module == "lib" || module == "main" || module == "bin" {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
@@ -126,5 +126,23 @@ fn every_lesson_in_the_table_has_its_folder_and_its_kernels_folder() {
             let id = path.file_name().unwrap().to_str().unwrap().replace('_', "-");
             assert!(ids.contains(id.as_str()), "src/lessons/{id} is not in the lesson table");
         }
+    }
+}
+
+/// The built site gives every page a wasm of its own: one binary per page in `src/bin/`, named
+/// by its id and starting that page, and none for a page the table does not have.
+#[test]
+fn every_page_in_the_table_has_its_binary() {
+    let bins = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin");
+    let mut expected = BTreeSet::new();
+    for lesson in syncscope::lessons::LESSONS.iter().chain(syncscope::lessons::REFERENCE) {
+        let file = bins.join(format!("{}.rs", lesson.id));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("{file:?} is missing"));
+        assert!(text.contains(&format!("syncscope::page_main!(\"{}\");", lesson.id)), "{file:?} starts another page");
+        expected.insert(format!("{}.rs", lesson.id));
+    }
+    for entry in std::fs::read_dir(&bins).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(expected.contains(&name), "src/bin/{name} is no page of the table");
     }
 }

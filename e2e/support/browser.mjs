@@ -44,6 +44,7 @@ export function screenshotPath(name) {
  * them from its one lesson table, so no test keeps a copy of the list. */
 export async function lessonIds(browser, url) {
   const page = await openPage(browser, url);
+  await page.locator('[data-testid=lesson-list] [data-lesson]').first().waitFor();
   const ids = await page.$$eval('[data-testid=lesson-list] [data-lesson]', (items) => items.map((i) => i.dataset.lesson));
   await page.context().close();
   if (ids.length === 0) throw new Error('the index lists no lessons');

@@ -1,7 +1,7 @@
 //! The index: the course, chapter by chapter, each lesson with a still of its scene; the
 //! reference pages; and the reader's WebGPU status.
 
-use crate::lessons::{Chapter, LessonInfo, LESSONS, REFERENCE};
+use crate::lessons::{Chapter, Link, LINKS, PREVIEWS};
 use crate::ui::gpu::GpuStatus;
 use crate::ui::scene::SceneThumbnail;
 use leptos::prelude::*;
@@ -13,13 +13,14 @@ pub fn Home() -> impl IntoView {
     let stills = RwSignal::new(false);
     request_animation_frame(move || stills.set(true));
     let chapters = Chapter::COURSE.iter().map(|&chapter| {
-        let lessons: Vec<&'static LessonInfo> = LESSONS.iter().filter(|l| l.chapter == chapter).collect();
+        let lessons: Vec<(&'static Link, Option<fn() -> crate::model::Machine>)> =
+            LINKS.iter().zip(PREVIEWS).filter(|(l, _)| l.chapter == chapter).collect();
         view! {
             <section class="chapter" data-chapter=chapter.title()>
                 <h2>{chapter.title()}</h2>
                 <p class="muted">{chapter.lede()}</p>
                 <ul class="lesson-cards">
-                    {lessons.into_iter().map(|l| view! { <LessonCard lesson=l stills=stills /> }).collect_view()}
+                    {lessons.into_iter().map(|(l, preview)| view! { <LessonCard lesson=l preview=preview stills=stills /> }).collect_view()}
                 </ul>
             </section>
         }
@@ -35,7 +36,7 @@ pub fn Home() -> impl IntoView {
             <div class="course" data-testid="lesson-list">{chapters}</div>
             <h2>"Reference"</h2>
             <ul class="lesson-list" data-testid="reference-list">
-                {REFERENCE.iter().map(|l| view! {
+                {LINKS.iter().filter(|l| l.chapter == Chapter::Reference).map(|l| view! {
                     <li data-lesson=l.id>
                         <a href=format!("?lesson={}", l.id)>{l.title}</a>
                         <span class="summary">" — "{l.summary}</span>
@@ -48,11 +49,11 @@ pub fn Home() -> impl IntoView {
 
 /// One lesson: its title as the link, a still of its scene, and its summary.
 #[component]
-fn LessonCard(lesson: &'static LessonInfo, stills: RwSignal<bool>) -> impl IntoView {
+fn LessonCard(lesson: &'static Link, preview: Option<fn() -> crate::model::Machine>, stills: RwSignal<bool>) -> impl IntoView {
     view! {
         <li class="lesson-card" data-lesson=lesson.id>
             <a href=format!("?lesson={}", lesson.id)>{lesson.title}</a>
-            {move || stills.get().then(|| lesson.preview.map(|preview| view! { <SceneThumbnail machine=preview() /> }))}
+            {move || stills.get().then(|| preview.map(|preview| view! { <SceneThumbnail machine=preview() /> }))}
             <span class="summary">{lesson.summary}</span>
         </li>
     }

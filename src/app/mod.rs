@@ -3,30 +3,60 @@
 
 mod home;
 
-use crate::lessons::{find, LESSONS, REFERENCE};
+use crate::lessons::{entry, link, LINKS};
 use crate::site::{embed, param, query};
 use crate::ui::GpuHandle;
 use leptos::prelude::*;
 
-pub fn mount() {
-    leptos::mount::mount_to_body(App);
+/// Which pages one wasm carries. The built site gives each page a wasm of its own (see
+/// `src/bin/`), so a reader downloads the page they open and nothing else; development builds
+/// carry them all, so one build serves every page.
+#[derive(Clone, Copy)]
+pub enum Pages {
+    /// Every page, chosen by `?lesson=` when the page starts (`scripts/serve.sh`): the finder
+    /// is held here, not called by name from [`App`], so a one-page wasm never links the table.
+    Whole(fn(&str) -> Option<&'static crate::lessons::LessonInfo>),
+    /// The index: the course, and the message for a `?lesson=` no page has.
+    Index,
+    /// One lesson or reference page.
+    One { id: &'static str, page: fn() -> AnyView },
+}
+
+impl Pages {
+    pub const WHOLE: Pages = Pages::Whole(crate::lessons::find);
+
+    /// The page `id` names, taken from the table at compile time: in a `static`, only that
+    /// page's code comes into the wasm.
+    pub const fn one(id: &'static str) -> Pages {
+        let lesson = entry(id);
+        Pages::One { id: lesson.id, page: lesson.page }
+    }
+}
+
+/// Starts the site with `pages`.
+pub fn start(pages: &'static Pages) {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(move || view! { <App pages=pages /> });
 }
 
 #[component]
-fn App() -> impl IntoView {
+fn App(pages: &'static Pages) -> impl IntoView {
     let gpu = GpuHandle::connect_on_start();
     provide_context(gpu);
-    let lesson = query::get("lesson");
+    let lesson = query::get("lesson").filter(|id| !id.is_empty());
+    let chosen: Option<(&'static str, fn() -> AnyView)> = match *pages {
+        Pages::Whole(find) => lesson.as_deref().and_then(find).map(|l| (l.id, l.page)),
+        Pages::Index => None,
+        Pages::One { id, page } => Some((id, page)),
+    };
     let embedded = embed::requested();
     if embedded {
         // Only a known lesson's id (a constant) is ever put in the message, never the URL's text.
-        let known = lesson.as_deref().and_then(find).map_or("", |l| l.id);
-        embed::start(known);
+        embed::start(chosen.map_or("", |(id, _)| id));
     }
-    let page = match lesson.as_deref().map(|id| (id, find(id))) {
-        None | Some(("", _)) => home::Home().into_any(),
-        Some((id, Some(lesson))) => {
-            let page = (lesson.page)();
+    let page = match (chosen, lesson) {
+        (Some((id, page)), _) => {
+            let page = page();
             // The course goes on from the end of each lesson (not inside an embedding frame,
             // where another lesson would replace the one the notes chose).
             let (previous, next) = crate::lessons::neighbours(id);
@@ -38,14 +68,15 @@ fn App() -> impl IntoView {
             });
             view! { {page} {nav} }.into_any()
         }
-        Some((other, None)) => {
-            let message = param::one_of(
-                "lesson",
-                other,
-                &LESSONS.iter().chain(REFERENCE).map(|l| l.id).collect::<Vec<_>>(),
-            )
-            .err()
-            .unwrap_or_default();
+        (None, None) => home::Home().into_any(),
+        (None, Some(other)) => {
+            let message = match link(&other) {
+                // Only when this wasm was started for a page it does not carry.
+                Some(known) => format!("This build of the site has no page for “{}”.", known.title),
+                None => param::one_of("lesson", &other, &LINKS.iter().map(|l| l.id).collect::<Vec<_>>())
+                    .err()
+                    .unwrap_or_default(),
+            };
             view! {
                 <p class="notice warn" role="alert" data-testid="param-error">{message}</p>
                 {home::Home()}

@@ -116,15 +116,90 @@ impl PartialEq for LessonInfo {
     }
 }
 
-/// The lesson or reference page `id` names.
+/// The lesson or reference page `id` names. Reading the whole table at run time brings every
+/// page into the wasm: the built site's pages name each other through [`LINKS`] instead.
 pub fn find(id: &str) -> Option<&'static LessonInfo> {
     LESSONS.iter().chain(REFERENCE).find(|l| l.id == id)
 }
 
+/// What a page needs to name another: copied out of the tables at compile time, so a link to a
+/// lesson never brings that lesson's page, kernels or model into the wasm of the page linking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub summary: &'static str,
+    pub chapter: Chapter,
+}
+
+const PAGE_COUNT: usize = LESSONS.len() + REFERENCE.len();
+
+/// Every page as a link: the course in order, then the reference pages.
+pub static LINKS: [Link; PAGE_COUNT] = links();
+
+const fn links() -> [Link; PAGE_COUNT] {
+    let mut out = [Link { id: "", title: "", summary: "", chapter: Chapter::Reference }; PAGE_COUNT];
+    let mut i = 0;
+    while i < PAGE_COUNT {
+        let l = if i < LESSONS.len() { &LESSONS[i] } else { &REFERENCE[i - LESSONS.len()] };
+        out[i] = Link { id: l.id, title: l.title, summary: l.summary, chapter: l.chapter };
+        i += 1;
+    }
+    out
+}
+
+/// The index's stills: each course lesson's model a few steps in, in the table's order.
+pub static PREVIEWS: [Option<fn() -> crate::model::Machine>; LESSONS.len()] = previews();
+
+const fn previews() -> [Option<fn() -> crate::model::Machine>; LESSONS.len()] {
+    let mut out = [None; LESSONS.len()];
+    let mut i = 0;
+    while i < LESSONS.len() {
+        out[i] = LESSONS[i].preview;
+        i += 1;
+    }
+    out
+}
+
+/// The page `id` names, as a link.
+pub fn link(id: &str) -> Option<&'static Link> {
+    LINKS.iter().find(|l| l.id == id)
+}
+
 /// The lessons before and after `id` in the course.
-pub fn neighbours(id: &str) -> (Option<&'static LessonInfo>, Option<&'static LessonInfo>) {
-    let Some(i) = LESSONS.iter().position(|l| l.id == id) else { return (None, None) };
-    (i.checked_sub(1).map(|p| &LESSONS[p]), LESSONS.get(i + 1))
+pub fn neighbours(id: &str) -> (Option<&'static Link>, Option<&'static Link>) {
+    let course = &LINKS[..LESSONS.len()];
+    let Some(i) = course.iter().position(|l| l.id == id) else { return (None, None) };
+    (i.checked_sub(1).map(|p| &course[p]), course.get(i + 1))
+}
+
+/// The table's entry for `id`, found at compile time (a missing id fails the build): how one
+/// page of the built site takes its own page and nothing else from the table.
+pub const fn entry(id: &str) -> &'static LessonInfo {
+    let mut i = 0;
+    while i < PAGE_COUNT {
+        let l = if i < LESSONS.len() { &LESSONS[i] } else { &REFERENCE[i - LESSONS.len()] };
+        if same(l.id, id) {
+            return l;
+        }
+        i += 1;
+    }
+    panic!("no lesson or reference page has this id")
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Every kernel of every lesson, in the table's order.

@@ -17,7 +17,7 @@ pub fn CudaMap() -> impl IntoView {
                     <thead><tr><th>"CUDA"</th><th>"WGSL"</th><th>"What WGSL lacks, and what to do instead"</th><th>"See it run"</th></tr></thead>
                     <tbody>
                         {ROWS.iter().map(|r| {
-                            let lesson = r.lesson.and_then(crate::lessons::find);
+                            let lesson = r.lesson.and_then(crate::lessons::link);
                             view! {
                                 <tr>
                                     <td><code>{r.cuda}</code></td>
