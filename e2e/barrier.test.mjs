@@ -37,11 +37,16 @@ test('GPU with the barrier: every read right, every arrival before every departu
   assert.match(await page.text('tickets-counts'), /^Arrived 0 of 64 · left 0 · barrier holding$/);
   for (let i = 0; i < 3; i++) await page.getByTestId('tickets-step').click();
   assert.match(await page.text('tickets-narration'), /^Ticket 2: lane \d+ arrives \(3 of 64\) and waits\.$/);
+  // The same tickets in the scene: three lanes at the gate, of 64.
+  const gate = page.getByTestId('tickets-scene').getByTestId('scene-gate');
+  assert.equal(await gate.getAttribute('data-arrived'), '3');
+  assert.equal(await gate.getAttribute('data-of'), '64');
   const tickets = page.getByTestId('tickets-timeline');
   assert.equal(await tickets.locator('[data-step] .tl-barrier').count(), 3, 'three arrivals drawn');
   await page.getByTestId('tickets-scrub').fill('64');
   assert.match(await page.text('tickets-narration'), /\(64 of 64\); the last one, so the barrier releases\.$/);
   assert.equal(await page.text('tickets-counts'), 'Arrived 64 of 64 · left 0 · barrier released');
+  assert.match(await gate.getAttribute('class'), /open/, 'the last arrival opens the gate');
   await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('barrier-ticket-replay') });
   await page.getByTestId('tickets-scrub').fill('128');
   assert.equal(await tickets.locator('[data-step]').count(), 128);

@@ -66,7 +66,15 @@ test('the replay shows what the GPU recorded, in ticket order', async () => {
   assert.equal(total, 16, 'a load and a store for each of 8 invocations');
   await lesson.testId('replay-step').click();
   assert.match(await lesson.text('replay-narration'), /^ticket 0: invocation \d+ loaded \d+/);
+  // Drawn in the model's scene: a lane per recorded invocation, the one that loaded holding
+  // what it recorded, the counter as replayed.
+  const scene = lesson.testId('replay-scene');
+  assert.equal(await scene.locator('[data-testid^=scene-lane-]').count(), 8);
+  const first = Number((await lesson.text('replay-narration')).match(/invocation (\d+) loaded (\d+)/)[1]);
+  const loaded = (await lesson.text('replay-narration')).match(/loaded (\d+)/)[1];
+  assert.equal(await scene.getByTestId(`lane-${first}-value`).textContent(), loaded);
   await lesson.testId('replay-scrub').fill(String(total));
+  assert.equal(await scene.getByTestId('model-counter').textContent(), await lesson.text('replay-counter'));
   const final = await lesson.number('replay-final');
   assert.ok(final >= 1 && final <= 8, `final ${final}`);
   assert.match(await lesson.text('replay-summary'), /racy kernel, 8 invocations: 16 accesses recorded/);

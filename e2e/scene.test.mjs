@@ -103,3 +103,18 @@ test('another variant redraws the lanes with its own instructions', async () => 
   assert.match(await pc.textContent(), /atomicAdd/);
   page.assertNoConsoleErrors();
 });
+
+test('memory is grouped by where the kernel keeps it: storage buffers, then workgroup memory', async () => {
+  const page = await LessonPage.open(site, 'barrier', '&threads=4');
+  const scene = page.getByTestId('scene');
+  assert.deepEqual(await scene.locator('text.header:not(.reg)').evaluateAll((ts) => ts.map((t) => t.textContent).filter((t) => /memory|buffer/.test(t))),
+    ['storage buffer', 'workgroup memory']);
+  // `cells` is var<workgroup> in the kernel, `out` a storage buffer: drawn dashed and solid.
+  assert.match(await scene.getByTestId('scene-cell-0').getAttribute('class'), /\bworkgroup\b/);
+  assert.doesNotMatch(await scene.getByTestId('scene-cell-4').getAttribute('class'), /\bworkgroup\b/);
+  const tiled = await LessonPage.open(site, 'tiled', '');
+  const captions = await tiled.getByTestId('scene').locator('.matrix .header').allTextContents();
+  assert.deepEqual(captions.filter((c) => c.endsWith(' · workgroup')), ['tile_a · workgroup', 'tile_b · workgroup']);
+  page.assertNoConsoleErrors();
+  tiled.assertNoConsoleErrors();
+});

@@ -41,6 +41,37 @@ fn assert_markers_match(program: &syncscope::model::Program, kernel: syncscope::
     }
 }
 
+/// The scene groups memory by where the kernel keeps it: every array a model draws as workgroup
+/// memory is declared `var<workgroup>` in its kernel, and every array the kernel declares so is
+/// drawn as workgroup memory.
+#[test]
+fn every_models_memory_spaces_are_the_kernels() {
+    use syncscope::model::Space;
+    let workgroup_vars = |source: &str| -> Vec<String> {
+        source
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("var<workgroup>"))
+            .map(|rest| rest.trim().split(|c: char| c == ':' || c.is_whitespace()).next().unwrap_or("").to_owned())
+            .collect()
+    };
+    let mut workgroup_arrays_seen = 0;
+    for lesson in syncscope::lessons::LESSONS {
+        for (program, kernel) in (lesson.models)() {
+            let declared = workgroup_vars(kernel.source());
+            for a in 0..program.memory_names.len() {
+                let array = program.array_of(a);
+                let in_kernel = declared.iter().any(|d| d == array);
+                assert_eq!(program.space(a) == Space::Workgroup, in_kernel, "{array} in {} against its model", kernel.file_name());
+                workgroup_arrays_seen += usize::from(in_kernel);
+            }
+            for name in program.workgroup {
+                assert!(declared.iter().any(|d| d == name), "{name} is no var<workgroup> of {}", kernel.file_name());
+            }
+        }
+    }
+    assert!(workgroup_arrays_seen > 0, "the check found no workgroup memory at all");
+}
+
 #[test]
 fn every_atomic_op_on_both_types_names_its_own_line() {
     use syncscope::lessons::atomic_ops::{AtomicOp, AtomicSetup};

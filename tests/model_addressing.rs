@@ -10,6 +10,7 @@ fn machine(lines: Vec<Instr>, cells: usize) -> Machine {
         memory_names: (0..cells).map(|i| format!("m[{i}]")).collect(),
         register_names: vec!["a", "b"],
         grids: Vec::new(),
+        workgroup: &[],
     };
     Machine::new(Arc::new(program), 2, vec![0; cells])
 }

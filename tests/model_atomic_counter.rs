@@ -47,3 +47,22 @@ fn the_check_finds_repeats_gaps_and_a_short_counter() {
     assert_eq!(bad.out_of_range, vec![9]);
     assert!(!check(&[0, 1, 2, 3, 4, 5], 7, p).is_permutation, "the counter must end at n");
 }
+
+/// The first invocations' recorded tickets drawn as a machine, in the order they were served:
+/// `next` jumps where other invocations took tickets in between.
+#[test]
+fn recorded_tickets_become_a_machine_in_ticket_order() {
+    use syncscope::lessons::atomic_counter::{Tickets, NEXT, TICKETS};
+    use syncscope::model::ThreadStatus;
+    // Invocation 0 got ticket 7, 1 got 2, 2 got 5 (tickets 0, 1, 3, 4, 6 went to others).
+    let tickets = [7, 2, 5, 0];
+    let m = Tickets::replay_machine(&tickets, 3, 0);
+    assert_eq!((m.threads.len(), m.memory[NEXT]), (3, 0));
+    let m = Tickets::replay_machine(&tickets, 3, 2);
+    assert_eq!(m.memory[NEXT], 6, "one past ticket 5, the second handed out");
+    assert_eq!((m.memory[TICKETS + 1], m.memory[TICKETS + 2]), (2, 5));
+    assert_eq!(m.threads[0].status, ThreadStatus::Ready);
+    assert_eq!((m.threads[2].regs[0], m.threads[2].status), (5, ThreadStatus::Done));
+    let m = Tickets::replay_machine(&tickets, 3, 3);
+    assert_eq!((m.memory[NEXT], m.memory[TICKETS]), (8, 7));
+}

@@ -14,6 +14,7 @@ fn write_barrier_read(threads: usize) -> Machine {
         memory_names: vec!["cell".into()],
         register_names: vec!["r"],
         grids: Vec::new(),
+        workgroup: &[],
     };
     Machine::new(Arc::new(program), threads, vec![0])
 }

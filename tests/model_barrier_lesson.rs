@@ -92,3 +92,28 @@ fn the_gpu_check_counts_stale_reads_by_lane_group_and_ticket_order() {
     let c = check(p, &BarrierRun { got, arrive, depart: early });
     assert_eq!((c.ordered_workgroups, c.whole_ticket_workgroups), (1, 1));
 }
+
+/// Workgroup 0's recorded tickets drawn as a machine: lanes wait at the gate until the last one
+/// arrives, then leave one by one, each holding the ticket it recorded.
+#[test]
+fn recorded_tickets_become_a_machine_waiting_at_the_gate_until_the_last_arrival() {
+    use std::sync::Arc;
+    use syncscope::lessons::barrier::{ticket_machine, ticket_program};
+    use syncscope::model::ThreadStatus;
+    // Three lanes: 2 arrives (ticket 0), 0 (1), 1 (2); then 1 leaves (3), 2 (4), 0 (5).
+    let events = [(0, 2, true), (1, 0, true), (2, 1, true), (3, 1, false), (4, 2, false), (5, 0, false)];
+    let program = Arc::new(ticket_program());
+    let at = |k| ticket_machine(program.clone(), &events, 3, k);
+    let statuses = |k| at(k).threads.iter().map(|t| t.status).collect::<Vec<_>>();
+    assert_eq!(at(0).barrier_arrivals, 0);
+    assert_eq!((at(2).barrier_arrivals, at(2).memory[0]), (2, 2));
+    assert_eq!(statuses(2), [ThreadStatus::AtBarrier, ThreadStatus::Ready, ThreadStatus::AtBarrier]);
+    assert_eq!(at(2).threads[1].pc, 0, "lane 1 has not arrived");
+    // The last arrival releases everyone: nobody waits, nobody has left yet.
+    assert_eq!(at(3).barrier_arrivals, 0);
+    assert!(at(3).threads.iter().all(|t| t.pc == 2 && t.status == ThreadStatus::Ready));
+    let end = at(6);
+    assert!(end.threads.iter().all(|t| t.status == ThreadStatus::Done));
+    assert_eq!(end.threads.iter().map(|t| t.regs[0]).collect::<Vec<_>>(), [5, 3, 4], "each lane's departure ticket");
+    assert_eq!(end.memory[0], 6);
+}

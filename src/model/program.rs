@@ -139,11 +139,41 @@ pub struct Program {
     pub register_names: Vec<&'static str>,
     /// Runs of cells better drawn as matrices than one by one; the rest are drawn as cells.
     pub grids: Vec<MemoryGrid>,
+    /// The arrays (or single variables) its kernel declares `var<workgroup>`, by name: shared
+    /// by one workgroup's invocations. Every other cell is in a storage buffer.
+    pub workgroup: &'static [&'static str],
+}
+
+/// Where a cell lives, as the kernel declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Space {
+    /// A storage buffer: every invocation of the dispatch sees it, and it is read back.
+    Storage,
+    /// Workgroup memory: one copy per workgroup, gone when the workgroup ends.
+    Workgroup,
+}
+
+impl Space {
+    pub fn caption(self) -> &'static str {
+        match self {
+            Space::Storage => "storage buffer",
+            Space::Workgroup => "workgroup memory",
+        }
+    }
 }
 
 impl Program {
     pub fn len(&self) -> usize {
         self.lines.len()
+    }
+
+    /// The array (or variable) cell `a` belongs to: its name up to the first `[`.
+    pub fn array_of(&self, a: Addr) -> &str {
+        self.memory_names.get(a).map_or("", |n| n.split('[').next().unwrap_or(n))
+    }
+
+    pub fn space(&self, a: Addr) -> Space {
+        if self.workgroup.contains(&self.array_of(a)) { Space::Workgroup } else { Space::Storage }
     }
 
     pub fn is_empty(&self) -> bool {

@@ -140,6 +140,34 @@ impl ReplayTimeline {
         lanes
     }
 
+    /// The replay after the first `upto` steps as a machine of `program` (the race kernel's
+    /// model: one register, the counter in cell 0), for the scene to draw. A lane that has
+    /// loaded holds what it loaded and waits at the next line; one that has stored holds what
+    /// it stored and is done; one whose atomicAdd has happened holds the old value it got back,
+    /// as the model's does. Only recorded values appear; the counter is the recorded stores
+    /// replayed in ticket order.
+    pub fn machine_at(&self, program: std::sync::Arc<crate::model::Program>, upto: usize) -> crate::model::Machine {
+        use crate::model::{Machine, ThreadStatus};
+        let end = program.len();
+        let mut machine = Machine::new(program, self.lanes, vec![i64::from(self.counter_at(upto, 0))]);
+        for step in self.steps.iter().take(upto) {
+            let Some(thread) = machine.threads.get_mut(step.lane) else { continue };
+            let (pc, value) = match step.access {
+                ReplayAccess::Load { value } => (1.min(end), value),
+                ReplayAccess::Store { value } => (end, value),
+                ReplayAccess::ReadModifyWrite { old, .. } => (end, old),
+            };
+            thread.pc = pc;
+            if let Some(r) = thread.regs.first_mut() {
+                *r = i64::from(value);
+            }
+            if pc == end {
+                thread.status = ThreadStatus::Done;
+            }
+        }
+        machine
+    }
+
     /// The replayed counter after the first `upto` steps.
     pub fn counter_at(&self, upto: usize, initial: u32) -> u32 {
         match upto {

@@ -8,7 +8,7 @@
 //! Motion only when the run moves one step forward; back, scrub and jumps redraw in place, and
 //! `prefers-reduced-motion: reduce` draws no tokens at all.
 
-use crate::model::{Access, AccessKind, Instr, Machine, Mark, Program, ThreadStatus, Trace};
+use crate::model::{Access, AccessKind, Instr, Machine, Mark, Program, Space, ThreadStatus, Trace};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -45,7 +45,9 @@ struct Layout {
     /// Each cell's box: x, y, width, height.
     cells: Vec<(f64, f64, f64, f64)>,
     /// Each matrix: caption and where it is drawn (x, y).
-    matrices: Vec<(&'static str, f64, f64)>,
+    matrices: Vec<(String, f64, f64)>,
+    /// Each group of loose cells: the space it is in, and where its caption goes (x, y).
+    spaces: Vec<(Space, f64, f64)>,
     /// Cells drawn one by one (not in a matrix).
     loose: Vec<usize>,
 }
@@ -61,18 +63,31 @@ impl Layout {
         let lanes_right = columns as f64 * (lane_w + 8.0) - 8.0;
         let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
         let gate_x = has_barrier.then_some(lanes_right + 16.0);
-        let mem_x = lanes_right + if has_barrier { 16.0 + GATE_W + 28.0 } else { 36.0 };
+        let mem_x = lanes_right + if has_barrier { 16.0 + GATE_W + 44.0 } else { 36.0 };
         let n = program.memory_names.len();
         let mut cells = vec![(0.0, 0.0, 0.0, 0.0); n];
         let in_grid = |a: usize| program.grids.iter().any(|g| (g.start..g.start + g.rows * g.cols).contains(&a));
         let loose: Vec<usize> = (0..n).filter(|a| !in_grid(*a)).collect();
-        // Loose cells in rows of up to four, then the matrices side by side, wrapping.
-        let per_row = loose.len().clamp(1, 4);
+        // Loose cells grouped by space, storage first, each group under its caption, in rows
+        // of up to four; then the matrices side by side, wrapping.
+        let groups: Vec<(Space, Vec<usize>)> = [Space::Storage, Space::Workgroup]
+            .into_iter()
+            .map(|space| (space, loose.iter().copied().filter(|&a| program.space(a) == space).collect::<Vec<_>>()))
+            .filter(|(_, cells)| !cells.is_empty())
+            .collect();
+        let per_row = groups.iter().map(|(_, c)| c.len()).max().unwrap_or(1).clamp(1, 4);
+        let mut spaces = Vec::new();
         let mut y = TOP;
-        for (i, &a) in loose.iter().enumerate() {
-            let (col, row) = (i % per_row, i / per_row);
-            cells[a] = (mem_x + col as f64 * (CELL_W + 8.0), TOP + row as f64 * (CELL_H + 18.0), CELL_W, CELL_H);
-            y = TOP + (row + 1) as f64 * (CELL_H + 18.0);
+        for (i, (space, members)) in groups.iter().enumerate() {
+            if i > 0 {
+                y += 16.0; // room for this group's caption
+            }
+            spaces.push((*space, mem_x, y - 8.0));
+            for (j, &a) in members.iter().enumerate() {
+                let (col, row) = (j % per_row, j / per_row);
+                cells[a] = (mem_x + col as f64 * (CELL_W + 8.0), y + row as f64 * (CELL_H + 18.0), CELL_W, CELL_H);
+            }
+            y += members.len().div_ceil(per_row) as f64 * (CELL_H + 18.0);
         }
         let mut matrices = Vec::new();
         let widest = program.grids.iter().map(|g| g.cols as f64 * MATRIX_CELL).fold(0.0, f64::max);
@@ -81,12 +96,17 @@ impl Layout {
         let mut right = mem_x;
         for g in &program.grids {
             // Room for the caption too (about 6 units a character at its size).
-            let w = (g.cols as f64 * MATRIX_CELL).max(g.name.len() as f64 * 6.8);
+            let w = (g.cols as f64 * MATRIX_CELL).max((g.name.len() + 12) as f64 * 6.8);
             if x + w > max_x && x > mem_x {
                 x = mem_x;
                 y = row_bottom;
             }
-            matrices.push((g.name, x, y + 14.0));
+            // A matrix says where it lives when the kernel keeps it in workgroup memory.
+            let caption = match program.space(g.start) {
+                Space::Workgroup => format!("{} · workgroup", g.name),
+                Space::Storage => g.name.to_owned(),
+            };
+            matrices.push((caption, x, y + 14.0));
             for r in 0..g.rows {
                 for c in 0..g.cols {
                     if let Some(cell) = cells.get_mut(g.start + r * g.cols + c) {
@@ -102,7 +122,7 @@ impl Layout {
         let lanes_bottom = TOP + threads.min(per_column) as f64 * row_h;
         let loose_right = if loose.is_empty() { mem_x } else { mem_x + per_row as f64 * (CELL_W + 8.0) + 10.0 };
         let width = loose_right.max(right).max(mem_x + 60.0);
-        Layout { compact, per_column, row_h, lane_w, reg_w, gate_x, mem_x, width, height: lanes_bottom.max(mem_bottom) + 8.0, cells, matrices, loose }
+        Layout { compact, per_column, row_h, lane_w, reg_w, gate_x, mem_x, width, height: lanes_bottom.max(mem_bottom) + 8.0, cells, matrices, loose, spaces }
     }
 
     fn lane_x(&self, t: usize) -> f64 {
@@ -243,7 +263,7 @@ pub fn Scene(
                 <g class="gate" class:open=released data-testid="scene-gate" data-arrived=waiting data-of=of>
                     <rect class="gate-frame" x=x y=TOP width=GATE_W height=height rx="3" />
                     <rect class="gate-fill" x=x y=TOP + height - fill width=GATE_W height=fill rx="3" />
-                    <text class="gate-count" x=x + GATE_W / 2.0 y=TOP - 8.0 text-anchor="middle">{text}</text>
+                    <text class="gate-count" x=x y=TOP - 8.0>{text}</text>
                 </g>
             }
         }))
@@ -271,7 +291,7 @@ pub fn Scene(
                     <text class="mark lost" x=x + w / 2.0 y=y + h + 12.0 text-anchor="middle">{format!("✕ t{erased}'s update lost")}</text>
                 });
                 view! {
-                    <g class="cell" class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.iter().any(|(c, _)| *c == a)
+                    <g class="cell" class:workgroup=m.program().space(a) == Space::Workgroup class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.iter().any(|(c, _)| *c == a)
                         data-testid=format!("scene-cell-{a}")>
                         <rect x=x y=y width=w height=h rx="4" />
                         <text class="cell-name" x=x + 5.0 y=y + 11.0>{label}</text>
@@ -286,7 +306,7 @@ pub fn Scene(
                     let (cx, cy, w, h) = l.cells.get(a).copied().unwrap_or_default();
                     let value = m.memory.get(a).copied().unwrap_or_default();
                     view! {
-                        <g class="cell small" class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.iter().any(|(c, _)| *c == a)>
+                        <g class="cell small" class:workgroup=m.program().space(a) == Space::Workgroup class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.iter().any(|(c, _)| *c == a)>
                             <rect x=cx y=cy width=w height=h />
                             <text class="cell-value" x=cx + w / 2.0 y=cy + h - 7.0 text-anchor="middle">{value.to_string()}</text>
                         </g>
@@ -294,13 +314,15 @@ pub fn Scene(
                 }).collect_view();
                 view! {
                     <g class="matrix">
-                        <text class="header" x=*x y=*y - 4.0>{*caption}</text>
+                        <text class="header" x=*x y=*y - 4.0>{caption.clone()}</text>
                         {cells}
                     </g>
                 }
             }).collect_view();
             view! {
-                <text class="header" x=l.mem_x y=TOP - 8.0>"memory"</text>
+                {l.spaces.iter().map(|&(space, x, y)| view! {
+                    <text class="header" class:workgroup=space == Space::Workgroup x=x y=y>{space.caption()}</text>
+                }).collect_view()}
                 {loose}
                 {grids}
             }

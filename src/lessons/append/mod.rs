@@ -81,6 +81,7 @@ impl Append {
             memory_names,
             register_names: vec!["value", "slot"],
             grids: Vec::new(),
+            workgroup: &[],
         }
     }
 

@@ -63,6 +63,7 @@ impl Tickets {
             memory_names,
             register_names: vec!["ticket"],
             grids: Vec::new(),
+            workgroup: &[],
         }
     }
 
@@ -72,6 +73,32 @@ impl Tickets {
 
     pub fn kernel() -> Kernel {
         kernels::TICKETS
+    }
+
+    /// The tickets the first `rows` invocations recorded (`tickets[i]` is invocation `i`'s),
+    /// after the first `upto` of them were handed out in ticket order, as a machine of
+    /// [`Tickets::program`]: a served invocation holds its ticket and has written it; `next` is
+    /// one past the last ticket handed out. Only recorded values appear (other invocations took
+    /// the tickets between them, so `next` can jump).
+    pub fn replay_machine(tickets: &[u32], rows: usize, upto: usize) -> Machine {
+        use crate::model::ThreadStatus;
+        let rows = rows.min(tickets.len());
+        let mut served: Vec<(u32, usize)> = tickets[..rows].iter().copied().zip(0..).collect();
+        served.sort_unstable();
+        // Many invocations: their tickets as a grid, eight to a row.
+        let mut program = Self::program(rows);
+        if rows > 8 {
+            program.grids.push(crate::model::MemoryGrid { name: "tickets", start: TICKETS, rows: rows.div_ceil(8), cols: 8 });
+        }
+        let mut machine = Machine::new(Arc::new(program), rows, vec![0; TICKETS + rows]);
+        for &(ticket, row) in served.iter().take(upto) {
+            machine.memory[NEXT] = i64::from(ticket) + 1;
+            machine.memory[TICKETS + row] = i64::from(ticket);
+            let thread = &mut machine.threads[row];
+            thread.regs[TICKET] = i64::from(ticket);
+            (thread.pc, thread.status) = (2, ThreadStatus::Done);
+        }
+        machine
     }
 }
 

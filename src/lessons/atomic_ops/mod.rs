@@ -201,7 +201,7 @@ impl AtomicSetup {
                 },
             ],
         };
-        Program { lines, memory_names, register_names: vec!["operand", "old", "expected", "exchanged"], grids: Vec::new() }
+        Program { lines, memory_names, register_names: vec!["operand", "old", "expected", "exchanged"], grids: Vec::new(), workgroup: &[] }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

@@ -96,7 +96,7 @@ impl BarrierVariant {
         lines.extend(read);
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("cells[{t}]")).collect();
         memory_names.extend((0..threads).map(|t| format!("out[{t}]")));
-        Program { lines, memory_names, register_names: vec!["value", "got"], grids: Vec::new() }
+        Program { lines, memory_names, register_names: vec!["value", "got"], grids: Vec::new(), workgroup: &["cells"] }
     }
 
     pub fn machine(self, threads: usize) -> Machine {
@@ -104,6 +104,48 @@ impl BarrierVariant {
         // written yet.
         Machine::new(Arc::new(self.program(threads)), threads, vec![0; 2 * threads])
     }
+}
+
+/// The ticket protocol of the barrier kernel as a program of its own, for drawing what a GPU
+/// recorded: take a ticket from the workgroup's counter on arriving, wait at the barrier, take
+/// another on leaving.
+pub fn ticket_program() -> Program {
+    Program {
+        lines: vec![
+            Line { instr: Instr::AtomicAdd { reg: 0, addr: 0, imm: 1 }, marker: "arrive" },
+            Line { instr: Instr::Barrier, marker: "barrier" },
+            Line { instr: Instr::AtomicAdd { reg: 0, addr: 0, imm: 1 }, marker: "depart" },
+        ],
+        memory_names: vec!["counter".to_owned()],
+        register_names: vec!["ticket"],
+        grids: Vec::new(),
+        workgroup: &["counter"],
+    }
+}
+
+/// One workgroup's recorded tickets, `(ticket, lane, arriving)` in ticket order, after the
+/// first `upto` of them, as a machine of [`ticket_program`]: a lane that has arrived waits at
+/// the barrier until the last one arrives, then goes on to leave; one that has left is done.
+/// Each lane holds the last ticket it recorded; the counter is one past the last ticket handed
+/// out. Only recorded values appear.
+pub fn ticket_machine(program: Arc<Program>, events: &[(u32, usize, bool)], lanes: usize, upto: usize) -> Machine {
+    use crate::model::ThreadStatus;
+    let done = &events[..upto.min(events.len())];
+    let arrived = done.iter().filter(|e| e.2).count();
+    let released = arrived >= lanes;
+    let counter = done.last().map_or(0, |e| i64::from(e.0) + 1);
+    let mut machine = Machine::new(program, lanes, vec![counter]);
+    for &(ticket, lane, arriving) in done {
+        let Some(thread) = machine.threads.get_mut(lane) else { continue };
+        thread.regs[0] = i64::from(ticket);
+        (thread.pc, thread.status) = match (arriving, released) {
+            (true, false) => (1, ThreadStatus::AtBarrier),
+            (true, true) => (2, ThreadStatus::Ready),
+            (false, _) => (3, ThreadStatus::Done),
+        };
+    }
+    machine.barrier_arrivals = if released { 0 } else { arrived };
+    machine
 }
 
 impl crate::site::settings::LessonVariant for BarrierVariant {

@@ -279,6 +279,8 @@ fn MeasuredAcross() -> impl IntoView {
 
 /// Most lanes the replay draws; a wider workgroup replays its counts in full.
 const REPLAY_LANES: usize = 256;
+/// Most lanes drawn in the scene as well as in the timeline.
+const SCENE_LANES: usize = 64;
 
 /// Workgroup 0's tickets replayed one at a time: each lane arriving, the count climbing to the
 /// workgroup's size, then the departures — in the order the GPU's counter handed them out.
@@ -311,9 +313,24 @@ fn TicketReplay(events: Vec<(u32, usize, bool)>, lanes: usize) -> impl IntoView 
         Memo::new(move |_| trace.clone())
     };
     let state = Memo::new(move |_| state());
+    // The tickets drawn in the model's scene, for a workgroup narrow enough to draw lane by lane.
+    let speed = RwSignal::new(1.0);
+    let scene = (lanes <= SCENE_LANES).then(|| {
+        let program = std::sync::Arc::new(crate::lessons::barrier::ticket_program());
+        let events = events.clone();
+        let machine = Memo::new(move |_| crate::lessons::barrier::ticket_machine(program.clone(), &events, lanes, cursor.get()));
+        let step_ms = Signal::derive(move || (700.0 / speed.get()) as u32);
+        view! {
+            <div data-testid="tickets-scene">
+                <crate::ui::scene::Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=false
+                    on_step_thread=Callback::new(|_: usize| {}) />
+            </div>
+        }
+    });
     view! {
         <h4>"Replay: workgroup 0's tickets"</h4>
-        <Player cursor=cursor total=total seek=seek name="tickets" />
+        <Player cursor=cursor total=total seek=seek name="tickets" speed=speed />
+        {scene}
         <p class="narration" aria-live="polite" data-testid="tickets-narration">{move || state.get().2}</p>
         <p data-testid="tickets-counts">{move || {
             let (a, d, _) = state.get();

@@ -104,6 +104,7 @@ impl CasInputs {
             memory_names,
             register_names: vec!["value", "old", "exchanged", "retries"],
             grids: Vec::new(),
+            workgroup: &[],
         }
     }
 

@@ -122,12 +122,17 @@ impl HistogramVariant {
         };
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("input[{t}]")).collect();
         memory_names.extend((0..MODEL_BINS).map(|b| format!("bins[{b}]")));
-        memory_names.extend((0..MODEL_BINS).map(|b| format!("local[{b}]")));
-        Program { lines, memory_names, register_names: vec!["bin", "count", "one"], grids: Vec::new() }
+        // Only the private kernel has bins in workgroup memory.
+        if self == HistogramVariant::Private {
+            memory_names.extend((0..MODEL_BINS).map(|b| format!("local[{b}]")));
+        }
+        Program { lines, memory_names, register_names: vec!["bin", "count", "one"], grids: Vec::new(),
+            workgroup: if self == HistogramVariant::Private { &["local"] } else { &[] } }
     }
 
     pub fn machine(self, threads: usize) -> Machine {
-        let mut memory = vec![0i64; private_base(threads) + MODEL_BINS];
+        let private = if self == HistogramVariant::Private { MODEL_BINS } else { 0 };
+        let mut memory = vec![0i64; private_base(threads) + private];
         for t in 0..threads {
             memory[INPUT + t] = model_input(t);
         }

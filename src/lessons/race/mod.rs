@@ -83,7 +83,7 @@ impl Variant {
                 marker: "atomic-add",
             }],
         };
-        Program { lines, memory_names: vec!["counter".into()], register_names: vec!["value"], grids: Vec::new() }
+        Program { lines, memory_names: vec!["counter".into()], register_names: vec!["value"], grids: Vec::new(), workgroup: &[] }
     }
 
     /// A fresh model: `threads` threads, the counter at 0.

@@ -15,6 +15,7 @@ use crate::ui::panel::Panel;
 use crate::ui::player::Player;
 use crate::ui::figures::{figure, Figures};
 use crate::model::Trace;
+use crate::ui::scene::Scene;
 use crate::ui::timeline::Timeline;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -206,19 +207,13 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
         </button>
         {move || error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid="replay-error">{e}</p> })}
         {move || timeline.get().map(|(v, t)| {
+            // The recorded run drawn in the model's own scene: lanes, the counter, a token per
+            // recorded access, the lost updates marked where they happen.
+            let program = Arc::new(v.program());
             let t2 = t.clone();
-            let steps = t.steps.clone();
-            let lanes = move || {
-                let at = cursor.get();
-                let current = at.checked_sub(1).and_then(|i| steps.get(i)).map(|s| s.lane);
-                t2.lanes_at(at).into_iter().enumerate().map(|(i, lane)| view! {
-                    <li class="lane" class:moved=current == Some(i) data-testid=format!("replay-lane-{i}")>
-                        <span class="thread-name">{format!("invocation {i}")}</span>
-                        <span class="reg">"loaded " <span class="value">{lane.loaded.map_or("—".into(), |v| v.to_string())}</span></span>
-                        <span class="reg">"stored " <span class="value">{lane.stored.map_or("—".into(), |v| v.to_string())}</span></span>
-                    </li>
-                }).collect_view()
-            };
+            let machine = Memo::new(move |_| t2.machine_at(program.clone(), cursor.get()));
+            let speed = RwSignal::new(1.0);
+            let step_ms = Signal::derive(move || (700.0 / speed.get()) as u32);
             let t3 = t.clone();
             let narration = move || {
                 let at = cursor.get();
@@ -242,15 +237,16 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
                 }
             }).collect_view();
             view! {
-                <Player cursor=cursor total=total seek=seek name="replay" />
-                <Timeline trace=replay_trace revision=replay_revision threads=replay_lanes cursor=cursor seek=seek test_id="replay-timeline" />
-                <div class="lanes-view">
-                    <ol class="lanes">{lanes}</ol>
-                    <div class="memory">
-                        <div class="cell"><span class="name">"counter (replayed)"</span><span class="value" data-testid="replay-counter">{counter}</span></div>
-                        <div class="cell"><span class="name">"counter (read back)"</span><span class="value" data-testid="replay-final">{t.gpu_final.to_string()}</span></div>
-                    </div>
+                <Player cursor=cursor total=total seek=seek name="replay" speed=speed />
+                <div data-testid="replay-scene">
+                    <Scene machine=machine trace=replay_trace cursor=cursor total=total step_ms=step_ms can_pick=false
+                        on_step_thread=Callback::new(|_: usize| {}) />
                 </div>
+                <Timeline trace=replay_trace revision=replay_revision threads=replay_lanes cursor=cursor seek=seek test_id="replay-timeline" />
+                <p>
+                    "Counter as replayed here: " <strong data-testid="replay-counter">{counter}</strong>
+                    " · read back from the GPU: " <strong data-testid="replay-final">{t.gpu_final.to_string()}</strong>
+                </p>
                 <p class="narration" aria-live="polite" data-testid="replay-narration">{narration}</p>
                 <p data-testid="replay-summary">{format!(
                     "{} kernel, {} invocations: {} accesses recorded, final count {}, {} load(s) disagree with the ticket order.",

@@ -122,11 +122,11 @@ impl TiledVariant {
         let grids = vec![
             MemoryGrid { name: "a", start: A, rows: N, cols: N },
             MemoryGrid { name: "b", start: B, rows: N, cols: N },
-            MemoryGrid { name: "tile_a (workgroup)", start: TILE_A, rows: TILE, cols: TILE },
-            MemoryGrid { name: "tile_b (workgroup)", start: TILE_B, rows: TILE, cols: TILE },
+            MemoryGrid { name: "tile_a", start: TILE_A, rows: TILE, cols: TILE },
+            MemoryGrid { name: "tile_b", start: TILE_B, rows: TILE, cols: TILE },
             MemoryGrid { name: "c, this workgroup's tile", start: C, rows: TILE, cols: TILE },
         ];
-        Program { lines, memory_names, register_names: vec!["acc", "m", "k", "a", "b"], grids }
+        Program { lines, memory_names, register_names: vec!["acc", "m", "k", "a", "b"], grids, workgroup: &["tile_a", "tile_b"] }
     }
 
     pub fn machine(self) -> Machine {
