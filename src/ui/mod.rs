@@ -17,6 +17,7 @@ pub mod model_panel;
 pub mod panel;
 pub mod permalink;
 pub mod player;
+pub mod prediction;
 pub mod scene;
 pub mod table;
 pub mod ticket_grid;

@@ -82,7 +82,15 @@ fn GpuBarrier(variant: RwSignal<BarrierVariant>, sizes: SizeFields) -> impl Into
             Ok(BarrierResult { adapter: ctx.adapter.clone(), variant, params, run, wall_ms: now_ms() - t0 })
         })
     });
+    // Stale reads of the run without the barrier, for the reader's prediction.
+    let stale = Signal::derive(move || {
+        job.result.get().filter(|r| r.variant == BarrierVariant::Without).map(|r| i64::from(crate::lessons::barrier::check(r.params, &r.run).stale))
+    });
     view! {
+        <Show when=move || variant.get() == BarrierVariant::Without>
+            <crate::ui::prediction::Prediction test_id="predict-stale" guess=crate::ui::prediction::Guess::Number(0..=i64::from(crate::gpu::params::MAX_INVOCATIONS)) actual=stale
+                question=Signal::derive(move || format!("without the barrier, how many of {} reads will find their neighbour's cell not yet written?", sizes.invocations.get().trim())) />
+        </Show>
         <RunForm sizes=sizes job=job on_run=run />
         {move || job.result.get().map(|r| view! { <BarrierReport result=r /> })}
     }

@@ -142,6 +142,12 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
             Ok(Litmus { adapter: ctx.adapter.clone(), params, dispatches, runs, seeds })
         })
     });
+    // Whether the weak outcome showed across workgroups with nothing but relaxed atomics.
+    let weak = Signal::derive(move || {
+        job.result.get().and_then(|l| {
+            l.runs.iter().find(|(v, _)| *v == MessagePassingVariant::Relaxed).and_then(|(_, r)| r.as_ref().ok()).map(|r| r.counts[Outcome::Weak.slot()] as i64)
+        })
+    });
     let compare = Callback::new(move |()| {
         let v = variant.get_untracked();
         throughput.start(sizes, move |ctx, params| async move {
@@ -154,6 +160,8 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
             <NumberChoice label="Dispatches per variant" choices=&DISPATCH_CHOICES value=dispatches test_id="litmus-dispatches" />
         </div>
         <p class="muted">"Invocations below is the number of test instances in each dispatch: every invocation writes one and reads another. All four variants run."</p>
+        <crate::ui::prediction::Prediction test_id="predict-weak" guess=crate::ui::prediction::Guess::YesNo actual=weak
+            question="with relaxed atomics across workgroups, will your GPU show the weak outcome (flag 1, data 0) at least once?" />
         <RunForm sizes=sizes job=job on_run=run />
         {move || job.result.get().map(|r| view! { <LitmusReport result=r /> })}
         <h3>"Instances per second"</h3>

@@ -15,6 +15,7 @@ use crate::ui::panel::Panel;
 use crate::ui::player::Player;
 use crate::ui::figures::{figure, Figures};
 use crate::model::Trace;
+use crate::ui::prediction::{Guess, Prediction};
 use crate::ui::scene::Scene;
 use crate::ui::timeline::Timeline;
 use leptos::prelude::*;
@@ -83,7 +84,15 @@ fn GpuRuns(variant: RwSignal<Variant>, sizes: SizeFields) -> impl IntoView {
             Ok(RunResult { adapter: ctx.adapter.clone(), variant: v, params, batch, wall_ms: now_ms() - t0 })
         })
     };
+    // The last racy count, for the reader's prediction (a new value for every run).
+    let racy_count = Signal::derive(move || {
+        job.result.get().filter(|r| r.variant == Variant::Racy).map(|r| i64::from(*r.batch.finals.last().unwrap_or(&0)))
+    });
     view! {
+        <Show when=move || variant.get() == Variant::Racy>
+            <Prediction test_id="predict-count" guess=Guess::Number(0..=i64::from(crate::lessons::race::MAX_INVOCATIONS)) actual=racy_count
+                question=Signal::derive(move || format!("what will the racy counter end at, after {} increments?", sizes.invocations.get().trim())) />
+        </Show>
         <RunForm sizes=sizes job=job on_run=Callback::new(move |()| run(1)) on_run_100=Callback::new(move |()| run(100)) />
         {move || job.result.get().map(|r| view! { <RunReport result=r current=variant /> })}
     }
