@@ -137,11 +137,17 @@ const PAGE_COUNT: usize = LESSONS.len() + REFERENCE.len();
 /// Every page as a link: the course in order, then the reference pages.
 pub static LINKS: [Link; PAGE_COUNT] = links();
 
+/// Page `i` of the course followed by the reference pages: the one walk over both tables that
+/// the compile-time copies below share.
+const fn page_at(i: usize) -> &'static LessonInfo {
+    if i < LESSONS.len() { &LESSONS[i] } else { &REFERENCE[i - LESSONS.len()] }
+}
+
 const fn links() -> [Link; PAGE_COUNT] {
     let mut out = [Link { id: "", title: "", summary: "", chapter: Chapter::Reference }; PAGE_COUNT];
     let mut i = 0;
     while i < PAGE_COUNT {
-        let l = if i < LESSONS.len() { &LESSONS[i] } else { &REFERENCE[i - LESSONS.len()] };
+        let l = page_at(i);
         out[i] = Link { id: l.id, title: l.title, summary: l.summary, chapter: l.chapter };
         i += 1;
     }
@@ -178,7 +184,7 @@ pub fn neighbours(id: &str) -> (Option<&'static Link>, Option<&'static Link>) {
 pub const fn entry(id: &str) -> &'static LessonInfo {
     let mut i = 0;
     while i < PAGE_COUNT {
-        let l = if i < LESSONS.len() { &LESSONS[i] } else { &REFERENCE[i - LESSONS.len()] };
+        let l = page_at(i);
         if same(l.id, id) {
             return l;
         }

@@ -133,8 +133,7 @@ pub fn ModelView(
     let threads = Memo::new(move |_| machine.with(|m| m.threads.len()));
     let speed = RwSignal::new(2.0f64);
     let as_text = RwSignal::new(false);
-    // Motion takes most of a step, so one token lands before the next sets off.
-    let step_ms = Signal::derive(move || (700.0 / speed.get()) as u32);
+    let step_ms = crate::ui::scene::step_ms_at(speed);
     let moved = Memo::new(move |_| session.with(|s| s.last_events().iter().map(|e| e.thread).collect::<Vec<_>>()));
     let manual = Signal::derive(move || session.with(|s| s.schedule() == Schedule::Manual));
     let step_thread = Callback::new(move |t: usize| session.update(|s| {

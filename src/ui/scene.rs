@@ -480,6 +480,32 @@ fn SceneLane(
 }
 
 /// A still of a scene, for a lesson's card on the index: drawn once, no motion, no controls.
+/// How long one step's motion lasts at `speed` steps per second: most of the step, so one
+/// token lands before the next sets off.
+pub fn step_ms_at(speed: RwSignal<f64>) -> Signal<u32> {
+    Signal::derive(move || (700.0 / speed.get()) as u32)
+}
+
+/// A run the GPU recorded, drawn like the model: in recorded order, timed by its own player's
+/// `speed`, with no lane to pick.
+#[component]
+pub fn ReplayScene(
+    machine: Memo<Machine>,
+    trace: Memo<Arc<Trace>>,
+    #[prop(into)] cursor: Signal<usize>,
+    #[prop(into)] total: Signal<usize>,
+    speed: RwSignal<f64>,
+    /// The `data-testid` of the scene's container.
+    test_id: &'static str,
+) -> impl IntoView {
+    view! {
+        <div data-testid=test_id>
+            <Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms_at(speed) can_pick=false
+                on_step_thread=Callback::new(|_: usize| {}) />
+        </div>
+    }
+}
+
 #[component]
 pub fn SceneThumbnail(machine: Machine) -> impl IntoView {
     let machine = Memo::new(move |_| machine.clone());

@@ -172,14 +172,10 @@ fn TicketTimeline(tickets: Vec<u32>) -> impl IntoView {
     // Drawn in the model's scene too: each invocation taking its ticket from `next`.
     let machine = Memo::new(move |_| crate::lessons::atomic_counter::Tickets::replay_machine(&tickets, rows, cursor.get()));
     let speed = RwSignal::new(1.0);
-    let step_ms = Signal::derive(move || (700.0 / speed.get()) as u32);
     view! {
         <h4>{format!("Invocations 0 to {} in the order they got their tickets", rows.saturating_sub(1))}</h4>
         <crate::ui::player::Player cursor=cursor total=total seek=seek name="tickets" speed=speed />
-        <div data-testid="tickets-scene">
-            <crate::ui::scene::Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=false
-                on_step_thread=Callback::new(|_: usize| {}) />
-        </div>
+        <crate::ui::scene::ReplayScene machine=machine trace=trace cursor=cursor total=total speed=speed test_id="tickets-scene" />
         <crate::ui::timeline::Timeline trace=trace revision=Signal::derive(|| 0u64) threads=rows cursor=cursor seek=seek test_id="tickets-timeline" />
     }
 }

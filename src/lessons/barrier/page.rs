@@ -327,13 +327,7 @@ fn TicketReplay(events: Vec<(u32, usize, bool)>, lanes: usize) -> impl IntoView 
         let program = std::sync::Arc::new(crate::lessons::barrier::ticket_program());
         let events = events.clone();
         let machine = Memo::new(move |_| crate::lessons::barrier::ticket_machine(program.clone(), &events, lanes, cursor.get()));
-        let step_ms = Signal::derive(move || (700.0 / speed.get()) as u32);
-        view! {
-            <div data-testid="tickets-scene">
-                <crate::ui::scene::Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=false
-                    on_step_thread=Callback::new(|_: usize| {}) />
-            </div>
-        }
+        view! { <crate::ui::scene::ReplayScene machine=machine trace=trace cursor=cursor total=total speed=speed test_id="tickets-scene" /> }
     });
     view! {
         <h4>"Replay: workgroup 0's tickets"</h4>

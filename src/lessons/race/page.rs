@@ -16,7 +16,7 @@ use crate::ui::player::Player;
 use crate::ui::figures::{figure, Figures};
 use crate::model::Trace;
 use crate::ui::prediction::{Guess, Prediction};
-use crate::ui::scene::Scene;
+use crate::ui::scene::ReplayScene;
 use crate::ui::timeline::Timeline;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -222,7 +222,6 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
             let t2 = t.clone();
             let machine = Memo::new(move |_| t2.machine_at(program.clone(), cursor.get()));
             let speed = RwSignal::new(1.0);
-            let step_ms = Signal::derive(move || (700.0 / speed.get()) as u32);
             let t3 = t.clone();
             let narration = move || {
                 let at = cursor.get();
@@ -247,10 +246,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
             }).collect_view();
             view! {
                 <Player cursor=cursor total=total seek=seek name="replay" speed=speed />
-                <div data-testid="replay-scene">
-                    <Scene machine=machine trace=replay_trace cursor=cursor total=total step_ms=step_ms can_pick=false
-                        on_step_thread=Callback::new(|_: usize| {}) />
-                </div>
+                <ReplayScene machine=machine trace=replay_trace cursor=cursor total=total speed=speed test_id="replay-scene" />
                 <Timeline trace=replay_trace revision=replay_revision threads=replay_lanes cursor=cursor seek=seek test_id="replay-timeline" />
                 <p>
                     "Counter as replayed here: " <strong data-testid="replay-counter">{counter}</strong>
