@@ -17,10 +17,19 @@ test('a step forward moves tokens; back and jumps redraw without motion', async 
   assert.match(await scene.locator('svg').getAttribute('aria-label'), /^Step 0 of 3\. 0 thread\(s\) ready|^Step 0 of 3\. 4 thread\(s\) ready/);
   await page.step();
   assert.equal(await scene.getAttribute('data-moving'), 'true');
-  assert.equal(await scene.locator('.token').count(), 4, 'four loads, four tokens');
+  const tokens = scene.getByTestId('scene-tokens');
+  assert.equal(await tokens.getAttribute('data-tokens'), '4', 'four loads, four tokens');
+  // The tokens are painted: mid-flight the canvas over the scene is not blank.
+  const painted = await tokens.evaluate((canvas) => {
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let opaque = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) opaque++;
+    return opaque;
+  });
+  assert.ok(painted > 100, `tokens painted mid-flight (${painted} pixels)`);
   await page.keyboard.press('ArrowLeft');
   assert.equal(await scene.getAttribute('data-moving'), 'false');
-  assert.equal(await scene.locator('.token').count(), 0);
+  assert.equal(await tokens.getAttribute('data-tokens'), '0');
   await page.toEnd();
   assert.equal(await scene.getAttribute('data-moving'), 'false', 'a jump is not a step');
   page.assertNoConsoleErrors();
@@ -31,7 +40,7 @@ test('with reduced motion nothing travels: only the new state is drawn', async (
   await page.step();
   const scene = page.getByTestId('scene');
   assert.equal(await scene.getAttribute('data-moving'), 'false');
-  assert.equal(await scene.locator('.token').count(), 0);
+  assert.equal(await scene.getByTestId('scene-tokens').getAttribute('data-tokens'), '0');
   assert.equal(await page.text('step-index'), 'step 1 / 3');
   page.assertNoConsoleErrors();
 });

@@ -22,6 +22,7 @@ pub mod scene;
 pub mod table;
 pub mod ticket_grid;
 pub mod timeline;
+pub mod token_layer;
 
 pub use gpu::{GpuHandle, GpuState};
 

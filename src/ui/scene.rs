@@ -9,6 +9,7 @@
 //! `prefers-reduced-motion: reduce` draws no tokens at all.
 
 use crate::model::{Access, AccessKind, Instr, Machine, Mark, Program, Space, ThreadStatus, Trace};
+use crate::ui::token_layer::{Flight, TokenLayer};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -186,6 +187,65 @@ fn summary(machine: &Machine, cursor: usize, total: usize) -> String {
     )
 }
 
+/// What one lane shows: where its thread stands, its registers, whether it moved this step and
+/// whether the reader picks it by hand, and the stale mark on its copy.
+#[derive(Clone, Debug, PartialEq, Default)]
+struct LaneState {
+    pc: usize,
+    regs: Vec<i64>,
+    status: Option<ThreadStatus>,
+    moved: bool,
+    can_pick: bool,
+    /// Set while another thread has overwritten the cell this thread's copy came from.
+    stale: Option<String>,
+}
+
+impl LaneState {
+    fn ready(&self) -> bool {
+        self.status == Some(ThreadStatus::Ready)
+    }
+}
+
+/// The token `a` sends, if it moves a value: from the cell to a load's lane, from the lane to
+/// a store's cell, a read-modify-write's old value back to its thread, an arrival to the gate.
+fn flight(a: &Access, layout: &Layout) -> Option<Flight> {
+    let lane = layout.lane_port(a.thread);
+    let cell = a.cell.map(|c| layout.cell_centre(c));
+    let gate = layout.gate_x.map(|x| (x + GATE_W / 2.0, lane.1));
+    let (from, to, label) = match (a.kind, cell, gate) {
+        (AccessKind::Read, Some(c), _) => (c, lane, a.value?.to_string()),
+        (AccessKind::Write, Some(c), _) => (lane, c, a.value?.to_string()),
+        (AccessKind::ReadModifyWrite, Some(c), _) => (c, lane, a.old?.to_string()),
+        (AccessKind::Arrive | AccessKind::Release, _, Some(g)) => (lane, g, format!("t{}", a.thread)),
+        _ => return None,
+    };
+    Some(Flight { from, to, label, rmw: a.kind == AccessKind::ReadModifyWrite })
+}
+
+/// What one memory cell shows this step.
+#[derive(Clone, Debug, PartialEq, Default)]
+struct CellState {
+    value: i64,
+    /// Held by a read-modify-write for this one indivisible step.
+    held: bool,
+    touched: bool,
+    /// The thread whose update this step's store erased.
+    lost: Option<usize>,
+}
+
+/// Signals that outlive the views reading them, grown as a larger model needs more.
+fn states<T: Default + Send + Sync + 'static>(store: StoredValue<Vec<ArcRwSignal<T>>>, n: usize) -> Vec<ArcRwSignal<T>> {
+    store.update_value(|v| v.resize_with(v.len().max(n), || ArcRwSignal::new(T::default())));
+    store.with_value(|v| v[..n].to_vec())
+}
+
+/// Writes `now` only where it differs, so only what changed is redrawn.
+fn set_if_changed<T: PartialEq + Send + Sync + 'static>(signal: &ArcRwSignal<T>, now: T) {
+    if signal.with_untracked(|was| *was != now) {
+        signal.set(now);
+    }
+}
+
 #[component]
 pub fn Scene(
     machine: Memo<Machine>,
@@ -221,19 +281,59 @@ pub fn Scene(
     });
     let label = move || machine.with(|m| summary(m, cursor.get(), total.get()));
 
+    // One effect keeps the picture current. Lanes are patched in place, only where their state
+    // changed: sixty-four lanes each following the machine through reactive closures made every
+    // lockstep step pay for hundreds of effects waking, unsubscribing and subscribing again.
+    // Cells read their own state, which the same effect writes where it changed.
+    let drawn = StoredValue::new_local(Vec::<(LaneHandle, LaneState)>::new());
+    let cell_store = StoredValue::new(Vec::<ArcRwSignal<CellState>>::new());
+    let lanes_now = move || {
+        let l = layout.get();
+        let (c, pick) = (cursor.get(), can_pick.get());
+        machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, step, t, c, pick, l.compact))))
+    };
+    let write_cells = move || {
+        machine.with(|m| {
+            this_step.with(|step| {
+                for (a, cell) in states(cell_store, m.memory.len()).iter().enumerate() {
+                    let here = || step.iter().filter(move |x| x.cell == Some(a));
+                    set_if_changed(cell, CellState {
+                        value: m.memory[a],
+                        held: here().any(|x| x.kind == AccessKind::ReadModifyWrite),
+                        touched: here().next().is_some(),
+                        lost: here().find_map(|x| match x.mark {
+                            Some(Mark::LostUpdate { erased }) => Some(erased),
+                            _ => None,
+                        }),
+                    });
+                }
+            })
+        })
+    };
+    Effect::new(move |_| {
+        let now = lanes_now();
+        drawn.update_value(|lanes| {
+            for ((lane, was), now) in lanes.iter_mut().zip(now) {
+                lane.redraw(was, &now);
+                *was = now;
+            }
+        });
+        write_cells();
+    });
+
+    // Built once per layout, showing the state of the moment; from then on the effect patches them.
     let lanes = move || {
         let l = layout.get();
-        let n = threads.get();
-        program.track();
-        (0..n)
-            .map(|t| view! { <SceneLane t=t layout=l.clone() machine=machine this_step=this_step can_pick=can_pick on_step_thread=on_step_thread /> })
-            .collect_view()
+        let p = program.get();
+        let states = untrack(lanes_now);
+        let (views, handles): (Vec<_>, Vec<_>) = states.iter().enumerate().map(|(t, state)| scene_lane(t, &l, &p, state, drawn, on_step_thread)).unzip();
+        drawn.set_value(handles.into_iter().zip(states).collect());
+        views.collect_view()
     };
     let registers_header = move || {
         let l = layout.get();
-        program.track();
-        machine.with_untracked(|m| {
-            let regs = &m.program().register_names;
+        program.with(|p| {
+            let regs = &p.register_names;
             let first = l.lane_w - regs.len() as f64 * l.reg_w;
             regs.iter()
                 .enumerate()
@@ -244,11 +344,9 @@ pub fn Scene(
                 .collect_view()
         })
     };
-    let gate = move || {
-        let l = layout.get();
-        let x = l.gate_x?;
-        let height = l.height - TOP - 8.0;
-        Some(machine.with(|m| {
+    // The gate's count and whether it stands open, from the machine and the trace so far.
+    let gate_state = Memo::new(move |_| {
+        machine.with(|m| {
             let waiting = m.threads.iter().filter(|t| t.status == ThreadStatus::AtBarrier).count();
             let of = m.threads.iter().filter(|t| t.status != ThreadStatus::Done).count().max(1);
             // Open from a release until the next arrival.
@@ -257,137 +355,96 @@ pub fn Scene(
                 t.accesses.iter().rev().filter(|a| a.tick <= c).find(|a| matches!(a.kind, AccessKind::Arrive | AccessKind::Release))
                     .is_some_and(|a| a.kind == AccessKind::Release)
             });
-            let fill = height * waiting as f64 / of as f64;
-            let text = if released { "open".to_owned() } else { format!("{waiting} of {of}") };
-            view! {
-                <g class="gate" class:open=released data-testid="scene-gate" data-arrived=waiting data-of=of>
-                    <rect class="gate-frame" x=x y=TOP width=GATE_W height=height rx="3" />
-                    <rect class="gate-fill" x=x y=TOP + height - fill width=GATE_W height=fill rx="3" />
-                    <text class="gate-count" x=x y=TOP - 8.0>{text}</text>
-                </g>
-            }
-        }))
+            (waiting, of, released)
+        })
+    });
+    let gate = move || {
+        let l = layout.get();
+        let x = l.gate_x?;
+        let height = l.height - TOP - 8.0;
+        let fill = move || gate_state.with(|&(waiting, of, _)| height * waiting as f64 / of as f64);
+        let released = move || gate_state.with(|s| s.2);
+        Some(view! {
+            <g class="gate" class:open=released data-testid="scene-gate" data-arrived=move || gate_state.with(|s| s.0) data-of=move || gate_state.with(|s| s.1)>
+                <rect class="gate-frame" x=x y=TOP width=GATE_W height=height rx="3" />
+                <rect class="gate-fill" x=x y=move || TOP + height - fill() width=GATE_W height=fill rx="3" />
+                <text class="gate-count" x=x y=TOP - 8.0>{move || gate_state.with(|&(waiting, of, released)| if released { "open".to_owned() } else { format!("{waiting} of {of}") })}</text>
+            </g>
+        })
     };
     let memory = move || {
         let l = layout.get();
-        machine.with(|m| {
-            let names = &m.program().memory_names;
-            let held: Vec<usize> = this_step.with(|s| s.iter().filter(|a| a.kind == AccessKind::ReadModifyWrite).filter_map(|a| a.cell).collect());
-            let lost: Vec<(usize, usize)> = this_step.with(|s| {
-                s.iter()
-                    .filter_map(|a| match (a.mark, a.cell) {
-                        (Some(Mark::LostUpdate { erased }), Some(c)) => Some((c, erased)),
-                        _ => None,
-                    })
-                    .collect()
-            });
-            let touched: Vec<usize> = this_step.with(|s| s.iter().filter_map(|a| a.cell).collect());
-            let loose = l.loose.iter().map(|&a| {
-                let (x, y, w, h) = l.cells[a];
-                let name = names.get(a).cloned().unwrap_or_default();
-                let value = m.memory.get(a).copied().unwrap_or_default();
-                let label = name.clone();
-                let lost_mark = lost.iter().find(|(c, _)| *c == a).map(|(_, erased)| view! {
-                    <text class="mark lost" x=x + w / 2.0 y=y + h + 12.0 text-anchor="middle">{format!("✕ t{erased}'s update lost")}</text>
-                });
-                view! {
-                    <g class="cell" class:workgroup=m.program().space(a) == Space::Workgroup class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.iter().any(|(c, _)| *c == a)
-                        data-testid=format!("scene-cell-{a}")>
-                        <rect x=x y=y width=w height=h rx="4" />
-                        <text class="cell-name" x=x + 5.0 y=y + 11.0>{label}</text>
-                        <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle" data-testid=format!("model-{name}")>{value.to_string()}</text>
-                        {lost_mark}
-                    </g>
-                }
-            }).collect_view();
-            let grids = m.program().grids.iter().zip(&l.matrices).map(|(g, (caption, x, y))| {
-                let cells = (0..g.rows * g.cols).map(|i| {
-                    let a = g.start + i;
-                    let (cx, cy, w, h) = l.cells.get(a).copied().unwrap_or_default();
-                    let value = m.memory.get(a).copied().unwrap_or_default();
-                    view! {
-                        <g class="cell small" class:workgroup=m.program().space(a) == Space::Workgroup class:held=held.contains(&a) class:touched=touched.contains(&a) class:lost=lost.iter().any(|(c, _)| *c == a)>
-                            <rect x=cx y=cy width=w height=h />
-                            <text class="cell-value" x=cx + w / 2.0 y=cy + h - 7.0 text-anchor="middle">{value.to_string()}</text>
-                        </g>
+        let p = program.get();
+        untrack(write_cells);
+        let cells = states(cell_store, p.memory_names.len());
+        let class = |a: usize, small: bool| {
+            let state = cells[a].clone();
+            let workgroup = p.space(a) == Space::Workgroup;
+            move || state.with(|s| {
+                let mut c = String::from(if small { "cell small" } else { "cell" });
+                for (on, name) in [(workgroup, " workgroup"), (s.held, " held"), (s.touched, " touched"), (s.lost.is_some(), " lost")] {
+                    if on {
+                        c.push_str(name);
                     }
-                }).collect_view();
+                }
+                c
+            })
+        };
+        let loose = l.loose.iter().map(|&a| {
+            let (x, y, w, h) = l.cells[a];
+            let name = p.memory_names.get(a).cloned().unwrap_or_default();
+            let state = cells[a].clone();
+            let value = {
+                let state = state.clone();
+                move || state.with(|s| s.value.to_string())
+            };
+            let lost_mark = move || state.with(|s| s.lost).map(|erased| view! {
+                <text class="mark lost" x=x + w / 2.0 y=y + h + 12.0 text-anchor="middle">{format!("✕ t{erased}'s update lost")}</text>
+            });
+            view! {
+                <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
+                    <rect x=x y=y width=w height=h rx="4" />
+                    <text class="cell-name" x=x + 5.0 y=y + 11.0>{name.clone()}</text>
+                    <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle" data-testid=format!("model-{name}")>{value}</text>
+                    {lost_mark}
+                </g>
+            }
+        }).collect_view();
+        let grids = p.grids.iter().zip(&l.matrices).map(|(g, (caption, x, y))| {
+            let cells = (0..g.rows * g.cols).map(|i| {
+                let a = g.start + i;
+                let (cx, cy, w, h) = l.cells.get(a).copied().unwrap_or_default();
+                let state = cells[a].clone();
                 view! {
-                    <g class="matrix">
-                        <text class="header" x=*x y=*y - 4.0>{caption.clone()}</text>
-                        {cells}
+                    <g class=class(a, true)>
+                        <rect x=cx y=cy width=w height=h />
+                        <text class="cell-value" x=cx + w / 2.0 y=cy + h - 7.0 text-anchor="middle">{move || state.with(|s| s.value.to_string())}</text>
                     </g>
                 }
             }).collect_view();
             view! {
-                {l.spaces.iter().map(|&(space, x, y)| view! {
-                    <text class="header" class:workgroup=space == Space::Workgroup x=x y=y>{space.caption()}</text>
-                }).collect_view()}
-                {loose}
-                {grids}
+                <g class="matrix">
+                    <text class="header" x=*x y=*y - 4.0>{caption.clone()}</text>
+                    {cells}
+                </g>
             }
-        })
+        }).collect_view();
+        view! {
+            {l.spaces.iter().map(|&(space, x, y)| view! {
+                <text class="header" class:workgroup=space == Space::Workgroup x=x y=y>{space.caption()}</text>
+            }).collect_view()}
+            {loose}
+            {grids}
+        }
     };
-    let stale = move || {
-        let l = layout.get();
+    let flights = Memo::new(move |_| {
         let c = cursor.get();
-        trace.with(|t| {
-            stale_lanes(t, c)
-                .into_iter()
-                .map(|(thread, cell, by)| {
-                    let (x, y) = (l.lane_x(thread), l.lane_y(thread));
-                    let name = machine.with_untracked(|m| m.program().memory_names.get(cell).cloned().unwrap_or_default());
-                    let regs = machine.with_untracked(|m| m.program().register_names.len()) as f64;
-                    let text = if l.compact { "stale".to_owned() } else { format!("stale: t{by} rewrote {name}") };
-                    view! {
-                        <g class="mark stale" data-testid=format!("scene-stale-{thread}")>
-                            <rect x=x + 24.0 y=y + 3.0 width=l.lane_w - regs * l.reg_w - 28.0 height=l.row_h - 6.0 rx="3" />
-                            <text x=x + 30.0 y=y + l.row_h / 2.0 + 4.0>{text}</text>
-                        </g>
-                    }
-                })
-                .collect_view()
-        })
-    };
-    // Value tokens for this step: drawn anew each step, so their animation starts over.
-    let tokens = move || {
         if !moving.get() {
-            return None;
+            return (c, Vec::new());
         }
         let l = layout.get();
-        let ms = step_ms.get();
-        Some(this_step.with(|s| {
-            s.iter()
-                .filter_map(|a| {
-                    let (lx, ly) = l.lane_port(a.thread);
-                    let cell = a.cell.map(|c| l.cell_centre(c));
-                    let gate = l.gate_x.map(|x| (x + GATE_W / 2.0, ly));
-                    let (from, to, value) = match (a.kind, cell, gate) {
-                        (AccessKind::Read, Some(c), _) => (c, (lx, ly), a.value?.to_string()),
-                        (AccessKind::Write, Some(c), _) => ((lx, ly), c, a.value?.to_string()),
-                        (AccessKind::ReadModifyWrite, Some(c), _) => (c, (lx, ly), a.old?.to_string()),
-                        (AccessKind::Arrive | AccessKind::Release, _, Some(g)) => ((lx, ly), g, format!("t{}", a.thread)),
-                        _ => return None,
-                    };
-                    let style = format!(
-                        "--x0:{:.1}px;--y0:{:.1}px;--x1:{:.1}px;--y1:{:.1}px;--ms:{ms}ms",
-                        from.0, from.1, to.0, to.1
-                    );
-                    // Compact lanes are too thin for a number: a dot carries the value there.
-                    Some(if l.compact {
-                        view! { <circle class="token" class:rmw=a.kind == AccessKind::ReadModifyWrite style=style r="5" aria-hidden="true" /> }.into_any()
-                    } else {
-                        view! {
-                            <g class="token" class:rmw=a.kind == AccessKind::ReadModifyWrite style=style aria-hidden="true">
-                                <circle r="10" />
-                                <text y="4" text-anchor="middle">{value}</text>
-                            </g>
-                        }.into_any()
-                    })
-                })
-                .collect_view()
-        }))
-    };
+        (c, this_step.with(|s| s.iter().filter_map(|a| flight(a, &l)).collect()))
+    });
 
     view! {
         <div class="scene" class:compact=move || layout.with(|l| l.compact) data-testid="scene"
@@ -399,87 +456,213 @@ pub fn Scene(
                 {lanes}
                 {gate}
                 {memory}
-                {stale}
-                {tokens}
             </svg>
+            <TokenLayer flights=flights ms=step_ms scene_width=Signal::derive(move || layout.with(|l| l.width))
+                compact=Signal::derive(move || layout.with(|l| l.compact)) />
         </div>
     }
 }
 
-/// One thread's lane: its name, next instruction, registers and state. Built once per layout;
-/// a step updates only its text.
-#[component]
-fn SceneLane(
+/// What every lane shows at step `cursor`.
+fn lane_states(m: &Machine, step: &[Access], trace: &Trace, cursor: usize, can_pick: bool, compact: bool) -> Vec<LaneState> {
+    let stale = stale_lanes(trace, cursor);
+    let names = &m.program().memory_names;
+    m.threads
+        .iter()
+        .enumerate()
+        .map(|(t, thread)| LaneState {
+            pc: thread.pc,
+            regs: thread.regs.clone(),
+            status: Some(thread.status),
+            moved: step.iter().any(|a| a.thread == t),
+            can_pick,
+            stale: stale.iter().find(|s| s.0 == t).map(|&(_, cell, by)| {
+                if compact { "stale".to_owned() } else { format!("stale: t{by} rewrote {}", names.get(cell).map_or("", String::as_str)) }
+            }),
+        })
+        .collect()
+}
+
+impl LaneState {
+    /// The lane's classes: what a step may change about its look.
+    fn class(&self) -> String {
+        let mut class = String::from("lane");
+        if self.moved {
+            class.push_str(" moved");
+        }
+        match self.status {
+            Some(ThreadStatus::AtBarrier) => class.push_str(" waiting"),
+            Some(ThreadStatus::Done) => class.push_str(" done"),
+            _ => {}
+        }
+        if self.can_pick && self.ready() {
+            class.push_str(" pickable");
+        }
+        class
+    }
+
+    /// The next instruction, cut to `room` characters.
+    fn instruction(&self, program: &Program, room: usize) -> String {
+        let text = if self.status.is_some() { program.describe(self.pc) } else { String::new() };
+        if text.chars().count() > room { format!("{}…", text.chars().take(room - 1).collect::<String>()) } else { text }
+    }
+
+    fn register(&self, r: usize) -> String {
+        self.regs.get(r).map(i64::to_string).unwrap_or_default()
+    }
+}
+
+/// A drawn lane's elements, patched by [`LaneHandle::redraw`] when its state changes.
+struct LaneHandle {
     t: usize,
-    layout: Layout,
-    machine: Memo<Machine>,
-    this_step: Memo<Vec<Access>>,
-    can_pick: Signal<bool>,
+    program: Arc<Program>,
+    /// Characters of instruction that fit left of the registers.
+    room: usize,
+    lane: NodeRef<leptos::svg::G>,
+    /// The lane's background group: the thread's step button when scheduling by hand.
+    button: NodeRef<leptos::svg::G>,
+    instruction: NodeRef<leptos::svg::Text>,
+    registers: Vec<NodeRef<leptos::svg::Text>>,
+    stale: NodeRef<leptos::svg::G>,
+    stale_text: NodeRef<leptos::svg::Text>,
+}
+
+/// Sets or removes an attribute.
+fn set_attribute(element: &web_sys::Element, name: &str, value: Option<&str>) {
+    let _ = match value {
+        Some(v) => element.set_attribute(name, v),
+        None => element.remove_attribute(name),
+    };
+}
+
+/// The attributes that make a lane a button, when the reader schedules by hand.
+fn button_attributes(t: usize, state: &LaneState) -> [(&'static str, Option<String>); 5] {
+    let pick = state.can_pick;
+    [
+        ("role", pick.then(|| "button".to_owned())),
+        ("tabindex", pick.then(|| "0".to_owned())),
+        ("aria-label", pick.then(|| format!("Step thread {t}"))),
+        ("aria-disabled", (pick && !state.ready()).then(|| "true".to_owned())),
+        ("data-testid", pick.then(|| format!("step-thread-{t}"))),
+    ]
+}
+
+impl LaneHandle {
+    fn redraw(&self, was: &LaneState, now: &LaneState) {
+        if was == now {
+            return;
+        }
+        if let Some(lane) = self.lane.get_untracked() {
+            let class = now.class();
+            if class != was.class() {
+                set_attribute(&lane, "class", Some(&class));
+            }
+        }
+        if (was.pc, was.status) != (now.pc, now.status) {
+            if let Some(text) = self.instruction.get_untracked() {
+                text.set_text_content(Some(&now.instruction(&self.program, self.room)));
+            }
+        }
+        for (r, node) in self.registers.iter().enumerate() {
+            if was.regs.get(r) != now.regs.get(r) {
+                if let Some(text) = node.get_untracked() {
+                    text.set_text_content(Some(&now.register(r)));
+                }
+            }
+        }
+        if was.stale != now.stale {
+            if let (Some(group), Some(text)) = (self.stale.get_untracked(), self.stale_text.get_untracked()) {
+                text.set_text_content(now.stale.as_deref());
+                set_attribute(&group, "display", now.stale.is_none().then_some("none"));
+                set_attribute(&group, "data-testid", now.stale.is_some().then(|| format!("scene-stale-{}", self.t)).as_deref());
+            }
+        }
+        if (was.can_pick, was.ready()) != (now.can_pick, now.ready()) {
+            if let Some(button) = self.button.get_untracked() {
+                for (name, value) in button_attributes(self.t, now) {
+                    set_attribute(&button, name, value.as_deref());
+                }
+            }
+        }
+    }
+}
+
+/// One thread's lane, drawn as `state` shows it: its name, next instruction, registers, and a
+/// stale mark while its copy of a cell is out of date. Its handle patches it from then on.
+fn scene_lane(
+    t: usize,
+    layout: &Layout,
+    program: &Arc<Program>,
+    state: &LaneState,
+    drawn: StoredValue<Vec<(LaneHandle, LaneState)>, LocalStorage>,
     on_step_thread: Callback<usize>,
-) -> impl IntoView {
-    let thread = Memo::new(move |_| machine.with(|m| m.threads.get(t).cloned()));
-    let program = machine.with_untracked(|m| m.program().clone());
+) -> (AnyView, LaneHandle) {
     let y = layout.lane_y(t);
     let h = layout.row_h;
     let regs = program.register_names.len();
     let x0 = layout.lane_x(t);
-    let reg_w = layout.reg_w;
-    let first_reg = x0 + layout.lane_w - regs as f64 * reg_w;
-    let moved = move || this_step.with(|s| s.iter().any(|a| a.thread == t));
-    let status = move || thread.with(|th| th.as_ref().map(|th| th.status));
-    // Instruction text is cut to the room left of the registers (about 7 units a character).
-    let room = ((layout.lane_w - regs as f64 * reg_w - 44.0) / 7.0).max(4.0) as usize;
-    let pc = {
-        let program = program.clone();
-        move || {
-            let text = thread.with(|th| th.as_ref().map(|th| program.describe(th.pc)).unwrap_or_default());
-            if text.chars().count() > room { format!("{}…", text.chars().take(room - 1).collect::<String>()) } else { text }
-        }
+    let (lane_w, reg_w, compact) = (layout.lane_w, layout.reg_w, layout.compact);
+    let first_reg = x0 + lane_w - regs as f64 * reg_w;
+    let room = ((lane_w - regs as f64 * reg_w - 44.0) / 7.0).max(4.0) as usize;
+    let text_y = y + h / 2.0 + if compact { 3.5 } else { 4.5 };
+    let handle = LaneHandle {
+        t,
+        program: Arc::clone(program),
+        room,
+        lane: NodeRef::new(),
+        button: NodeRef::new(),
+        instruction: NodeRef::new(),
+        registers: (0..regs).map(|_| NodeRef::new()).collect(),
+        stale: NodeRef::new(),
+        stale_text: NodeRef::new(),
     };
-    let text_y = y + h / 2.0 + if layout.compact { 3.5 } else { 4.5 };
-    let registers = (0..regs)
-        .map(|r| {
+    let registers = handle
+        .registers
+        .iter()
+        .enumerate()
+        .map(|(r, &node)| {
             let name = program.register_names[r];
             let x = first_reg + r as f64 * reg_w;
-            let value = move || thread.with(|th| th.as_ref().and_then(|th| th.regs.get(r)).map(i64::to_string).unwrap_or_default());
             view! {
                 <g class="reg">
                     <rect x=x + 2.0 y=y + 2.0 width=reg_w - 4.0 height=h - 4.0 rx="3" />
-                    <text x=x + reg_w / 2.0 y=text_y text-anchor="middle" data-testid=format!("lane-{t}-{name}")>{value}</text>
+                    <text node_ref=node x=x + reg_w / 2.0 y=text_y text-anchor="middle" data-testid=format!("lane-{t}-{name}")>{state.register(r)}</text>
                 </g>
             }
         })
         .collect_view();
-    let instruction = (!layout.compact).then(|| view! {
-        <text class="pc" x=x0 + 34.0 y=text_y>{pc}</text>
+    let instruction_node = handle.instruction;
+    let instruction = (!compact).then(|| view! {
+        <text class="pc" node_ref=instruction_node x=x0 + 34.0 y=text_y>{state.instruction(program, room)}</text>
     });
-    let ready = move || status() == Some(ThreadStatus::Ready);
     // Scheduling by hand: the lane is the thread's step button (keys 1–8 do the same).
     let step = move || {
-        if can_pick.get_untracked() && ready() {
+        if drawn.with_value(|lanes| lanes.get(t).is_some_and(|(_, s)| s.can_pick && s.ready())) {
             on_step_thread.run(t);
         }
     };
-    view! {
-        <g class="lane" class:moved=moved class:waiting=move || status() == Some(ThreadStatus::AtBarrier)
-            class:done=move || status() == Some(ThreadStatus::Done) class:pickable=move || can_pick.get() && ready()
-            data-testid=format!("scene-lane-{t}")>
-            <g role=move || can_pick.get().then_some("button") tabindex=move || can_pick.get().then_some("0")
-                aria-label=move || can_pick.get().then(|| format!("Step thread {t}"))
-                aria-disabled=move || (can_pick.get() && !ready()).then_some("true")
-                data-testid=move || can_pick.get().then(|| format!("step-thread-{t}"))
+    let [role, tabindex, label, disabled, test_id] = button_attributes(t, state).map(|(_, v)| v);
+    let view = view! {
+        <g class=state.class() node_ref=handle.lane data-testid=format!("scene-lane-{t}")>
+            <g node_ref=handle.button role=role tabindex=tabindex aria-label=label aria-disabled=disabled data-testid=test_id
                 on:click=move |_| step()
                 on:keydown=move |e| if e.key() == "Enter" || e.key() == " " { e.prevent_default(); step(); }>
-                <rect class="lane-bg" x=x0 y=y + 1.0 width=layout.lane_w height=h - 2.0 rx="4" />
+                <rect class="lane-bg" x=x0 y=y + 1.0 width=lane_w height=h - 2.0 rx="4" />
             </g>
             <text class="thread" x=x0 + 6.0 y=text_y>{format!("t{t}")}</text>
             {instruction}
             {registers}
+            <g class="mark stale" node_ref=handle.stale display=state.stale.is_none().then_some("none")
+                data-testid=state.stale.is_some().then(|| format!("scene-stale-{t}"))>
+                <rect x=x0 + 24.0 y=y + 3.0 width=lane_w - regs as f64 * reg_w - 28.0 height=h - 6.0 rx="3" />
+                <text node_ref=handle.stale_text x=x0 + 30.0 y=y + h / 2.0 + 4.0>{state.stale.clone().unwrap_or_default()}</text>
+            </g>
         </g>
     }
+    .into_any();
+    (view, handle)
 }
 
-/// A still of a scene, for a lesson's card on the index: drawn once, no motion, no controls.
 /// How long one step's motion lasts at `speed` steps per second: most of the step, so one
 /// token lands before the next sets off.
 pub fn step_ms_at(speed: RwSignal<f64>) -> Signal<u32> {
@@ -506,6 +689,7 @@ pub fn ReplayScene(
     }
 }
 
+/// A still of a scene, for a lesson's card on the index: drawn once, no motion, no controls.
 #[component]
 pub fn SceneThumbnail(machine: Machine) -> impl IntoView {
     let machine = Memo::new(move |_| machine.clone());

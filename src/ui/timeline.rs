@@ -33,36 +33,77 @@ fn describe(a: &Access) -> String {
     format!("thread {} {}{mark}", a.thread, a.kind.name())
 }
 
-/// The mark of one access: its shape says its kind (colour is never the only channel).
-fn mark(a: &Access, row_h: f64, cursor: Signal<usize>) -> AnyView {
+/// The outline of one access's mark, as path data: its shape says its kind (colour is never
+/// the only channel).
+fn shape(a: &Access, row_h: f64) -> String {
     let (x, y) = centre(a, row_h);
     let r = (row_h * 0.36).max(2.0);
-    let shape = match a.kind {
-        AccessKind::Read => view! { <circle class="tl-read" cx=x cy=y r=r /> }.into_any(),
-        AccessKind::Write => view! { <rect class="tl-write" x=x - r y=y - r width=2.0 * r height=2.0 * r /> }.into_any(),
+    let rect = |w: f64, h: f64| format!("M{:.1} {:.1}h{w:.1}v{h:.1}h{:.1}z", x - w / 2.0, y - h / 2.0, -w);
+    let circle = |r: f64| format!("M{:.1} {y:.1}a{r:.1} {r:.1} 0 1 0 {:.1} 0a{r:.1} {r:.1} 0 1 0 {:.1} 0", x - r, 2.0 * r, -2.0 * r);
+    match a.kind {
+        AccessKind::Read => circle(r),
+        AccessKind::Write => rect(2.0 * r, 2.0 * r),
         AccessKind::ReadModifyWrite => {
-            let points = format!("{x},{} {},{y} {x},{} {},{y}", y - r * 1.3, x + r * 1.3, y + r * 1.3, x - r * 1.3);
-            view! { <polygon class="tl-rmw" points=points /> }.into_any()
+            let d = r * 1.3;
+            format!("M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}z", y - d, x + d, y + d, x - d)
         }
-        AccessKind::Arrive => view! { <rect class="tl-barrier" x=x - 1.5 y=y - r * 1.2 width="3" height=2.4 * r /> }.into_any(),
-        AccessKind::Release => view! { <rect class="tl-barrier release" x=x - 2.0 y=y - r * 1.5 width="4" height=3.0 * r /> }.into_any(),
-        AccessKind::Depart => view! { <rect class="tl-depart" x=x - 2.0 y=y - r width="4" height=2.0 * r /> }.into_any(),
-        AccessKind::Local => view! { <circle class="tl-local" cx=x cy=y r=(r * 0.45).max(1.2) /> }.into_any(),
-    };
-    let flag = match a.mark {
-        Some(Mark::LostUpdate { .. }) => Some(view! {
-            <path class="tl-lost" d=format!("M{} {} L{} {} M{} {} L{} {}", x - r, y - r, x + r, y + r, x + r, y - r, x - r, y + r) />
-        }.into_any()),
-        // Ringed once the overwrite has happened, not before.
-        Some(Mark::StaleRead { at, .. }) => Some(view! {
-            <circle class="tl-stale" cx=x cy=y r=r + 2.5 visibility=move || { if cursor.get() >= at { "visible" } else { "hidden" } } />
-        }.into_any()),
-        None => None,
-    };
-    match flag {
-        Some(flag) => view! { {shape}{flag} }.into_any(),
-        None => shape,
+        AccessKind::Arrive => rect(3.0, 2.4 * r),
+        AccessKind::Release => rect(4.0, 3.0 * r),
+        AccessKind::Depart => rect(4.0, 2.0 * r),
+        AccessKind::Local => circle((r * 0.45).max(1.2)),
     }
+}
+
+/// Each kind's class, in the order they are drawn.
+const KINDS: [(AccessKind, &str); 7] = [
+    (AccessKind::Local, "tl-local"),
+    (AccessKind::Read, "tl-read"),
+    (AccessKind::Write, "tl-write"),
+    (AccessKind::ReadModifyWrite, "tl-rmw"),
+    (AccessKind::Arrive, "tl-barrier"),
+    (AccessKind::Release, "tl-barrier release"),
+    (AccessKind::Depart, "tl-depart"),
+];
+
+/// One step's marks: a path per kind (one element for sixty-four lanes' loads, not sixty-four),
+/// a ✕ over each lost update, and a ring round each read another thread later overwrote, shown
+/// once the overwrite has happened.
+fn marks(accesses: &[&Access], row_h: f64, cursor: Signal<usize>) -> AnyView {
+    let r = (row_h * 0.36).max(2.0);
+    let kinds = KINDS
+        .iter()
+        .filter_map(|&(kind, class)| {
+            let d: String = accesses.iter().filter(|a| a.kind == kind).map(|a| shape(a, row_h)).collect();
+            (!d.is_empty()).then(|| view! { <path class=class d=d /> })
+        })
+        .collect_view();
+    let lost: String = accesses
+        .iter()
+        .filter(|a| matches!(a.mark, Some(Mark::LostUpdate { .. })))
+        .map(|a| {
+            let (x, y) = centre(a, row_h);
+            format!("M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}", x - r, y - r, x + r, y + r, x + r, y - r, x - r, y + r)
+        })
+        .collect();
+    let lost = (!lost.is_empty()).then(|| view! { <path class="tl-lost" d=lost /> });
+    // Rings grouped by the step that overwrites them, so each group is one element.
+    let mut rings: Vec<(usize, String)> = Vec::new();
+    for a in accesses {
+        if let Some(Mark::StaleRead { at, .. }) = a.mark {
+            let (x, y) = centre(a, row_h);
+            let ring = r + 2.5;
+            let d = format!("M{:.1} {y:.1}a{ring:.1} {ring:.1} 0 1 0 {:.1} 0a{ring:.1} {ring:.1} 0 1 0 {:.1} 0", x - ring, 2.0 * ring, -2.0 * ring);
+            match rings.iter_mut().find(|(t, _)| *t == at) {
+                Some((_, path)) => path.push_str(&d),
+                None => rings.push((at, d)),
+            }
+        }
+    }
+    let rings = rings
+        .into_iter()
+        .map(|(at, d)| view! { <path class="tl-stale" d=d visibility=move || { if cursor.get() >= at { "visible" } else { "hidden" } } /> })
+        .collect_view();
+    view! { {kinds}{lost}{rings} }.into_any()
 }
 
 #[component]
@@ -80,7 +121,9 @@ pub fn Timeline(
 ) -> impl IntoView {
     let row_h = move || geometry(threads.get()).0;
     let height = move || TOP * 2.0 + threads.get() as f64 * row_h();
-    let width = move || LEFT + cursor.get().max(1) as f64 * COL_W + 8.0;
+    // As wide as the whole run known so far, so a step adds a column without resizing the page.
+    let ticks = Memo::new(move |_| trace.with(|t| t.accesses.iter().map(|a| a.tick).max().unwrap_or(0)));
+    let width = move || LEFT + ticks.get().max(cursor.get()).max(1) as f64 * COL_W + 8.0;
     // One group per step taken, keyed by step: stepping forward adds a column, leaves the rest.
     let steps = move || {
         let r = revision.get();
@@ -90,18 +133,19 @@ pub fn Timeline(
         let h = row_h();
         let full = height();
         let rows = threads.get_untracked();
-        let marks = trace.with(|t| t.at(tick).filter(|a| a.thread < rows).map(|a| mark(a, h, cursor)).collect_view());
-        // The links whose later access is in this step, drawn with it.
-        let links = trace.with(|t| {
+        let marks = trace.with(|t| marks(&t.at(tick).filter(|a| a.thread < rows).collect::<Vec<_>>(), h, cursor));
+        // The links whose later access is in this step, drawn with it, as one path.
+        let links: String = trace.with(|t| {
             t.links
                 .iter()
                 .filter(|(_, b)| t.accesses[*b].tick == tick && t.accesses[*b].thread < rows)
                 .map(|&(a, b)| {
                     let ((x1, y1), (x2, y2)) = (centre(&t.accesses[a], h), centre(&t.accesses[b], h));
-                    view! { <line class="tl-link" x1=x1 y1=y1 x2=x2 y2=y2 /> }
+                    format!("M{x1:.1} {y1:.1}L{x2:.1} {y2:.1}")
                 })
-                .collect_view()
+                .collect()
         });
+        let links = (!links.is_empty()).then(|| view! { <path class="tl-link" d=links /> });
         // One tooltip per step (not per mark: a wide step would add dozens of nodes).
         let title = trace.with(|t| {
             let said: Vec<String> = t.at(tick).filter(|a| a.kind != AccessKind::Local).take(4).map(describe).collect();

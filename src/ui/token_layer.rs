@@ -1,0 +1,197 @@
+//! The values one step carries, flown over the scene on a canvas laid on top of it: from a cell
+//! to the lane that loads it, from a lane to the cell it stores to, the old value of a
+//! read-modify-write back to its thread, an arrival into the barrier's gate.
+//!
+//! Painted rather than built from elements: a lockstep step of sixty-four lanes sends sixty-four
+//! tokens, and as elements each would be created, styled and animated by the page on every step.
+//! On a canvas a step only hands over a list, and each frame draws it.
+
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::f64::consts::TAU;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// One value on its way, in the scene's own units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flight {
+    pub from: (f64, f64),
+    pub to: (f64, f64),
+    /// The value it carries (a thread's name for an arrival at the gate).
+    pub label: String,
+    /// The old value a read-modify-write returns, drawn in the read-modify-write's colours.
+    pub rmw: bool,
+}
+
+/// What the frames draw: the flights of the latest step and when they set off.
+#[derive(Default)]
+struct Flying {
+    flights: Vec<Flight>,
+    /// Milliseconds from take-off to landing.
+    ms: f64,
+    /// The first frame's timestamp, once drawn.
+    started: Option<f64>,
+    /// The scene's width in its own units (its viewBox), to scale to the drawn size.
+    scene_width: f64,
+    /// Set by a new step: the next frame measures the scene and reads the theme first.
+    unprepared: bool,
+    /// Tokens are dots without numbers when the lanes are compact.
+    compact: bool,
+    pending_frame: Option<i32>,
+    canvas: Option<HtmlCanvasElement>,
+    context: Option<CanvasRenderingContext2d>,
+    /// Token colours, read from the page's theme when a flight sets off.
+    colours: [String; 4],
+    /// The frame callback, to ask for the next frame from within the current one.
+    next: Option<web_sys::js_sys::Function>,
+}
+
+impl Flying {
+    /// Sizes the canvas to the scene drawn under it, and reads the theme's colours. Called from
+    /// a frame, where the page's layout is measured anyway, never from the step itself.
+    fn prepare(&mut self) -> Option<()> {
+        let canvas = self.canvas.as_ref()?;
+        let svg = canvas.previous_element_sibling()?;
+        let rect = svg.get_bounding_client_rect();
+        let window = web_sys::window()?;
+        let ratio = window.device_pixel_ratio();
+        let (w, h) = (rect.width(), rect.height());
+        let (pixels_w, pixels_h) = ((w * ratio).round() as u32, (h * ratio).round() as u32);
+        // Resizing clears the canvas and its settings: only when the scene's size changed.
+        if (canvas.width(), canvas.height()) != (pixels_w, pixels_h) {
+            let style = web_sys::HtmlElement::style(canvas);
+            let _ = style.set_property("width", &format!("{w}px"));
+            let _ = style.set_property("height", &format!("{h}px"));
+            canvas.set_width(pixels_w);
+            canvas.set_height(pixels_h);
+        }
+        if self.context.is_none() {
+            self.context = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into().ok());
+        }
+        let context = self.context.as_ref()?;
+        let scale = ratio * w / self.scene_width.max(1.0);
+        let _ = context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+        context.set_font("700 11px ui-monospace, SFMono-Regular, Menlo, monospace");
+        context.set_text_align("center");
+        if let Ok(Some(computed)) = window.get_computed_style(canvas) {
+            for (slot, name) in self.colours.iter_mut().zip(["--moved", "--fg", "--accent-soft", "--accent"]) {
+                *slot = computed.get_property_value(name).unwrap_or_default().trim().to_owned();
+            }
+        }
+        Some(())
+    }
+
+    fn clear(&self) {
+        if let (Some(canvas), Some(context)) = (&self.canvas, &self.context) {
+            let _ = context.save();
+            let _ = context.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+            context.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
+            context.restore();
+        }
+    }
+
+    /// Draws every token `progress` (0 to 1) of the way, easing in and out and fading as it lands.
+    fn draw(&self, progress: f64) {
+        let Some(context) = &self.context else { return };
+        self.clear();
+        let eased = if progress < 0.5 { 2.0 * progress * progress } else { 1.0 - (2.0 - 2.0 * progress).powi(2) / 2.0 };
+        context.set_global_alpha(if progress > 0.85 { (1.0 - progress) / 0.15 } else { 1.0 });
+        let radius = if self.compact { 5.0 } else { 10.0 };
+        let [moved, fg, rmw_fill, rmw_stroke] = &self.colours;
+        // Plain tokens first, then read-modify-writes: two colour changes per frame, not one per token.
+        for rmw in [false, true] {
+            let (fill, stroke, width) = if rmw { (rmw_fill, rmw_stroke, 2.0) } else { (moved, fg, 1.0) };
+            context.set_stroke_style_str(stroke);
+            context.set_line_width(width);
+            for f in self.flights.iter().filter(|f| f.rmw == rmw) {
+                let x = f.from.0 + (f.to.0 - f.from.0) * eased;
+                let y = f.from.1 + (f.to.1 - f.from.1) * eased;
+                context.begin_path();
+                let _ = context.arc(x, y, radius, 0.0, TAU);
+                context.set_fill_style_str(fill);
+                context.fill();
+                context.stroke();
+                if !self.compact {
+                    // Dark text on the light token in either theme.
+                    context.set_fill_style_str("#1c1d21");
+                    let _ = context.fill_text(&f.label, x, y + 4.0);
+                }
+            }
+        }
+        context.set_global_alpha(1.0);
+    }
+}
+
+/// A canvas over the `<svg>` just before it, flying each step's flights for `ms` milliseconds.
+/// `flights` pairs them with their step, so two steps sending the same tokens both fly; an
+/// empty list clears the canvas at once.
+#[component]
+pub fn TokenLayer(
+    flights: Memo<(usize, Vec<Flight>)>,
+    #[prop(into)] ms: Signal<u32>,
+    /// The scene's width in its own units.
+    #[prop(into)]
+    scene_width: Signal<f64>,
+    #[prop(into)] compact: Signal<bool>,
+) -> impl IntoView {
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let flying = Rc::new(RefCell::new(Flying::default()));
+    let frame = {
+        let flying = Rc::clone(&flying);
+        Closure::<dyn FnMut(f64)>::new(move |now: f64| {
+            let mut f = flying.borrow_mut();
+            f.pending_frame = None;
+            if f.flights.is_empty() {
+                f.clear();
+                return;
+            }
+            if std::mem::take(&mut f.unprepared) && f.prepare().is_none() {
+                return;
+            }
+            let started = *f.started.get_or_insert(now);
+            let progress = ((now - started) / f.ms.max(1.0)).min(1.0);
+            if progress >= 1.0 {
+                f.clear();
+                return;
+            }
+            f.draw(progress);
+            let next = f.next.clone();
+            f.pending_frame = next.and_then(|n| web_sys::window()?.request_animation_frame(&n).ok());
+        })
+    };
+    flying.borrow_mut().next = Some(frame.as_ref().unchecked_ref::<web_sys::js_sys::Function>().clone());
+    let frame = StoredValue::new_local(Some(frame));
+    let state = StoredValue::new_local(Rc::clone(&flying));
+
+    Effect::new(move |_| {
+        let (_, list) = flights.get();
+        let (ms, scene_width, compact) = (ms.get_untracked(), scene_width.get_untracked(), compact.get_untracked());
+        let Some(element) = canvas.get() else { return };
+        state.with_value(|flying| {
+            let mut f = flying.borrow_mut();
+            f.canvas = Some(element);
+            // The next frame takes over: it clears what an earlier step left, or sets these off.
+            *f = Flying { flights: list, ms: ms as f64, started: None, scene_width, compact, unprepared: true, ..std::mem::take(&mut *f) };
+            if f.pending_frame.is_none() {
+                let next = f.next.clone();
+                f.pending_frame = next.and_then(|n| web_sys::window()?.request_animation_frame(&n).ok());
+            }
+        });
+    });
+    on_cleanup(move || {
+        // No frame may call the callback once it is gone.
+        if let Some(id) = state.try_with_value(|f| f.borrow_mut().pending_frame.take()).flatten() {
+            if let Some(w) = web_sys::window() {
+                let _ = w.cancel_animation_frame(id);
+            }
+        }
+        frame.try_update_value(|f| f.take());
+    });
+
+    view! {
+        <canvas class="tokens" node_ref=canvas aria-hidden="true" data-testid="scene-tokens"
+            data-tokens=move || flights.with(|f| f.1.len())></canvas>
+    }
+}
