@@ -1,6 +1,7 @@
 //! Getting a device, describing the adapter, and compiling kernels once.
 
 use super::kernel::Kernel;
+use super::timing::PassTimer;
 use super::GpuError;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -27,14 +28,25 @@ pub struct ComputeLimitsSummary {
     pub min_storage_buffer_offset_alignment: u32,
 }
 
-/// A device and queue, plus the pipelines compiled on them so far.
+/// A device and queue, plus what runs on them keep between runs: the pipelines compiled so far,
+/// read-back buffers, and the pass timer.
 pub struct GpuContext {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub adapter: AdapterSummary,
     pipelines: RefCell<HashMap<(Kernel, u32), wgpu::ComputePipeline>>,
+    /// Pipelines being compiled, and who else is waiting for each.
+    compiling: RefCell<HashMap<(Kernel, u32), Vec<Waiter>>>,
+    /// Mappable buffers free for the next read-back.
+    staging: RefCell<Vec<wgpu::Buffer>>,
+    pass_timer: std::cell::OnceCell<Option<PassTimer>>,
     lost: Arc<Mutex<Option<String>>>,
 }
+
+type Waiter = futures_channel::oneshot::Sender<Result<wgpu::ComputePipeline, GpuError>>;
+
+/// Read-back buffers kept for reuse, at most.
+const STAGING_KEPT: usize = 4;
 
 impl GpuContext {
     /// Finds the most capable adapter and opens a device on it with the adapter's own limits,
@@ -122,7 +134,16 @@ impl GpuContext {
                 min_storage_buffer_offset_alignment: limits.min_storage_buffer_offset_alignment,
             },
         };
-        Ok(GpuContext { device, queue, adapter, pipelines: RefCell::default(), lost })
+        Ok(GpuContext {
+            device,
+            queue,
+            adapter,
+            pipelines: RefCell::default(),
+            compiling: RefCell::default(),
+            staging: RefCell::default(),
+            pass_timer: Default::default(),
+            lost,
+        })
     }
 
     /// Why the device was lost, if it was.
@@ -142,18 +163,64 @@ impl GpuContext {
         self.device.destroy();
     }
 
-    /// The pipeline for `kernel` with `workgroup_size`, compiled on first use.
+    /// The pipeline for `kernel` with `workgroup_size`, compiled on first use. A page compiles
+    /// its kernels as it opens ([`GpuContext::pipeline`] from a warm-up); a run asking while that
+    /// compile is under way waits for it rather than compiling the same pipeline twice.
     pub async fn pipeline(
         &self,
         kernel: Kernel,
         workgroup_size: u32,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        if let Some(p) = self.pipelines.borrow().get(&(kernel, workgroup_size)) {
+        let key = (kernel, workgroup_size);
+        if let Some(p) = self.pipelines.borrow().get(&key) {
             return Ok(p.clone());
         }
-        let pipeline = self.compile(kernel.file_name(), kernel.source(), workgroup_size).await?;
-        self.pipelines.borrow_mut().insert((kernel, workgroup_size), pipeline.clone());
-        Ok(pipeline)
+        let waiting = self.compiling.borrow_mut().get_mut(&key).map(|waiters| {
+            let (tx, rx) = futures_channel::oneshot::channel();
+            waiters.push(tx);
+            rx
+        });
+        if let Some(rx) = waiting {
+            return rx.await.unwrap_or_else(|_| Err(GpuError::DeviceLost("the compile was abandoned".into())));
+        }
+        self.compiling.borrow_mut().insert(key, Vec::new());
+        let result = self.compile(kernel.file_name(), kernel.source(), workgroup_size).await;
+        if let Ok(p) = &result {
+            self.pipelines.borrow_mut().insert(key, p.clone());
+        }
+        for waiter in self.compiling.borrow_mut().remove(&key).unwrap_or_default() {
+            let _ = waiter.send(result.clone());
+        }
+        result
+    }
+
+    /// A mappable buffer of at least `size` bytes for a read-back: one kept from an earlier
+    /// run when one is large enough, else a new one (sized up, so it is worth keeping).
+    pub(crate) fn take_staging(&self, size: u64) -> wgpu::Buffer {
+        let mut free = self.staging.borrow_mut();
+        let fits = free.iter().enumerate().filter(|(_, b)| b.size() >= size).min_by_key(|(_, b)| b.size()).map(|(i, _)| i);
+        match fits {
+            Some(i) => free.swap_remove(i),
+            None => self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("readback"),
+                size: size.next_power_of_two().max(256),
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+        }
+    }
+
+    /// Gives an unmapped read-back buffer back for the next run.
+    pub(crate) fn give_back_staging(&self, buffer: wgpu::Buffer) {
+        let mut free = self.staging.borrow_mut();
+        if free.len() < STAGING_KEPT {
+            free.push(buffer);
+        }
+    }
+
+    /// The timer for one timed pass per submission, made once; `None` without timestamp queries.
+    pub(crate) fn pass_timer(&self) -> Option<PassTimer> {
+        self.pass_timer.get_or_init(|| PassTimer::new(self)).clone()
     }
 
     /// Compiles WGSL with a `workgroup_size` override and entry point `main`, uncached. A

@@ -1,7 +1,7 @@
 //! The one shape most kernels run in: buffers bound whole at bindings 0, 1, … of group 0,
 //! one dispatch, some buffers read back, errors caught.
 
-use super::readback::read_buffer;
+pub use super::readback::submit_and_read;
 use super::timing::PassTimer;
 use super::{GpuContext, GpuError};
 
@@ -26,7 +26,7 @@ pub async fn dispatch_once(
     let device = &ctx.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let group = bind_whole(device, pipeline, label, buffers);
-    let timer = if timed { PassTimer::new(ctx) } else { None };
+    let timer = if timed { PassTimer::shared(ctx) } else { None };
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -67,20 +67,4 @@ pub fn bind_whole(
         layout: &pipeline.get_bind_group_layout(0),
         entries: &entries,
     })
-}
-
-/// Submits `encoder` with its copies out of `copies`, and returns their bytes; a validation
-/// error caught by `scope` or a device lost meanwhile comes back as an error instead.
-pub async fn submit_and_read(
-    ctx: &GpuContext,
-    scope: wgpu::ErrorScopeGuard,
-    encoder: wgpu::CommandEncoder,
-    copies: &[(&wgpu::Buffer, u64)],
-) -> Result<Vec<Vec<u8>>, GpuError> {
-    let read = read_buffer(&ctx.device, &ctx.queue, encoder, copies).await;
-    if let Some(error) = scope.pop().await {
-        return Err(GpuError::Run(error.to_string()));
-    }
-    ctx.check_alive()?;
-    read
 }

@@ -1,58 +1,61 @@
-//! Copying a buffer back to the CPU, the same way on the web (where nothing may block) and
+//! Copying results back to the CPU, the same way on the web (where nothing may block) and
 //! natively (where someone must poll the device).
 
-use super::GpuError;
+use super::{GpuContext, GpuError};
 
-/// Copies `source` into a fresh mappable buffer, submits, and returns its bytes.
-pub async fn read_buffer(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    encoder: wgpu::CommandEncoder,
+/// Where each copy starts in the one read-back buffer, and the bytes it needs in all: each
+/// copy at a multiple of 8 (what mapping asks of a range; copies ask for 4).
+fn layout(copies: &[(&wgpu::Buffer, u64)]) -> (Vec<u64>, u64) {
+    let mut offsets = Vec::with_capacity(copies.len());
+    let mut total = 0;
+    for &(_, size) in copies {
+        offsets.push(total);
+        total += size.next_multiple_of(8);
+    }
+    (offsets, total.max(8))
+}
+
+/// Copies each of `copies` into one read-back buffer kept between runs, submits, and returns
+/// their bytes after a single map: one trip to the GPU and back. The errors `scope` catches
+/// are asked for as soon as the work is submitted, so they arrive with the results rather than
+/// a trip later; a validation error or a lost device comes back as an error.
+pub async fn submit_and_read(
+    ctx: &GpuContext,
+    scope: wgpu::ErrorScopeGuard,
+    mut encoder: wgpu::CommandEncoder,
     copies: &[(&wgpu::Buffer, u64)],
 ) -> Result<Vec<Vec<u8>>, GpuError> {
-    let mut encoder = encoder;
-    let staging: Vec<wgpu::Buffer> = copies
-        .iter()
-        .map(|&(source, size)| {
-            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("readback"),
-                size,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            encoder.copy_buffer_to_buffer(source, 0, &buffer, 0, size);
-            buffer
-        })
-        .collect();
-    queue.submit([encoder.finish()]);
-
-    let mut receivers = Vec::with_capacity(staging.len());
-    for buffer in &staging {
-        let (tx, rx) = futures_channel::oneshot::channel();
-        buffer.map_async(wgpu::MapMode::Read, .., move |result| {
-            let _ = tx.send(result);
-        });
-        receivers.push(rx);
+    let (offsets, total) = layout(copies);
+    let staging = ctx.take_staging(total);
+    for (&(source, size), &offset) in copies.iter().zip(&offsets) {
+        encoder.copy_buffer_to_buffer(source, 0, &staging, offset, size);
     }
-    // Natively the map callbacks only run while the device is polled; on the web the
-    // browser's event loop runs them and this does nothing.
+    ctx.queue.submit([encoder.finish()]);
+    let errors = scope.pop();
+    let (tx, rx) = futures_channel::oneshot::channel();
+    staging.map_async(wgpu::MapMode::Read, ..total, move |result| {
+        let _ = tx.send(result);
+    });
+    // Natively the map callback only runs while the device is polled; on the web the
+    // browser's event loop runs it and this does nothing.
     #[cfg(not(target_arch = "wasm32"))]
-    device
+    ctx.device
         .poll(wgpu::PollType::wait_indefinitely())
         .map_err(|e| GpuError::Run(format!("waiting for the GPU: {e}")))?;
-
-    let mut out = Vec::with_capacity(staging.len());
-    for (buffer, rx) in staging.iter().zip(receivers) {
-        rx.await
-            .map_err(|_| GpuError::DeviceLost("the read-back was abandoned".into()))?
-            .map_err(|e| GpuError::Run(format!("mapping a result buffer: {e}")))?;
-        let bytes = buffer
-            .get_mapped_range(..)
-            .map_err(|e| GpuError::Run(format!("reading a result buffer: {e}")))?
-            .to_vec();
-        buffer.unmap();
-        out.push(bytes);
+    let mapped = rx.await;
+    if let Some(error) = errors.await {
+        return Err(GpuError::Run(error.to_string()));
     }
+    ctx.check_alive()?;
+    mapped
+        .map_err(|_| GpuError::DeviceLost("the read-back was abandoned".into()))?
+        .map_err(|e| GpuError::Run(format!("mapping the results: {e}")))?;
+    let out = {
+        let view = staging.get_mapped_range(..total).map_err(|e| GpuError::Run(format!("reading the results: {e}")))?;
+        copies.iter().zip(&offsets).map(|(&(_, size), &offset)| view[offset as usize..(offset + size) as usize].to_vec()).collect()
+    };
+    staging.unmap();
+    ctx.give_back_staging(staging);
     Ok(out)
 }
 

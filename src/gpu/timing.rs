@@ -3,6 +3,7 @@
 use super::GpuContext;
 
 /// Two timestamps around one compute pass and the buffer they resolve into.
+#[derive(Clone)]
 pub struct PassTimer {
     query_set: wgpu::QuerySet,
     resolved: wgpu::Buffer,
@@ -11,7 +12,15 @@ pub struct PassTimer {
 impl PassTimer {
     pub const BYTES: u64 = 16;
 
-    /// `None` when the device has no `timestamp-query` feature.
+    /// The device's timer for a submission that times one pass: made once and reused (queue
+    /// order keeps one submission's timestamps from mixing with the next's). `None` when the
+    /// device has no `timestamp-query` feature.
+    pub fn shared(ctx: &GpuContext) -> Option<Self> {
+        ctx.pass_timer()
+    }
+
+    /// A timer of its own, for a submission that times more than one pass. `None` when the
+    /// device has no `timestamp-query` feature.
     pub fn new(ctx: &GpuContext) -> Option<Self> {
         if !ctx.adapter.has_timestamps {
             return None;

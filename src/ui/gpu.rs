@@ -19,13 +19,19 @@ pub struct GpuHandle {
     pub state: RwSignal<GpuState, LocalStorage>,
     /// Counts connections, so a loss reported by an old device cannot undo a reconnect.
     generation: RwSignal<u64>,
+    /// Pipelines being compiled ahead of the reader's first run.
+    pub warming: RwSignal<usize>,
 }
+
+/// The pipelines a panel's next run will use: each kernel with its workgroup size.
+pub type Warm = Box<dyn Fn() -> Vec<(crate::gpu::Kernel, u32)>>;
 
 impl GpuHandle {
     pub fn connect_on_start() -> Self {
         let handle = GpuHandle {
             state: RwSignal::new_local(GpuState::Connecting),
             generation: RwSignal::new(0),
+            warming: RwSignal::new(0),
         };
         handle.connect();
         handle
@@ -58,6 +64,24 @@ impl GpuHandle {
         });
     }
 
+    /// Compiles the pipelines `kernels` names as soon as the GPU is ready, in the background,
+    /// so the reader's first run finds them compiled (the pipeline cache shares a compile under
+    /// way with a run that asks for it meanwhile). Again whenever what `kernels` reads changes,
+    /// e.g. the variant chosen; compile errors are left for the run to report.
+    pub fn warm(self, kernels: Warm) {
+        Effect::new(move |_| {
+            let GpuState::Ready(ctx) = self.state.get() else { return };
+            for (kernel, workgroup_size) in kernels() {
+                let ctx = Rc::clone(&ctx);
+                self.warming.update(|n| *n += 1);
+                spawn_local(async move {
+                    let _ = ctx.pipeline(kernel, workgroup_size).await;
+                    self.warming.try_update(|n| *n = n.saturating_sub(1));
+                });
+            }
+        });
+    }
+
     pub fn context(self) -> Option<Rc<GpuContext>> {
         match self.state.get() {
             GpuState::Ready(ctx) => Some(ctx),
@@ -72,6 +96,12 @@ impl GpuHandle {
             self.state.set(GpuState::Unavailable(error.clone()));
         }
     }
+}
+
+/// Compiles, in the background as the page opens, the pipelines a panel's run will use (see
+/// [`GpuHandle::warm`]).
+pub fn warm(kernels: impl Fn() -> Vec<(crate::gpu::Kernel, u32)> + 'static) {
+    expect_context::<GpuHandle>().warm(Box::new(kernels));
 }
 
 /// Milliseconds on the page's clock, for wall-clock round trips.
@@ -97,7 +127,7 @@ pub fn GpuStatus() -> impl IntoView {
                 if a.has_timestamps { ", timestamp queries" } else { ", no timestamp queries" }
             );
             view! {
-                <p class="gpu-status" data-testid="gpu-status" data-state="ready">
+                <p class="gpu-status" data-testid="gpu-status" data-state="ready" data-warming=move || gpu.warming.get()>
                     "Your GPU: " <strong data-testid="adapter-name">{a.name.clone()}</strong>
                     <span class="muted">" (" {detail} ")"</span>
                 </p>

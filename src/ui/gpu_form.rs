@@ -23,6 +23,11 @@ impl SizeFields {
         }
     }
 
+    /// The sizes the page opened with: what a warm-up compiles for.
+    pub fn opened(self) -> GpuParams {
+        self.opened
+    }
+
     /// The sizes for a link: what is typed where it is a number, else what the page opened with.
     pub fn current(self) -> GpuParams {
         GpuParams {
@@ -67,6 +72,9 @@ pub struct GpuJob<T: Send + Sync + 'static> {
     pub running: RwSignal<bool>,
     pub error: RwSignal<Option<String>>,
     pub result: RwSignal<Option<T>>,
+    /// Milliseconds the last run took, from the click to its results in hand (before the page
+    /// shows them): the GPU round trip as this page makes it.
+    pub round_trip_ms: RwSignal<Option<f64>>,
 }
 
 impl<T: Send + Sync + 'static> Clone for GpuJob<T> {
@@ -79,7 +87,7 @@ impl<T: Send + Sync + 'static> Copy for GpuJob<T> {}
 
 impl<T: Send + Sync + 'static> GpuJob<T> {
     pub fn new() -> Self {
-        GpuJob { running: RwSignal::new(false), error: RwSignal::new(None), result: RwSignal::new(None) }
+        GpuJob { running: RwSignal::new(false), error: RwSignal::new(None), result: RwSignal::new(None), round_trip_ms: RwSignal::new(None) }
     }
 
     /// Checks the reader's sizes against the adapter, then runs `work`; its error becomes the
@@ -110,6 +118,7 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
         Fut: std::future::Future<Output = Result<T, crate::gpu::GpuError>> + 'static,
     {
         let gpu = expect_context::<super::gpu::GpuHandle>();
+        let clicked = super::gpu::now_ms();
         let Some(ctx) = gpu.context() else { return };
         let params = match check(&ctx) {
             Ok(p) => p,
@@ -118,11 +127,15 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
                 return;
             }
         };
-        let result = self.result;
+        let (result, round_trip_ms) = (self.result, self.round_trip_ms);
         // Only this part depends on the result's type; the bookkeeping around it is shared.
         let job = async move {
             let r = work(ctx, params).await?;
-            Ok(Box::new(move || result.set(Some(r))) as Box<dyn FnOnce()>)
+            let took = super::gpu::now_ms() - clicked;
+            Ok(Box::new(move || {
+                round_trip_ms.set(Some(took));
+                result.set(Some(r));
+            }) as Box<dyn FnOnce()>)
         };
         run_job(gpu, self.running, self.error, Box::pin(job));
     }
@@ -176,7 +189,8 @@ pub fn RunForm<T: Send + Sync + 'static>(
     view! {
         <div class="gpu-form">
             {sizes.map(|sizes| view! { <SizeInputs sizes=sizes /> })}
-            <button on:click=move |_| on_run.run(()) disabled=busy data-testid=format!("{name}-run")>
+            <button on:click=move |_| on_run.run(()) disabled=busy data-testid=format!("{name}-run")
+                data-round-trip-ms=move || job.round_trip_ms.get().map(|ms| format!("{ms:.3}"))>
                 {label.unwrap_or("Run on my GPU")}
             </button>
             {on_run_100.map(|run| view! {

@@ -310,7 +310,8 @@ pub fn Scene(
             })
         })
     };
-    Effect::new(move |_| {
+    // A render effect, which the page links anyway; it lives as long as the scene.
+    let redraw = RenderEffect::new(move |_| {
         let now = lanes_now();
         drawn.update_value(|lanes| {
             for ((lane, was), now) in lanes.iter_mut().zip(now) {
@@ -320,6 +321,7 @@ pub fn Scene(
         });
         write_cells();
     });
+    StoredValue::new_local(redraw);
 
     // Built once per layout, showing the state of the moment; from then on the effect patches them.
     let lanes = move || {

@@ -165,7 +165,7 @@ pub fn TokenLayer(
     let frame = StoredValue::new_local(Some(frame));
     let state = StoredValue::new_local(Rc::clone(&flying));
 
-    Effect::new(move |_| {
+    let fly = RenderEffect::new(move |_| {
         let (_, list) = flights.get();
         let (ms, scene_width, compact) = (ms.get_untracked(), scene_width.get_untracked(), compact.get_untracked());
         let Some(element) = canvas.get() else { return };
@@ -180,6 +180,7 @@ pub fn TokenLayer(
             }
         });
     });
+    StoredValue::new_local(fly);
     on_cleanup(move || {
         // No frame may call the callback once it is gone.
         if let Some(id) = state.try_with_value(|f| f.borrow_mut().pending_frame.take()).flatten() {

@@ -71,6 +71,7 @@ const STRIP: usize = 48;
 #[component]
 fn GpuAppend(sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<AppendResult>::new();
+    crate::ui::gpu::warm(move || vec![(Append::kernel(), sizes.opened().workgroup_size)]);
     let run = Callback::new(move |()| {
         let last = job.result.get_untracked();
         job.start(sizes, move |ctx, params| async move {

@@ -70,6 +70,7 @@ struct TicketResult {
 #[component]
 fn GpuTickets(sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<TicketResult>::new();
+    crate::ui::gpu::warm(move || vec![(Tickets::kernel(), sizes.opened().workgroup_size)]);
     let run = Callback::new(move |()| {
         job.start(sizes, |ctx, params| async move {
             let t0 = now_ms();

@@ -134,6 +134,10 @@ struct OpsResult {
 fn GpuAtomicOps(model: ModelState<AtomicSetup>) -> impl IntoView {
     let job = GpuJob::<OpsResult>::new();
     let spread = RwSignal::new(false);
+    crate::ui::gpu::warm(move || {
+        let placement = if spread.get() { Placement::WorkgroupEach } else { Placement::OneWorkgroup };
+        vec![(AtomicSetup::kernel(), placement.sizes(model.threads.get() as u32).0)]
+    });
     let launch = move |times: usize| {
         let (setup, threads) = (model.variant.get_untracked(), model.threads.get_untracked());
         let placement = if spread.get_untracked() { Placement::WorkgroupEach } else { Placement::OneWorkgroup };

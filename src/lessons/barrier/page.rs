@@ -74,6 +74,7 @@ struct BarrierResult {
 #[component]
 fn GpuBarrier(variant: RwSignal<BarrierVariant>, sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<BarrierResult>::new();
+    crate::ui::gpu::warm(move || vec![(variant.get().kernel(), sizes.opened().workgroup_size)]);
     let run = Callback::new(move |()| {
         let variant = variant.get_untracked();
         job.start(sizes, move |ctx, params| async move {
@@ -216,6 +217,7 @@ struct AcrossResult {
 #[component]
 fn GpuAcross(sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<AcrossResult>::new();
+    crate::ui::gpu::warm(move || vec![(crate::lessons::barrier::kernels::ACROSS_WORKGROUPS, sizes.opened().workgroup_size)]);
     let run = Callback::new(move |()| {
         job.start(sizes, move |ctx, params| async move {
             let t0 = now_ms();

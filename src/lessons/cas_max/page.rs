@@ -70,6 +70,7 @@ struct CasResult {
 #[component]
 fn GpuCasMax(inputs: RwSignal<CasInputs>, sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<CasResult>::new();
+    crate::ui::gpu::warm(move || vec![(CasInputs::kernel(), sizes.opened().workgroup_size)]);
     let run = Callback::new(move |()| {
         let inputs = inputs.get_untracked();
         job.start(sizes, move |ctx, params| async move {

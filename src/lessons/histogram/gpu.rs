@@ -75,7 +75,7 @@ async fn count(ctx: &GpuContext, variant: HistogramVariant, params: GpuParams, i
     let bins = storage_buffer(device, "bins", 4 * BINS as u64);
     let uniform = uniform_words(device, &[params.invocations, stride]);
     let group = bind_whole(device, &pipeline, "histogram", &[input, &bins, &uniform]);
-    let timer = PassTimer::new(ctx);
+    let timer = PassTimer::shared(ctx);
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let mut encoder = device.create_command_encoder(&Default::default());
     {

@@ -74,6 +74,7 @@ struct Counted {
 #[component]
 fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<Counted>::new();
+    crate::ui::gpu::warm(move || HistogramVariant::ALL.iter().map(|v| (v.kernel(), sizes.opened().workgroup_size)).collect());
     let sweep = GpuJob::<(AdapterSummary, GpuParams, Vec<SweepPoint>, f64)>::new();
     let distinct = RwSignal::new(256u32);
     let run = Callback::new(move |()| {

@@ -123,6 +123,7 @@ fn seed() -> u64 {
 #[component]
 fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> impl IntoView {
     let job = GpuJob::<Litmus>::new();
+    crate::ui::gpu::warm(move || MessagePassingVariant::ALL.iter().map(|v| (v.kernel(), sizes.opened().workgroup_size)).collect());
     let throughput = GpuJob::<(AdapterSummary, MessagePassingVariant, GpuParams, Throughput)>::new();
     let dispatches = RwSignal::new(10u32);
     let run = Callback::new(move |()| {

@@ -59,7 +59,7 @@ pub async fn run_race(
         })
         .collect();
 
-    let timer = PassTimer::new(ctx);
+    let timer = PassTimer::shared(ctx);
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {

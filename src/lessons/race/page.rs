@@ -76,6 +76,7 @@ struct RunResult {
 #[component]
 fn GpuRuns(variant: RwSignal<Variant>, sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<RunResult>::new();
+    crate::ui::gpu::warm(move || vec![(variant.get().kernel(), sizes.opened().workgroup_size)]);
     let run = move |runs: u32| {
         let v = variant.get_untracked();
         job.start(sizes, move |ctx, params| async move {
@@ -174,6 +175,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
     let running = RwSignal::new(false);
     // Counts recordings: the timeline keys its columns on it.
     let recordings = RwSignal::new(0u64);
+    crate::ui::gpu::warm(move || vec![(variant.get().replay_kernel(), crate::lessons::race::MAX_REPLAY_INVOCATIONS)]);
 
     let record = move |_| {
         let Some(ctx) = gpu.context() else { return };

@@ -58,6 +58,7 @@ const CUDA: &str = "__global__ void reduce(const unsigned *input, unsigned *part
 #[component]
 fn GpuTrace(model: ModelState<Tree>) -> impl IntoView {
     let job = GpuJob::<(usize, Vec<Vec<u32>>, AdapterSummary, f64)>::new();
+    crate::ui::gpu::warm(move || vec![(Tree::kernel(), model.threads.get() as u32)]);
     let gpu = expect_context::<GpuHandle>();
     let run = move |_| {
         let n = model.threads.get_untracked();
@@ -107,6 +108,10 @@ struct ComparisonResult {
 #[component]
 fn GpuComparison(sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<ComparisonResult>::new();
+    crate::ui::gpu::warm(move || {
+        let w = sizes.opened().workgroup_size;
+        vec![(crate::lessons::reduction::kernels::TREE, w), (crate::lessons::reduction::kernels::ATOMIC, w)]
+    });
     let run = Callback::new(move |()| {
         job.start(sizes, move |ctx, params| async move {
             let t0 = now_ms();

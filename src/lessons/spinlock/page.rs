@@ -66,6 +66,7 @@ struct LockResult {
 #[component]
 fn GpuSpinlock(lock: RwSignal<Lock>, sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<LockResult>::new();
+    crate::ui::gpu::warm(move || vec![(lock.get().kernel(), sizes.opened().workgroup_size)]);
     let run = Callback::new(move |()| {
         let lock = lock.get_untracked();
         job.start(sizes, move |ctx, params| async move {

@@ -75,6 +75,7 @@ fn GpuTiled(variant: RwSignal<TiledVariant>) -> impl IntoView {
     let job = GpuJob::<TiledResult>::new();
     let n = RwSignal::new(TiledSize::DEFAULT.n);
     let tile = RwSignal::new(TiledSize::DEFAULT.tile);
+    crate::ui::gpu::warm(move || vec![(variant.get().kernel(), tile.get() * tile.get())]);
     let start = move |runs: u32| {
         let variant = variant.get_untracked();
         let size = TiledSize { n: n.get_untracked(), tile: tile.get_untracked() };
