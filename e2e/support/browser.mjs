@@ -23,9 +23,11 @@ export async function launch({ webgpu = true } = {}) {
   return chromium.launch({ executablePath, args, headless: true });
 }
 
-/** A page that remembers every console error and uncaught exception. */
-export async function openPage(browser, url, options = {}) {
+/** A page that remembers every console error and uncaught exception: `url` opened in a fresh
+ * context made with `options`; `initScript`, if given, runs in the page before its own scripts. */
+export async function openPage(browser, url, { initScript, ...options } = {}) {
   const context = await browser.newContext(options);
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   page.errors = [];
   page.on('console', (m) => {

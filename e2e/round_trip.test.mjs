@@ -1,0 +1,40 @@
+// A GPU run is one trip to the GPU and back, and its pipelines are compiled before the reader
+// clicks. The WebGPU calls one click makes, recorded in the page (bench/webgpu_replay.mjs), say
+// so for every lesson's main Run button.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite } from './support/fixture.mjs';
+import { lessonIds, openPage } from './support/browser.mjs';
+import { clickAndWait, recordWebGpu } from '../bench/webgpu_replay.mjs';
+
+const site = useSite();
+
+test("every lesson's first run finds its pipelines compiled, and maps each submission's results once", async () => {
+  const ids = (await lessonIds(site.browser, site.url)).filter((id) => id !== 'cuda-map');
+  for (const id of ids) {
+    const page = await openPage(site.browser, `${site.url}?lesson=${id}`, { initScript: recordWebGpu });
+    // Ready, and nothing left compiling in the background.
+    await page.waitForFunction(() => {
+      const s = document.querySelector('[data-testid=gpu-status]');
+      return s?.dataset.state === 'ready' && s.dataset.warming === '0';
+    }, null, { timeout: 120_000 });
+    await page.evaluate(() => globalThis.__webgpuLog.start());
+    const { roundTrip } = await page.evaluate(clickAndWait, 'gpu-run');
+    await page.evaluate(() => globalThis.__webgpuLog.stop());
+    const calls = await page.evaluate(() => globalThis.__webgpuRecorded.log.map((c) => c.method));
+    const count = (m) => calls.filter((c) => c === m).length;
+    assert.equal(count('createShaderModule') + count('createComputePipeline'), 0, `${id}: the first click compiled a pipeline`);
+    assert.ok(count('submit') >= 1, `${id}: the click submitted nothing`);
+    assert.equal(count('mapAsync'), count('submit'), `${id}: one map per submission (${calls.join(' ')})`);
+    // Each submission's errors are asked for before its results are awaited, not a trip later.
+    for (let i = calls.indexOf('submit'); i >= 0; i = calls.indexOf('submit', i + 1)) {
+      const next = calls.slice(i + 1);
+      const pop = next.indexOf('popErrorScope');
+      const map = next.indexOf('mapAsync');
+      assert.ok(pop >= 0 && pop < map, `${id}: errors asked for after the map (${calls.join(' ')})`);
+    }
+    assert.ok(roundTrip > 0, `${id}: the run's round trip is on its button`);
+    assert.deepEqual(page.errors, [], `${id}: console errors`);
+    await page.context().close();
+  }
+});
