@@ -58,7 +58,13 @@ impl Layout {
         let compact = threads >= COMPACT_FROM;
         let regs = program.register_names.len() as f64;
         let (row_h, reg_w) = if compact { (COMPACT_ROW_H, COMPACT_REG_W) } else { (ROW_H, REG_W) };
-        let lane_w = if compact { COMPACT_LANE_W } else { LANE_W }.max(34.0 + regs * reg_w);
+        // Each register's box as wide as its name above it (about 6.6 units a character at the
+        // header's size), so names like `expected` and `exchanged` do not run together.
+        let longest = program.register_names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
+        let reg_w = reg_w.max(6.6 * longest + 8.0);
+        // Room for the name and, in full lanes, some of the next instruction.
+        let text_room = if compact { 34.0 } else { 134.0 };
+        let lane_w = if compact { COMPACT_LANE_W } else { LANE_W }.max(text_room + regs * reg_w);
         let per_column = if compact { COMPACT_FROM } else { threads.max(1) };
         let columns = threads.div_ceil(per_column).max(1);
         let lanes_right = columns as f64 * (lane_w + 8.0) - 8.0;
