@@ -332,7 +332,7 @@ try {
   console.log(`  raw JavaScript WebGPU, same kernel, same browser:   ${median(raw).toFixed(2)} ms`);
   console.log(`  adapter: ${lesson.adapter}`);
 
-  const lessonIds = pages.rows.map((r) => r.id).filter((id) => id !== 'index' && id !== 'cuda-map');
+  const lessonIds = pages.rows.map((r) => r.id).filter((id) => id !== '(home)' && id !== 'cuda-map');
   const runs = await lessonRunTable(browser, server.url, lessonIds);
   console.log(`\nEach lesson's Run button at its default sizes, pipelines compiled in the background as the page opened:`);
   console.log('  first click: click → results shown (and the round trip inside it: click → results in hand);');
