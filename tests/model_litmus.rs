@@ -1,0 +1,150 @@
+//! The litmus lab's engine: reading tests (and every mistake named by line and column), the
+//! outcomes sequential consistency reaches, and the verdicts of WGSL's memory model, against
+//! what the literature and the WebGPU conformance tests say of the classic tests.
+
+use syncscope::model::litmus::{parse, preset, sc, wgsl, with_barriers, LitmusTest, Outcome, Placement, PRESETS};
+use syncscope::model::Space;
+
+fn test(name: &str, placement: Placement, memory: Space) -> LitmusTest {
+    parse(preset(name).unwrap(), placement, memory).unwrap()
+}
+
+/// `(sequential consistency reaches it, WGSL allows it)` for the outcome named `name`.
+fn verdict(t: &LitmusTest, name: &str) -> (bool, bool) {
+    let outcome: Outcome = t.outcomes().into_iter().find(|o| t.name(o) == name).unwrap_or_else(|| panic!("no outcome {name}"));
+    let sc = sc::reachable(t).contains_key(&outcome);
+    let wgsl = wgsl::verdicts(t).allowed.contains_key(&outcome);
+    (sc, wgsl)
+}
+
+#[test]
+fn the_weak_outcomes_of_the_classic_tests_are_allowed_across_workgroups_and_never_sequentially_consistent() {
+    for (name, weak) in [
+        ("mp", "r0=1 r1=0"),
+        ("sb", "r0=0 r1=0"),
+        ("lb", "r0=1 r1=1"),
+        ("s", "r0=1 x=2"),
+        ("r", "r0=0 y=2"),
+        ("2+2w", "x=1 y=1"),
+        ("iriw", "r0=1 r1=0 r2=1 r3=0"),
+    ] {
+        let t = test(name, Placement::Across, Space::Storage);
+        assert_eq!(verdict(&t, weak), (false, true), "{name}: {weak}");
+    }
+}
+
+#[test]
+fn coherence_forbids_the_same_outcomes_under_both_models() {
+    for (name, forbidden) in [("corr", "r0=1 r1=0"), ("coww", "x=1"), ("corw", "r0=1"), ("cowr", "r0=0 x=1"), ("cowr", "r0=0 x=2"), ("cowr", "r0=2 x=1")] {
+        let t = test(name, Placement::Across, Space::Storage);
+        assert_eq!(verdict(&t, forbidden), (false, false), "{name}: {forbidden}");
+    }
+    let t = test("coww", Placement::Across, Space::Storage);
+    assert_eq!(verdict(&t, "x=2"), (true, true));
+}
+
+#[test]
+fn a_barrier_forbids_weak_message_passing_only_within_one_workgroup_and_for_its_own_memory() {
+    let mp = |placement, memory, barrier| with_barriers(&test("mp", placement, memory), barrier);
+    // storageBarrier() between the accesses, every thread in one workgroup: ordered.
+    assert_eq!(verdict(&mp(Placement::Same, Space::Storage, Space::Storage), "r0=1 r1=0"), (false, false));
+    assert_eq!(verdict(&mp(Placement::Same, Space::Workgroup, Space::Workgroup), "r0=1 r1=0"), (false, false));
+    // The same barrier across workgroups orders nothing between them.
+    assert_eq!(verdict(&mp(Placement::Across, Space::Storage, Space::Storage), "r0=1 r1=0"), (false, true));
+    // A barrier of the other memory class orders nothing here.
+    assert_eq!(verdict(&mp(Placement::Same, Space::Storage, Space::Workgroup), "r0=1 r1=0"), (false, true));
+}
+
+#[test]
+fn whatever_sequential_consistency_reaches_wgsl_allows() {
+    for (name, _) in PRESETS {
+        for placement in [Placement::Across, Placement::Same] {
+            for barrier in [None, Some(Space::Storage), Some(Space::Workgroup)] {
+                let base = test(name, placement, Space::Storage);
+                let t = barrier.map_or(base.clone(), |b| with_barriers(&base, b));
+                let allowed = wgsl::verdicts(&t).allowed;
+                let reached = sc::reachable(&t);
+                assert!(!reached.is_empty(), "{name}");
+                for outcome in reached.keys() {
+                    assert!(allowed.contains_key(outcome), "{name} {placement:?} {barrier:?}: {} is sequentially consistent", t.name(outcome));
+                    assert!(t.outcomes().contains(outcome), "{name}: {} is not listed", t.name(outcome));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn read_modify_writes_are_atomic_and_a_weak_compare_exchange_may_fail() {
+    let adds = parse("T0: r0 = atomicAdd(x, 1) | T1: r1 = atomicAdd(x, 1)", Placement::Across, Space::Storage).unwrap();
+    assert_eq!(verdict(&adds, "r0=0 r1=0 x=1"), (false, false), "a lost update");
+    assert_eq!(verdict(&adds, "r0=0 r1=1 x=2"), (true, true));
+    let cas = parse("T0: r0 = atomicCompareExchangeWeak(x, 0, 1)", Placement::Across, Space::Storage).unwrap();
+    let reached: Vec<String> = sc::reachable(&cas).keys().map(|o| cas.name(o)).collect();
+    assert_eq!(reached, ["r0=0"], "one register; success and spurious failure both read 0");
+    let two = parse("T0: r0 = atomicCompareExchangeWeak(x, 0, 1) | T1: r1 = atomicCompareExchangeWeak(x, 0, 2)", Placement::Across, Space::Storage).unwrap();
+    assert_eq!(verdict(&two, "r0=0 r1=0 x=0"), (true, true), "both may fail spuriously");
+    assert_eq!(verdict(&two, "r0=0 r1=0 x=1"), (true, true), "one succeeds, the other fails");
+}
+
+#[test]
+fn every_mistake_is_named_by_line_and_column() {
+    let at = |text: &str| parse(text, Placement::Across, Space::Storage).map(|_| ()).map_err(|e| (e.line, e.column, e.message));
+    assert!(at("T0: x = 1\nT1: r0 = x").is_ok());
+    let (line, column, message) = at("T0: x = 1\nT1: r0 = w").unwrap_err();
+    assert_eq!((line, column), (2, 10), "{message}");
+    assert!(message.contains("unknown location"), "{message}");
+    let (line, column, _) = at("T0: x = 1 | T1: r0 = x; r0 = y").unwrap_err();
+    assert_eq!((line, column), (1, 25), "a register written twice");
+    let (_, column, _) = at("T0: x = banana").unwrap_err();
+    assert_eq!(column, 9);
+    let (_, column, message) = at("T0: r0 = atomicAdd(x)").unwrap_err();
+    assert_eq!(column, 10, "{message}");
+    let (_, column, message) = at("T0: x = 1 | T2: y = 1").unwrap_err();
+    assert_eq!(column, 13, "{message}");
+    assert!(at("").is_err());
+    assert!(at("T0: x = 1 | T1: x = 1 | T2: x = 1 | T3: x = 1 | T4: x = 1").is_err());
+    assert!(parse("T0: x = 1", Placement::Across, Space::Workgroup).is_err(), "workgroup memory needs one workgroup");
+    let uneven = parse("T0: x = 1; workgroupBarrier() | T1: r0 = x", Placement::Same, Space::Workgroup).unwrap_err();
+    assert!(uneven.message.contains("same barriers"), "{uneven}");
+}
+
+#[test]
+fn random_text_never_panics() {
+    // A tiny generator over the syntax's own characters: whatever comes back is a test or a message.
+    let alphabet: Vec<char> = "T0123:xyzr=;|() ,atomicAdExchngeWkBrrsto\n&u".chars().collect();
+    let mut seed = 7u64;
+    let mut next = || {
+        seed = syncscope::model::splitmix64(seed);
+        seed
+    };
+    for _ in 0..3000 {
+        let len = (next() % 40) as usize;
+        let text: String = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+        if let Ok(t) = parse(&text, Placement::Same, Space::Storage) {
+            let _ = sc::reachable(&t);
+            let _ = wgsl::verdicts(&t);
+        }
+    }
+}
+
+#[test]
+fn a_verdict_comes_with_its_reason() {
+    let corr = test("corr", Placement::Across, Space::Storage);
+    let stale = corr.outcomes().into_iter().find(|o| corr.name(o) == "r0=1 r1=0").unwrap();
+    let why = &wgsl::verdicts(&corr).forbidden[&stale];
+    assert!(why.starts_with("coherence:"), "{why}");
+    let adds = parse("T0: r0 = atomicAdd(x, 1) | T1: r1 = atomicAdd(x, 1)", Placement::Across, Space::Storage).unwrap();
+    let lost = adds.outcomes().into_iter().find(|o| adds.name(o) == "r0=0 r1=0 x=1").unwrap();
+    let why = &wgsl::verdicts(&adds).forbidden[&lost];
+    assert!(why.starts_with("atomicity:"), "{why}");
+    // Weak message passing: the flag read from T0's store, the data the initial 0.
+    let mp = test("mp", Placement::Across, Space::Storage);
+    let weak = mp.outcomes().into_iter().find(|o| mp.name(o) == "r0=1 r1=0").unwrap();
+    let execution = &wgsl::verdicts(&mp).allowed[&weak];
+    assert_eq!(execution.reads_from, [((1, 0), Some((0, 1))), ((1, 1), None)]);
+    // And an interleaving for each outcome sequential consistency reaches.
+    let sc = sc::reachable(&mp);
+    let both = mp.outcomes().into_iter().find(|o| mp.name(o) == "r0=1 r1=1").unwrap();
+    assert_eq!(sc[&both], [(0, 0), (0, 1), (1, 0), (1, 1)]);
+}
