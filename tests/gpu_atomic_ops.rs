@@ -1,7 +1,7 @@
 //! Every atomic of the family on a real Vulkan device, on u32 and i32: what each invocation
 //! got back and where the cell ended are explained by some one-at-a-time order.
 
-use syncscope::lessons::atomic_ops::gpu::run_atomic_op;
+use syncscope::lessons::atomic_ops::gpu::{run_atomic_op, run_atomic_ops};
 use syncscope::lessons::atomic_ops::{explain, serial_run, AtomicOp, AtomicSetup, Placement};
 use syncscope::model::{IntType, RmwOp};
 
@@ -36,6 +36,20 @@ fn every_op_on_both_types_is_some_serial_order() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn a_batch_of_runs_in_one_submission_gives_each_run_its_own_cells() {
+    let Some(ctx) = gpu() else { return };
+    let setup = AtomicSetup { op: AtomicOp::Rmw(RmwOp::Add), ..AtomicSetup::DEFAULT };
+    let runs = pollster::block_on(run_atomic_ops(&ctx, setup, 8, Placement::WorkgroupEach, 100)).unwrap();
+    assert_eq!(runs.len(), 100);
+    let every_order = serial_run(setup, 8, &(0..8).collect::<Vec<_>>());
+    for run in &runs {
+        // Each run starts from the setup's initial value: had runs shared a cell, the sums would pile up.
+        assert_eq!(run.final_bits, every_order.final_bits, "{run:?}");
+        assert!(explain(setup, run).order.is_some(), "{run:?}");
     }
 }
 

@@ -68,3 +68,82 @@ pub fn bind_whole(
         entries: &entries,
     })
 }
+
+/// A buffer a batch of runs binds: the same for every run, or a slice of its own for each.
+#[derive(Clone, Copy)]
+pub enum Binding<'a> {
+    Shared(&'a wgpu::Buffer),
+    /// Run `i` binds the `size` bytes at `i × stride` (see [`run_stride`]).
+    PerRun { buffer: &'a wgpu::Buffer, stride: u64, size: u64 },
+}
+
+/// Where consecutive runs' slices of a per-run buffer start: `size` rounded up to the offsets
+/// this device can bind.
+pub fn run_stride(ctx: &GpuContext, size: u64) -> u64 {
+    size.next_multiple_of(u64::from(ctx.adapter.limits.min_storage_buffer_offset_alignment.max(4)))
+}
+
+/// Runs `pipeline` `runs` times in one submission, each run a dispatch of `workgroups`
+/// workgroups with its own slice of every per-run buffer, and reads back the per-run buffers
+/// `reads` names (indices into `bindings`) after a single map: for each of them, each run's
+/// bytes. Validation errors and a device lost come back as errors.
+pub async fn dispatch_runs(
+    ctx: &GpuContext,
+    pipeline: &wgpu::ComputePipeline,
+    label: &'static str,
+    bindings: &[Binding<'_>],
+    runs: u32,
+    workgroups: u32,
+    reads: &[usize],
+) -> Result<Vec<Vec<Vec<u8>>>, GpuError> {
+    if runs == 0 {
+        return Err(GpuError::BadParams("a batch has at least one run".into()));
+    }
+    let device = &ctx.device;
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let layout = pipeline.get_bind_group_layout(0);
+    let groups: Vec<wgpu::BindGroup> = (0..u64::from(runs))
+        .map(|run| {
+            let entries: Vec<wgpu::BindGroupEntry> = bindings
+                .iter()
+                .enumerate()
+                .map(|(i, b)| wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource: match *b {
+                        Binding::Shared(buffer) => buffer.as_entire_binding(),
+                        Binding::PerRun { buffer, stride, size } => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer,
+                            offset: run * stride,
+                            size: wgpu::BufferSize::new(size),
+                        }),
+                    },
+                })
+                .collect();
+            device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout: &layout, entries: &entries })
+        })
+        .collect();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
+        pass.set_pipeline(pipeline);
+        for group in &groups {
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(workgroups, 1, 1);
+        }
+    }
+    let mut copies = Vec::with_capacity(reads.len());
+    let mut slices = Vec::with_capacity(reads.len());
+    for &i in reads {
+        let Some(&Binding::PerRun { buffer, stride, size }) = bindings.get(i) else {
+            return Err(GpuError::BadParams(format!("binding {i} is not a per-run buffer to read back")));
+        };
+        copies.push((buffer, stride * u64::from(runs)));
+        slices.push((stride as usize, size as usize));
+    }
+    let read = submit_and_read(ctx, scope, encoder, &copies).await?;
+    Ok(read
+        .iter()
+        .zip(slices)
+        .map(|(bytes, (stride, size))| (0..runs as usize).map(|run| bytes[run * stride..run * stride + size].to_vec()).collect())
+        .collect())
+}

@@ -1,7 +1,7 @@
 //! The atomic family page: the reader picks an op, a type, the cell's starting value and each
 //! invocation's operand; the model and the real kernel both apply it from every invocation.
 
-use crate::lessons::atomic_ops::gpu::run_atomic_op;
+use crate::lessons::atomic_ops::gpu::run_atomic_ops;
 use crate::gpu::AdapterSummary;
 use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, show, tally, AtomicOp, AtomicRun, AtomicSetup, Placement, CELL};
 use crate::model::{IntType, Machine};
@@ -143,10 +143,7 @@ fn GpuAtomicOps(model: ModelState<AtomicSetup>) -> impl IntoView {
         let placement = if spread.get_untracked() { Placement::WorkgroupEach } else { Placement::OneWorkgroup };
         job.start_fixed(move |ctx| async move {
             let t0 = now_ms();
-            let mut runs = Vec::with_capacity(times);
-            for _ in 0..times {
-                runs.push(run_atomic_op(&ctx, setup, threads, placement).await?);
-            }
+            let runs = run_atomic_ops(&ctx, setup, threads, placement, times as u32).await?;
             Ok(OpsResult { adapter: ctx.adapter.clone(), setup, placement, runs, wall_ms: now_ms() - t0 })
         })
     };
@@ -221,7 +218,8 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
                 figure("Final values seen", finals).id("gpu-finals"),
                 figure("Different sets of returned values", t.distinct_returns.to_string()).id("gpu-patterns"),
                 figure("Spurious compare-exchange failures", t.spurious.to_string()).id("gpu-spurious"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission")),
+                figure("Runs per second", format!("{:.0}", runs.len() as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             <TextTable headers=headers rows=rows caption=caption.to_owned() />

@@ -1,8 +1,8 @@
 //! The tiled matrix multiply on the GPU: both inputs uploaded once, the kernel dispatched one
-//! or more times, and each run's product read back whole.
+//! or more times in one submission, and each run's product read back whole.
 
 use crate::gpu::buffers::{per_invocation_bytes, storage_buffer, storage_buffer_with, uniform_words};
-use crate::gpu::dispatch::dispatch_once;
+use crate::gpu::dispatch::{dispatch_runs, run_stride, Binding};
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
 use crate::gpu::params::ComputeLimits;
@@ -19,14 +19,12 @@ pub async fn run_tiled(ctx: &GpuContext, variant: TiledVariant, size: TiledSize,
     let a = storage_buffer_with(device, "a", &upload(Matrix::A));
     let b = storage_buffer_with(device, "b", &upload(Matrix::B));
     let uniform = uniform_words(device, &[size.n, size.tile]);
-    let mut products = Vec::with_capacity(runs as usize);
-    for _ in 0..runs {
-        // A fresh, zeroed product each run: a cell the kernel failed to write reads 0, not
-        // what the previous run left there.
-        let c = storage_buffer(device, "c", bytes);
-        let read = dispatch_once(ctx, &pipeline, "tiled", &[&a, &b, &c, &uniform], size.workgroups(), &[(&c, bytes)], false).await?;
-        let c = read.buffers.first().ok_or_else(|| GpuError::Run("nothing came back".into()))?;
-        products.push(u32s(c));
-    }
+    // Each run its own zeroed product: a cell the kernel failed to write reads 0, not what
+    // another run left there.
+    let stride = run_stride(ctx, bytes);
+    let c = storage_buffer(device, "c", stride * u64::from(runs.max(1)));
+    let bindings = [Binding::Shared(&a), Binding::Shared(&b), Binding::PerRun { buffer: &c, stride, size: bytes }, Binding::Shared(&uniform)];
+    let read = dispatch_runs(ctx, &pipeline, "tiled", &bindings, runs, size.workgroups(), &[2]).await?;
+    let products: Vec<Vec<u32>> = read.into_iter().next().unwrap_or_default().iter().map(|c| u32s(c)).collect();
     Ok(products)
 }
