@@ -83,10 +83,18 @@ pub fn run_stride(ctx: &GpuContext, size: u64) -> u64 {
     size.next_multiple_of(u64::from(ctx.adapter.limits.min_storage_buffer_offset_alignment.max(4)))
 }
 
+/// What a batch gave back: for each per-run buffer read, each run's bytes; and the whole pass's
+/// GPU time when it was timed and the adapter has timestamp queries.
+pub struct RunsReadback {
+    pub reads: Vec<Vec<Vec<u8>>>,
+    pub gpu_ns: Option<f64>,
+}
+
 /// Runs `pipeline` `runs` times in one submission, each run a dispatch of `workgroups`
 /// workgroups with its own slice of every per-run buffer, and reads back the per-run buffers
-/// `reads` names (indices into `bindings`) after a single map: for each of them, each run's
-/// bytes. Validation errors and a device lost come back as errors.
+/// `reads` names (indices into `bindings`) after a single map. Validation errors and a device
+/// lost come back as errors.
+#[allow(clippy::too_many_arguments)]
 pub async fn dispatch_runs(
     ctx: &GpuContext,
     pipeline: &wgpu::ComputePipeline,
@@ -95,7 +103,8 @@ pub async fn dispatch_runs(
     runs: u32,
     workgroups: u32,
     reads: &[usize],
-) -> Result<Vec<Vec<Vec<u8>>>, GpuError> {
+    timed: bool,
+) -> Result<RunsReadback, GpuError> {
     if runs == 0 {
         return Err(GpuError::BadParams("a batch has at least one run".into()));
     }
@@ -122,16 +131,20 @@ pub async fn dispatch_runs(
             device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout: &layout, entries: &entries })
         })
         .collect();
+    let timer = if timed { PassTimer::shared(ctx) } else { None };
     let mut encoder = device.create_command_encoder(&Default::default());
     {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(label),
+            timestamp_writes: timer.as_ref().map(PassTimer::writes),
+        });
         pass.set_pipeline(pipeline);
         for group in &groups {
             pass.set_bind_group(0, group, &[]);
             pass.dispatch_workgroups(workgroups, 1, 1);
         }
     }
-    let mut copies = Vec::with_capacity(reads.len());
+    let mut copies = Vec::with_capacity(reads.len() + 1);
     let mut slices = Vec::with_capacity(reads.len());
     for &i in reads {
         let Some(&Binding::PerRun { buffer, stride, size }) = bindings.get(i) else {
@@ -140,10 +153,19 @@ pub async fn dispatch_runs(
         copies.push((buffer, stride * u64::from(runs)));
         slices.push((stride as usize, size as usize));
     }
-    let read = submit_and_read(ctx, scope, encoder, &copies).await?;
-    Ok(read
+    if let Some(t) = &timer {
+        t.resolve(&mut encoder);
+        copies.push((t.buffer(), PassTimer::BYTES));
+    }
+    let mut read = submit_and_read(ctx, scope, encoder, &copies).await?;
+    let gpu_ns = match timer {
+        Some(_) => read.pop().and_then(|b| PassTimer::nanoseconds(&b, ctx.queue.get_timestamp_period())),
+        None => None,
+    };
+    let reads = read
         .iter()
         .zip(slices)
         .map(|(bytes, (stride, size))| (0..runs as usize).map(|run| bytes[run * stride..run * stride + size].to_vec()).collect())
-        .collect())
+        .collect();
+    Ok(RunsReadback { reads, gpu_ns })
 }

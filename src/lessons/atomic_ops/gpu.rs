@@ -47,8 +47,8 @@ pub async fn run_atomic_ops(ctx: &GpuContext, setup: AtomicSetup, threads: usize
         Binding::PerRun { buffer: &exchanged, stride, size: bytes },
         Binding::Shared(&uniform),
     ];
-    let read = dispatch_runs(ctx, &pipeline, "atomic ops", &bindings, runs, workgroups, &[0, 2, 3]).await?;
-    let [cells, olds, exchanged] = &read[..] else {
+    let read = dispatch_runs(ctx, &pipeline, "atomic ops", &bindings, runs, workgroups, &[0, 2, 3], false).await?;
+    let [cells, olds, exchanged] = &read.reads[..] else {
         return Err(GpuError::Run("the read-back came back short".into()));
     };
     Ok(cells

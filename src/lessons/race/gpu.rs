@@ -1,8 +1,7 @@
 //! Dispatching the race kernels and reading back what they did.
 
-use crate::gpu::dispatch::{dispatch_once, submit_and_read};
+use crate::gpu::dispatch::{dispatch_once, dispatch_runs, run_stride, Binding};
 use crate::gpu::readback::u32s;
-use crate::gpu::PassTimer;
 use crate::gpu::{GpuContext, GpuError};
 use crate::lessons::race::{GpuParams, Variant, MAX_REPLAY_INVOCATIONS};
 use crate::model::AccessRecord;
@@ -31,59 +30,14 @@ pub async fn run_race(
     }
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(variant.kernel(), params.workgroup_size).await?;
-    let device = &ctx.device;
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-
     // Each run's counter sits at its own aligned offset so the runs cannot see one another.
-    let stride = u64::from(ctx.adapter.limits.min_storage_buffer_offset_alignment.max(4));
-    let counters = storage_buffer(device, "counters", stride * u64::from(runs));
-    let uniform = params_buffer(device, params.invocations);
-    let layout = pipeline.get_bind_group_layout(0);
-    let groups: Vec<wgpu::BindGroup> = (0..u64::from(runs))
-        .map(|run| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("race run"),
-                layout: &layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &counters,
-                            offset: run * stride,
-                            size: wgpu::BufferSize::new(4),
-                        }),
-                    },
-                    wgpu::BindGroupEntry { binding: 1, resource: uniform.as_entire_binding() },
-                ],
-            })
-        })
-        .collect();
-
-    let timer = PassTimer::shared(ctx);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("race"),
-            timestamp_writes: timer.as_ref().map(PassTimer::writes),
-        });
-        pass.set_pipeline(&pipeline);
-        for group in &groups {
-            pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups(params.workgroups(), 1, 1);
-        }
-    }
-    if let Some(t) = &timer {
-        t.resolve(&mut encoder);
-    }
-    let mut copies = vec![(&counters, stride * u64::from(runs))];
-    if let Some(t) = &timer {
-        copies.push((t.buffer(), PassTimer::BYTES));
-    }
-    let read = submit_and_read(ctx, scope, encoder, &copies).await?;
-    let words = u32s(&read[0]);
-    let per_run = (stride / 4) as usize;
-    let finals = words.iter().step_by(per_run).copied().take(runs as usize).collect();
-    let gpu_ns = read.get(1).and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period()));
+    let stride = run_stride(ctx, 4);
+    let counters = storage_buffer(&ctx.device, "counters", stride * u64::from(runs));
+    let uniform = params_buffer(&ctx.device, params.invocations);
+    let bindings = [Binding::PerRun { buffer: &counters, stride, size: 4 }, Binding::Shared(&uniform)];
+    let read = dispatch_runs(ctx, &pipeline, "race", &bindings, runs, params.workgroups(), &[0], true).await?;
+    let finals = read.reads.first().map(|runs| runs.iter().map(|c| u32s(c)[0]).collect()).unwrap_or_default();
+    let gpu_ns = read.gpu_ns;
     Ok(RaceBatch { finals, gpu_ns })
 }
 

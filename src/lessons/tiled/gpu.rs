@@ -24,7 +24,7 @@ pub async fn run_tiled(ctx: &GpuContext, variant: TiledVariant, size: TiledSize,
     let stride = run_stride(ctx, bytes);
     let c = storage_buffer(device, "c", stride * u64::from(runs.max(1)));
     let bindings = [Binding::Shared(&a), Binding::Shared(&b), Binding::PerRun { buffer: &c, stride, size: bytes }, Binding::Shared(&uniform)];
-    let read = dispatch_runs(ctx, &pipeline, "tiled", &bindings, runs, size.workgroups(), &[2]).await?;
-    let products: Vec<Vec<u32>> = read.into_iter().next().unwrap_or_default().iter().map(|c| u32s(c)).collect();
+    let read = dispatch_runs(ctx, &pipeline, "tiled", &bindings, runs, size.workgroups(), &[2], false).await?;
+    let products: Vec<Vec<u32>> = read.reads.into_iter().next().unwrap_or_default().iter().map(|c| u32s(c)).collect();
     Ok(products)
 }
