@@ -1,5 +1,5 @@
 //! The index: the course, chapter by chapter, each lesson with a still of its scene; the
-//! reference pages; and the reader's WebGPU status.
+//! lab and the reference pages; and the reader's WebGPU status.
 
 use crate::lessons::{Chapter, Link, LINKS, PREVIEWS};
 use crate::ui::gpu::GpuStatus;
@@ -34,15 +34,17 @@ pub fn Home() -> impl IntoView {
             </p>
             <GpuStatus />
             <div class="course" data-testid="lesson-list">{chapters}</div>
-            <h2>"Reference"</h2>
-            <ul class="lesson-list" data-testid="reference-list">
-                {LINKS.iter().filter(|l| l.chapter == Chapter::Reference).map(|l| view! {
-                    <li data-lesson=l.id>
-                        <a href=format!("?lesson={}", l.id)>{l.title}</a>
-                        <span class="summary">" — "{l.summary}</span>
-                    </li>
-                }).collect_view()}
-            </ul>
+            {[(Chapter::Lab, "lab-list"), (Chapter::Reference, "reference-list")].map(|(chapter, test_id)| view! {
+                <h2>{chapter.title()}</h2>
+                <ul class="lesson-list" data-testid=test_id>
+                    {LINKS.iter().filter(|l| l.chapter == chapter).map(|l| view! {
+                        <li data-lesson=l.id>
+                            <a href=format!("?lesson={}", l.id)>{l.title}</a>
+                            <span class="summary">" — "{l.summary}</span>
+                        </li>
+                    }).collect_view()}
+                </ul>
+            }).collect_view()}
         </section>
     }
 }

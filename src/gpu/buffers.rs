@@ -8,10 +8,10 @@ pub fn params_buffer(device: &wgpu::Device, invocations: u32) -> wgpu::Buffer {
     uniform_words(device, &[invocations])
 }
 
-/// A `Params` uniform of up to four `u32` fields, in order.
+/// A `Params` uniform of `u32` fields, in order.
 pub fn uniform_words(device: &wgpu::Device, words: &[u32]) -> wgpu::Buffer {
     // A uniform struct occupies a multiple of 16 bytes, however few fields it has.
-    let mut bytes = [0u8; 16];
+    let mut bytes = vec![0u8; (4 * words.len()).div_ceil(16).max(1) * 16];
     for (chunk, w) in bytes.chunks_exact_mut(4).zip(words) {
         chunk.copy_from_slice(&w.to_le_bytes());
     }

@@ -14,6 +14,7 @@ pub mod barrier;
 pub mod cas_max;
 pub mod cuda_map;
 pub mod histogram;
+pub mod litmus;
 pub mod message_passing;
 pub mod race;
 pub mod reduction;
@@ -47,6 +48,8 @@ pub enum Chapter {
     Barriers,
     Contention,
     MemoryOrder,
+    /// The litmus lab, outside the course: the reader's own tests.
+    Lab,
     /// Reference pages, outside the course.
     Reference,
 }
@@ -60,6 +63,7 @@ impl Chapter {
             Chapter::Barriers => "Barriers",
             Chapter::Contention => "Contention",
             Chapter::MemoryOrder => "Memory order",
+            Chapter::Lab => "Lab",
             Chapter::Reference => "Reference",
         }
     }
@@ -70,6 +74,7 @@ impl Chapter {
             Chapter::Barriers => "Threads of one workgroup waiting for each other, and what breaks when one barrier is missing.",
             Chapter::Contention => "What it costs when many invocations want the same address, and why a lock is no way out.",
             Chapter::MemoryOrder => "What one invocation may see of another's writes, and in which order.",
+            Chapter::Lab => "Write your own test, see what the memory model allows, and run it on your GPU.",
             Chapter::Reference => "",
         }
     }
@@ -84,8 +89,9 @@ pub fn preview<V: crate::site::settings::LessonVariant>() -> crate::model::Machi
     s.current().clone()
 }
 
-/// Reference pages: opened by `?lesson=` like a lesson, but with no model and no kernel.
-pub const REFERENCE: &[LessonInfo] = &[cuda_map::INFO];
+/// Pages outside the course, opened by `?lesson=` like a lesson: the litmus lab, whose kernels
+/// are written from the reader's test, and the reference, with no model and no kernel.
+pub const REFERENCE: &[LessonInfo] = &[litmus::INFO, cuda_map::INFO];
 
 /// One row of the table: what the router, the index and the tests need to know of a lesson.
 #[derive(Clone, Copy, Debug)]

@@ -85,6 +85,23 @@ pub struct LitmusTest {
     pub memory: Space,
 }
 
+/// One part of an outcome: a register, or the final value of a location written more than once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    pub of: AxisOf,
+    /// The location it reads or ends.
+    pub loc: usize,
+    /// Every value it may take, ascending.
+    pub values: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AxisOf {
+    /// Register `r` (in order of appearance).
+    Register(usize),
+    Final,
+}
+
 /// How a test ended: each register's value, then the final value of each location written
 /// more than once (by coherence, the last write in its order).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -111,27 +128,34 @@ impl LitmusTest {
         regs.chain(finals).collect::<Vec<_>>().join(" ")
     }
 
-    /// Every outcome the test's text allows to be written down: each register any value its
-    /// location may hold, each overwritten location any value it may end with. Values a
-    /// location may hold: 0, what is stored to it, and what its read-modify-writes make of
-    /// those (as many times as it has read-modify-writes).
-    pub fn outcomes(&self) -> Vec<Outcome> {
-        let domains: Vec<Vec<u32>> = (0..LOCATIONS.len()).map(|l| self.values_of(l)).collect();
+    /// What an outcome is made of, in order: each register (with the values its location may
+    /// hold), then each overwritten location's final value. Outcomes number their combinations
+    /// with the last axis counting fastest.
+    pub fn axes(&self) -> Vec<Axis> {
         let mut reg_loc = vec![0; self.registers.len()];
         for op in self.threads.iter().flatten() {
             if let Op::Load { reg, loc } | Op::Rmw { reg, loc, .. } = *op {
                 reg_loc[reg] = loc;
             }
         }
-        let mut axes: Vec<Vec<u32>> = reg_loc.iter().map(|&l| domains[l].clone()).collect();
-        let overwritten = self.overwritten();
-        axes.extend(overwritten.iter().map(|&l| domains[l].clone()));
+        let registers = reg_loc.iter().enumerate().map(|(r, &l)| Axis { of: AxisOf::Register(r), loc: l, values: self.values_of(l) });
+        let finals = self.overwritten().into_iter().map(|l| Axis { of: AxisOf::Final, loc: l, values: self.values_of(l) });
+        registers.chain(finals).collect()
+    }
+
+    /// Every outcome the test's text allows to be written down: each register any value its
+    /// location may hold, each overwritten location any value it may end with. Values a
+    /// location may hold: 0, what is stored to it, and what its read-modify-writes make of
+    /// those (as many times as it has read-modify-writes).
+    pub fn outcomes(&self) -> Vec<Outcome> {
+        let axes = self.axes();
+        let registers = self.registers.len();
         let mut out = Vec::new();
         let mut pick = vec![0usize; axes.len()];
         loop {
-            let values: Vec<u32> = pick.iter().zip(&axes).map(|(&i, a)| a[i]).collect();
-            let (regs, finals) = values.split_at(reg_loc.len());
-            out.push(Outcome { registers: regs.to_vec(), finals: overwritten.iter().copied().zip(finals.iter().copied()).collect() });
+            let values: Vec<u32> = pick.iter().zip(&axes).map(|(&i, a)| a.values[i]).collect();
+            let (regs, finals) = values.split_at(registers);
+            out.push(Outcome { registers: regs.to_vec(), finals: axes[registers..].iter().map(|a| a.loc).zip(finals.iter().copied()).collect() });
             // The next combination, the last axis fastest.
             let mut k = axes.len();
             loop {
@@ -140,7 +164,7 @@ impl LitmusTest {
                 }
                 k -= 1;
                 pick[k] += 1;
-                if pick[k] < axes[k].len() {
+                if pick[k] < axes[k].values.len() {
                     break;
                 }
                 pick[k] = 0;

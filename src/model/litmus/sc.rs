@@ -2,7 +2,7 @@
 //! against one memory. Each outcome reached comes with an interleaving that reaches it.
 
 use super::{LitmusTest, Op, Outcome, Placement, LOCATIONS};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// One statement of one thread: `(thread, statement index)`.
 pub type Move = (usize, usize);
@@ -17,11 +17,11 @@ pub fn reachable(test: &LitmusTest) -> BTreeMap<Outcome, Vec<Move>> {
         registers: vec![0; test.registers.len()],
         waiting: vec![false; test.threads.len()],
     };
-    explore(test, start, &mut Vec::new(), &mut found);
+    explore(test, start, &mut Vec::new(), &mut found, &mut HashSet::new());
     found
 }
 
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct State {
     pcs: Vec<usize>,
     memory: [u32; LOCATIONS.len()],
@@ -30,7 +30,12 @@ struct State {
     waiting: Vec<bool>,
 }
 
-fn explore(test: &LitmusTest, state: State, path: &mut Vec<Move>, found: &mut BTreeMap<Outcome, Vec<Move>>) {
+/// Explores every interleaving from `state`, each state once: what can follow a state does not
+/// depend on how it was reached, so a second visit would find nothing new.
+fn explore(test: &LitmusTest, state: State, path: &mut Vec<Move>, found: &mut BTreeMap<Outcome, Vec<Move>>, seen: &mut HashSet<State>) {
+    if !seen.insert(state.clone()) {
+        return;
+    }
     let mut moved = false;
     for t in 0..test.threads.len() {
         let Some(&op) = test.threads[t].get(state.pcs[t]) else { continue };
@@ -53,11 +58,11 @@ fn explore(test: &LitmusTest, state: State, path: &mut Vec<Move>, found: &mut BT
                         }
                     }
                 }
-                explore(test, next, path, found);
+                explore(test, next, path, found, seen);
             }
             _ => {
                 for next in step(&state, t, op) {
-                    explore(test, next, path, found);
+                    explore(test, next, path, found, seen);
                 }
             }
         }

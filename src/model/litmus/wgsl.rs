@@ -41,6 +41,21 @@ struct Event {
     op: Op,
 }
 
+/// How many candidate executions [`verdicts`] would weigh: each compare-exchange's success or
+/// failure, each read's source, each location's order of writes. Saturates.
+pub fn candidates(test: &LitmusTest) -> u128 {
+    let ops: Vec<Op> = test.threads.iter().flatten().copied().filter(|op| op.loc().is_some()).collect();
+    let cas = ops.iter().filter(|op| matches!(op, Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).count() as u32;
+    let mut total: u128 = 1u128.checked_shl(cas).unwrap_or(u128::MAX);
+    for l in 0..LOCATIONS.len() {
+        let writes = ops.iter().filter(|op| op.loc() == Some(l) && matches!(op, Op::Store { .. } | Op::Rmw { .. })).count() as u128;
+        let reads = ops.iter().filter(|op| op.loc() == Some(l) && matches!(op, Op::Load { .. } | Op::Rmw { .. })).count() as u32;
+        let orders: u128 = (1..=writes).fold(1u128, |a, k| a.saturating_mul(k));
+        total = total.saturating_mul(orders).saturating_mul((writes + 1).saturating_pow(reads));
+    }
+    total
+}
+
 pub fn verdicts(test: &LitmusTest) -> Verdicts {
     let events: Vec<Event> = test
         .threads

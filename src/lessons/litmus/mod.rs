@@ -1,0 +1,326 @@
+//! `?lesson=litmus`, the litmus lab: the reader writes a small test (or opens a classic one),
+//! sees every outcome it could end with, which of them sequential consistency reaches and which
+//! WGSL's memory model allows, with the reason for each, and runs it on their GPU.
+//!
+//! This file holds what the page reads from its link and what it shows of a test, both pure;
+//! [`generate`] writes the test's kernels, `gpu.rs` runs them, `page.rs` draws it all.
+
+pub mod generate;
+pub mod gpu;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
+use crate::model::litmus::sc::Move;
+use crate::model::litmus::wgsl::{self, Execution};
+use crate::model::litmus::{self as litmus, LitmusTest, Op, Outcome, Placement, Rmw, LOCATIONS, PRESETS};
+use crate::model::Space;
+use crate::site::param::one_of;
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "litmus",
+    title: "The litmus lab",
+    summary: "Write a litmus test: see every outcome, which ones sequential consistency and WGSL's memory model allow and why, and count what your GPU does.",
+    chapter: super::Chapter::Lab,
+    kernels: &[],
+    #[cfg(not(target_arch = "wasm32"))]
+    models: Vec::new,
+    preview: None,
+    #[cfg(target_arch = "wasm32")]
+    page: || leptos::prelude::IntoAny::into_any(page::LitmusLab()),
+};
+
+/// Longest test text read from a link or the editor.
+pub const MAX_TEXT: usize = 600;
+/// Most candidate executions the lab weighs: beyond it, it asks for a smaller test rather than
+/// keep the page busy.
+pub const MAX_CANDIDATES: u128 = 200_000;
+
+/// The barrier the `barrier=` modifier puts between each thread's consecutive accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierModifier {
+    None,
+    Workgroup,
+    Storage,
+}
+
+impl BarrierModifier {
+    pub const NAMES: [&'static str; 3] = ["none", "workgroup", "storage"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BarrierModifier::None => "none",
+            BarrierModifier::Workgroup => "workgroup",
+            BarrierModifier::Storage => "storage",
+        }
+    }
+
+    fn from_name(name: &str) -> BarrierModifier {
+        match name {
+            "workgroup" => BarrierModifier::Workgroup,
+            "storage" => BarrierModifier::Storage,
+            _ => BarrierModifier::None,
+        }
+    }
+}
+
+pub fn placement_name(p: Placement) -> &'static str {
+    match p {
+        Placement::Across => "across",
+        Placement::Same => "same",
+    }
+}
+
+pub fn memory_name(m: Space) -> &'static str {
+    match m {
+        Space::Storage => "storage",
+        Space::Workgroup => "workgroup",
+    }
+}
+
+/// What the lab shows: the test's text and how to run it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabSettings {
+    pub text: String,
+    pub placement: Placement,
+    pub memory: Space,
+    pub barrier: BarrierModifier,
+}
+
+impl Default for LabSettings {
+    fn default() -> Self {
+        LabSettings { text: preset_text("mp"), placement: Placement::Across, memory: Space::Storage, barrier: BarrierModifier::None }
+    }
+}
+
+/// A preset's text as the editor shows it: one thread per line.
+pub fn preset_text(name: &str) -> String {
+    litmus::preset(name).map(|t| t.split('|').map(str::trim).collect::<Vec<_>>().join("\n")).unwrap_or_default()
+}
+
+/// The preset whose text this is, if any.
+pub fn preset_of(text: &str) -> Option<&'static str> {
+    let norm = |t: &str| t.split(['|', '\n']).map(|l| l.split_whitespace().collect::<String>()).filter(|l| !l.is_empty()).collect::<Vec<_>>();
+    PRESETS.iter().find(|(_, t)| norm(t) == norm(text)).map(|(n, _)| *n)
+}
+
+impl LabSettings {
+    /// Reads `test=`, `preset=`, `placement=`, `memory=` and `barrier=` through `get`; what is
+    /// refused comes back as messages and leaves the default in its place.
+    pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabSettings, Vec<String>) {
+        let mut s = LabSettings::default();
+        let mut problems = Vec::new();
+        let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
+        if let Some(p) = get("preset") {
+            match one_of("preset", &p, &names) {
+                Ok(name) => s.text = preset_text(name),
+                Err(e) => problems.push(e),
+            }
+        }
+        if let Some(t) = get("test") {
+            if t.chars().count() > MAX_TEXT {
+                problems.push(format!("test= was ignored: it is longer than {MAX_TEXT} characters"));
+            } else {
+                s.text = t;
+            }
+        }
+        if let Some(p) = get("placement") {
+            match one_of("placement", &p, &["across", "same"]) {
+                Ok(p) => s.placement = if p == "same" { Placement::Same } else { Placement::Across },
+                Err(e) => problems.push(e),
+            }
+        }
+        if let Some(m) = get("memory") {
+            match one_of("memory", &m, &["storage", "workgroup"]) {
+                Ok(m) => s.memory = if m == "workgroup" { Space::Workgroup } else { Space::Storage },
+                Err(e) => problems.push(e),
+            }
+        }
+        if let Some(b) = get("barrier") {
+            match one_of("barrier", &b, &BarrierModifier::NAMES) {
+                Ok(b) => s.barrier = BarrierModifier::from_name(b),
+                Err(e) => problems.push(e),
+            }
+        }
+        if s.memory == Space::Workgroup && s.placement == Placement::Across {
+            problems.push("placement=across was changed to same: memory=workgroup is shared only within one workgroup".to_owned());
+            s.placement = Placement::Same;
+        }
+        (s, problems)
+    }
+
+    /// The link's pairs: a preset by name where the text is one, else the text itself.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = match preset_of(&self.text) {
+            Some(name) => vec![("preset", name.to_owned())],
+            None => vec![("test", self.text.clone())],
+        };
+        pairs.push(("placement", placement_name(self.placement).to_owned()));
+        pairs.push(("memory", memory_name(self.memory).to_owned()));
+        pairs.push(("barrier", self.barrier.name().to_owned()));
+        pairs
+    }
+
+    /// The test as the page analyses and runs it: the text read, the modifiers applied.
+    pub fn test(&self) -> Result<LitmusTest, LabError> {
+        if self.text.chars().count() > MAX_TEXT {
+            return Err(LabError { line: None, message: format!("the test is longer than {MAX_TEXT} characters") });
+        }
+        let test = litmus::parse(&self.text, self.placement, self.memory).map_err(|e| LabError { line: Some((e.line, e.column)), message: e.message })?;
+        let test = match self.barrier {
+            BarrierModifier::None => test,
+            BarrierModifier::Workgroup => litmus::with_barriers(&test, Space::Workgroup),
+            BarrierModifier::Storage => litmus::with_barriers(&test, Space::Storage),
+        };
+        let candidates = wgsl::candidates(&test);
+        if candidates > MAX_CANDIDATES {
+            return Err(LabError {
+                line: None,
+                message: format!("{candidates} candidate executions: the lab weighs at most {MAX_CANDIDATES}. Use fewer accesses to one location."),
+            });
+        }
+        Ok(test)
+    }
+}
+
+/// Why a test cannot be shown: where in its text, when the text is at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabError {
+    pub line: Option<(usize, usize)>,
+    pub message: String,
+}
+
+impl std::fmt::Display for LabError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some((line, column)) => write!(f, "line {line}, column {column}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// What WGSL's memory model says of one outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Wgsl {
+    Allowed(Execution),
+    /// The rule every execution producing it breaks.
+    Forbidden(String),
+}
+
+/// One row of the outcome table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub outcome: Outcome,
+    /// `r0=1 r1=0`: the row's name and its `data-outcome`.
+    pub name: String,
+    /// An interleaving that reaches it, where sequential consistency does.
+    pub sc: Option<Vec<Move>>,
+    pub wgsl: Wgsl,
+}
+
+impl Row {
+    pub fn allowed(&self) -> bool {
+        matches!(self.wgsl, Wgsl::Allowed(_))
+    }
+}
+
+/// Every outcome of `test`, in the order the count kernel numbers them, with both verdicts.
+pub fn rows(test: &LitmusTest) -> Vec<Row> {
+    let sc = litmus::sc::reachable(test);
+    let mut verdicts = wgsl::verdicts(test);
+    test.outcomes()
+        .into_iter()
+        .map(|outcome| {
+            let wgsl = match verdicts.allowed.remove(&outcome) {
+                Some(e) => Wgsl::Allowed(e),
+                None => Wgsl::Forbidden(verdicts.forbidden.remove(&outcome).unwrap_or_else(|| "no execution produces these values: no write stores them where they are read".to_owned())),
+            };
+            Row { name: test.name(&outcome), sc: sc.get(&outcome).cloned(), wgsl, outcome }
+        })
+        .collect()
+}
+
+/// A statement as the page writes it: `x = 1`, `r0 = y`, `r0 = atomicAdd(x, 1)`.
+pub fn describe(test: &LitmusTest, op: Op) -> String {
+    let reg = |r: usize| test.registers.get(r).cloned().unwrap_or_default();
+    match op {
+        Op::Store { loc, value } => format!("{} = {value}", LOCATIONS[loc]),
+        Op::Load { reg: r, loc } => format!("{} = {}", reg(r), LOCATIONS[loc]),
+        Op::Rmw { reg: r, loc, rmw } => match rmw {
+            Rmw::Add(v) => format!("{} = atomicAdd({}, {v})", reg(r), LOCATIONS[loc]),
+            Rmw::Exchange(v) => format!("{} = atomicExchange({}, {v})", reg(r), LOCATIONS[loc]),
+            Rmw::CompareExchange { expected, value } => format!("{} = atomicCompareExchangeWeak({}, {expected}, {value})", reg(r), LOCATIONS[loc]),
+        },
+        Op::Barrier(Space::Workgroup) => "workgroupBarrier()".to_owned(),
+        Op::Barrier(Space::Storage) => "storageBarrier()".to_owned(),
+    }
+}
+
+/// `T1: r0 = y`: one statement of one thread.
+pub fn describe_move(test: &LitmusTest, (t, i): Move) -> String {
+    test.threads.get(t).and_then(|ops| ops.get(i)).map_or_else(String::new, |op| format!("T{t}: {}", describe(test, *op)))
+}
+
+/// An execution in words: which write each read read from.
+pub fn explain(test: &LitmusTest, e: &Execution) -> String {
+    let reads: Vec<String> = e
+        .reads_from
+        .iter()
+        .map(|(read, from)| match from {
+            Some(w) => format!("{} reads from {}", describe_move(test, *read), describe_move(test, *w)),
+            None => format!("{} reads the initial 0", describe_move(test, *read)),
+        })
+        .collect();
+    if reads.is_empty() {
+        "no reads: the writes in any coherence order".to_owned()
+    } else {
+        reads.join("; ")
+    }
+}
+
+/// The lab as JSON: the test, its modifiers, every outcome with both verdicts and, after a
+/// run, what the GPU counted.
+pub fn export(settings: &LabSettings, test: &LitmusTest, rows: &[Row], run: Option<(&crate::gpu::AdapterSummary, &gpu::LitmusCounts)>) -> crate::data::Json {
+    use crate::data::Json;
+    let outcomes = rows.iter().enumerate().map(|(i, r)| {
+        let mut pairs = vec![
+            ("outcome", Json::from(r.name.clone())),
+            ("sc", Json::from(r.sc.is_some())),
+            ("wgsl", Json::from(if r.allowed() { "allowed" } else { "forbidden" })),
+        ];
+        match &r.wgsl {
+            Wgsl::Allowed(e) if r.sc.is_none() => pairs.push(("execution", Json::from(explain(test, e)))),
+            Wgsl::Forbidden(why) => pairs.push(("why", Json::from(why.clone()))),
+            _ => {}
+        }
+        if let Some(interleaving) = &r.sc {
+            pairs.push(("interleaving", Json::array(interleaving.iter().map(|m| describe_move(test, *m)))));
+        }
+        if let Some((_, counts)) = run {
+            pairs.push(("observed", Json::from(counts.counts.get(i).copied().unwrap_or(0))));
+        }
+        Json::object(pairs)
+    });
+    let mut pairs = vec![
+        ("test", Json::from(settings.text.clone())),
+        ("placement", Json::from(placement_name(settings.placement))),
+        ("memory", Json::from(memory_name(settings.memory))),
+        ("barrier", Json::from(settings.barrier.name())),
+        ("outcomes", Json::array(outcomes)),
+    ];
+    if let Some((adapter, counts)) = run {
+        pairs.push(("adapter", crate::data::adapter(adapter)));
+        pairs.push((
+            "run",
+            Json::object([
+                ("workgroups", Json::from(counts.shape.workgroups)),
+                ("instances_per_dispatch", Json::from(counts.shape.instances)),
+                ("dispatches", Json::from(counts.dispatches)),
+                ("workgroup_size", Json::from(gpu::WORKGROUP_SIZE)),
+                ("unlisted", Json::from(counts.unlisted)),
+                ("wall_ms", Json::from(counts.wall_ms)),
+                ("instances_per_second", Json::from(counts.per_second())),
+            ]),
+        ));
+    }
+    Json::object(pairs)
+}

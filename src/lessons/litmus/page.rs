@@ -1,0 +1,427 @@
+//! The litmus lab's page: the editor and its modifiers, every outcome with both verdicts and
+//! the reason, the generated kernels as they are compiled, and the GPU's counts beside them.
+
+use super::generate::{kernels, Kernels};
+use super::gpu::{compile, run, Compiled, LitmusCounts, INSTANCES, WORKGROUP_SIZE};
+use super::{describe_move, explain, export, preset_of, preset_text, rows, BarrierModifier, LabError, LabSettings, Row, Wgsl};
+use crate::gpu::AdapterSummary;
+use crate::model::litmus::{LitmusTest, Placement, PRESETS};
+use crate::model::Space;
+use crate::ui::download::DownloadJson;
+use crate::ui::gpu::{now_ms, GpuHandle, GpuState, GpuStatus};
+use crate::ui::gpu_form::{GpuJob, LinkProblems, NumberChoice, RunForm};
+use crate::ui::panel::Panel;
+use crate::ui::permalink::{self, CopyLink};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::sync::Arc;
+
+const DISPATCH_CHOICES: [u32; 3] = [1, 10, 100];
+
+/// A test read and weighed: what the table, the kernels and the export show.
+#[derive(Clone, Debug, PartialEq)]
+struct Analysis {
+    test: LitmusTest,
+    rows: Vec<Row>,
+    kernels: Kernels,
+}
+
+/// A run's counts, with the test source they belong to (a row shows them only while the test
+/// is still the one that ran).
+#[derive(Clone, Debug, PartialEq)]
+struct LabRun {
+    adapter: AdapterSummary,
+    source: String,
+    counts: LitmusCounts,
+}
+
+#[component]
+pub fn LitmusLab() -> impl IntoView {
+    let (opened, problems) = LabSettings::parse(crate::site::query::get);
+    let text = RwSignal::new(opened.text.clone());
+    let placement = RwSignal::new(opened.placement);
+    let memory = RwSignal::new(opened.memory);
+    let barrier = RwSignal::new(opened.barrier);
+    let settings = Memo::new(move |_| LabSettings { text: text.get(), placement: placement.get(), memory: memory.get(), barrier: barrier.get() });
+    permalink::follow("litmus", move || settings.with(LabSettings::to_pairs));
+    let analysis: Memo<Result<Arc<Analysis>, LabError>> = Memo::new(move |_| {
+        settings.with(|s| {
+            let test = s.test()?;
+            let rows = rows(&test);
+            let kernels = kernels(&test, &s.text, WORKGROUP_SIZE);
+            Ok(Arc::new(Analysis { test, rows, kernels }))
+        })
+    });
+    let job = GpuJob::<LabRun>::new();
+    let compiled = RwSignal::new_local(None::<Result<Compiled, String>>);
+    warm_kernels(analysis, compiled);
+
+    view! {
+        <article class="lesson litmus">
+            <h1>"The litmus lab"</h1>
+            <LinkProblems problems=problems />
+            <div class="prose" inner_html=LAB_TEXT></div>
+            <div class="lesson-bar">
+                <span></span>
+                <CopyLink />
+            </div>
+            <div class="lesson-grid">
+                <Panel id="model" title="The test">
+                    <Editor text=text placement=placement memory=memory barrier=barrier />
+                    <Problem analysis=analysis text=text />
+                </Panel>
+                <Panel id="code" title="The kernel">
+                    <KernelSource analysis=analysis compiled=compiled />
+                </Panel>
+            </div>
+            <Panel id="outcomes" title="Every outcome">
+                <OutcomeTable analysis=analysis job=job />
+            </Panel>
+            <Panel id="gpu" title="Your GPU">
+                <GpuStatus />
+                <GpuLab analysis=analysis compiled=compiled job=job settings=settings />
+            </Panel>
+        </article>
+    }
+}
+
+/// Compiles the kernels of the test shown as soon as the GPU is ready, and again whenever the
+/// test changes, so a run finds them compiled; a compile error is shown at once.
+fn warm_kernels(analysis: Memo<Result<Arc<Analysis>, LabError>>, compiled: RwSignal<Option<Result<Compiled, String>>, LocalStorage>) {
+    let gpu = expect_context::<GpuHandle>();
+    Effect::new(move |_| {
+        let GpuState::Ready(ctx) = gpu.state.get() else { return };
+        let Ok(a) = analysis.get() else {
+            compiled.set(None);
+            return;
+        };
+        compiled.set(None);
+        gpu.warming.update(|n| *n += 1);
+        spawn_local(async move {
+            let result = compile(&ctx, a.kernels.clone()).await.map_err(|e| e.to_string());
+            // Only if the test is still the one compiled: a slower compile of an older text
+            // must not replace a newer one's.
+            let current = analysis.try_with_untracked(|now| now.as_ref().is_ok_and(|now| now.kernels == a.kernels));
+            if current == Some(true) {
+                compiled.try_set(Some(result));
+            }
+            gpu.warming.try_update(|n| *n = n.saturating_sub(1));
+        });
+    });
+}
+
+#[component]
+fn Editor(text: RwSignal<String>, placement: RwSignal<Placement>, memory: RwSignal<Space>, barrier: RwSignal<BarrierModifier>) -> impl IntoView {
+    let preset = move || preset_of(&text.get()).unwrap_or("");
+    view! {
+        <div class="litmus-editor">
+            <div class="gpu-form">
+                <label>"Preset "
+                    <select data-testid="litmus-preset" on:change=move |e| {
+                        let name = event_target_value(&e);
+                        if !name.is_empty() {
+                            text.set(preset_text(&name));
+                        }
+                    }>
+                        <option value="" selected=move || preset().is_empty()>"(your own)"</option>
+                        {PRESETS.iter().map(|(name, _)| view! {
+                            <option value=*name selected=move || preset() == *name>{*name}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>"Threads "
+                    <select data-testid="litmus-placement" on:change=move |e| {
+                        placement.set(if event_target_value(&e) == "same" { Placement::Same } else { Placement::Across });
+                    }>
+                        <option value="across" selected=move || placement.get() == Placement::Across>"each in its own workgroup"</option>
+                        <option value="same" selected=move || placement.get() == Placement::Same>"all in one workgroup"</option>
+                    </select>
+                </label>
+                <label>"Memory "
+                    <select data-testid="litmus-memory" on:change=move |e| {
+                        memory.set(if event_target_value(&e) == "workgroup" { Space::Workgroup } else { Space::Storage });
+                    }>
+                        <option value="storage" selected=move || memory.get() == Space::Storage>"storage buffer"</option>
+                        <option value="workgroup" selected=move || memory.get() == Space::Workgroup>"workgroup memory"</option>
+                    </select>
+                </label>
+                <label>"Barrier between accesses "
+                    <select data-testid="litmus-barrier" on:change=move |e| {
+                        barrier.set(match event_target_value(&e).as_str() {
+                            "workgroup" => BarrierModifier::Workgroup,
+                            "storage" => BarrierModifier::Storage,
+                            _ => BarrierModifier::None,
+                        });
+                    }>
+                        <option value="none" selected=move || barrier.get() == BarrierModifier::None>"none"</option>
+                        <option value="workgroup" selected=move || barrier.get() == BarrierModifier::Workgroup>"workgroupBarrier()"</option>
+                        <option value="storage" selected=move || barrier.get() == BarrierModifier::Storage>"storageBarrier()"</option>
+                    </select>
+                </label>
+            </div>
+            <label class="litmus-text-label" for="litmus-text">"One thread per line (or threads separated by |): stores "<code>"x = 1"</code>", loads "<code>"r0 = y"</code>", "
+                <code>"r0 = atomicAdd(x, 1)"</code>", "<code>"atomicExchange"</code>", "<code>"atomicCompareExchangeWeak(x, 0, 1)"</code>", "
+                <code>"workgroupBarrier()"</code>", "<code>"storageBarrier()"</code>"; statements separated by ;"</label>
+            <textarea id="litmus-text" data-testid="litmus-text" rows="5" spellcheck="false" prop:value=move || text.get()
+                on:input=move |e| text.set(event_target_value(&e))></textarea>
+        </div>
+    }
+}
+
+/// What is wrong with the test, pointing at the place in its text.
+#[component]
+fn Problem(analysis: Memo<Result<Arc<Analysis>, LabError>>, text: RwSignal<String>) -> impl IntoView {
+    move || {
+        analysis.get().err().map(|e| {
+            let pointer = e.line.and_then(|(line, column)| {
+                let shown = text.with_untracked(|t| t.lines().nth(line - 1).map(str::to_owned))?;
+                Some(format!("{shown}\n{}^", " ".repeat(column.saturating_sub(1))))
+            });
+            view! {
+                <div class="notice warn" role="alert" data-testid="litmus-error"
+                    data-line=e.line.map(|l| l.0) data-column=e.line.map(|l| l.1)>
+                    <p>{e.to_string()}</p>
+                    {pointer.map(|p| view! { <pre class="litmus-pointer">{p}</pre> })}
+                </div>
+            }
+        })
+    }
+}
+
+/// The generated kernels, numbered by line, with the compiler's messages under the lines they name.
+#[component]
+fn KernelSource(analysis: Memo<Result<Arc<Analysis>, LabError>>, compiled: RwSignal<Option<Result<Compiled, String>>, LocalStorage>) -> impl IntoView {
+    let gpu = expect_context::<GpuHandle>();
+    let state = move || match (gpu.context().is_some(), compiled.with(|c| c.as_ref().map(Result::is_ok))) {
+        (false, _) => "no-gpu",
+        (true, None) => "compiling",
+        (true, Some(true)) => "ok",
+        (true, Some(false)) => "error",
+    };
+    let messages = move || compiled.with(|c| c.as_ref().and_then(|r| r.as_ref().err().cloned())).unwrap_or_default();
+    let listing = move |file: &'static str, source: String| {
+        let lines = source
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                let n = i + 1;
+                let needle = format!("{file}:{n}:");
+                let said = Memo::new(move |_| messages().lines().filter(|m| m.starts_with(&needle)).map(str::to_owned).collect::<Vec<_>>());
+                let said = move || said.get();
+                view! {
+                    <span class="code-line" class:error=move || !said().is_empty() data-line=n>
+                        <span class="gutter" aria-hidden="true">{format!("{n:>3}")}</span>
+                        <span class="text">{line.to_owned()}</span>
+                    </span>
+                    {move || said().into_iter().map(|m| view! { <span class="compile-message" role="note">{m}</span> }).collect_view()}
+                }
+            })
+            .collect_view();
+        view! {
+            <figure class="code-view" data-testid=format!("kernel-{file}")>
+                <figcaption><code>{file}</code></figcaption>
+                <pre tabindex="0"><code>{lines}</code></pre>
+            </figure>
+        }
+    };
+    view! {
+        <p class="muted" data-testid="litmus-compile" data-state=state>{move || match state() {
+            "no-gpu" => "Generated from the test. Compiled once a GPU is found.".to_owned(),
+            "compiling" => "Compiling with your browser's WebGPU compiler…".to_owned(),
+            "ok" => "Compiled by your browser's WebGPU compiler, exactly as shown.".to_owned(),
+            _ => format!("Your browser's compiler refused it:\n{}", messages()),
+        }}</p>
+        {move || analysis.get().ok().map(|a| view! {
+            {listing("litmus_test.wgsl", a.kernels.test.source.clone())}
+            <details>
+                <summary>"The kernel that counts the outcomes"</summary>
+                {listing("litmus_count.wgsl", a.kernels.count.source.clone())}
+            </details>
+        })}
+    }
+}
+
+/// The observed counts of the run, if it ran the test now shown.
+fn observed(analysis: &Result<Arc<Analysis>, LabError>, run: &Option<LabRun>) -> Option<(Vec<u64>, u64)> {
+    let (Ok(a), Some(r)) = (analysis, run) else { return None };
+    (a.kernels.test.source == r.source).then(|| (r.counts.counts.clone(), r.counts.unlisted))
+}
+
+#[component]
+fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<LabRun>) -> impl IntoView {
+    move || {
+        let a = analysis.get().ok()?;
+        let seen = job.result.with(|r| observed(&Ok(Arc::clone(&a)), r));
+        let most = seen.as_ref().map_or(0, |(c, _)| c.iter().copied().max().unwrap_or(0));
+        let sc_count = a.rows.iter().filter(|r| r.sc.is_some()).count();
+        let allowed = a.rows.iter().filter(|r| r.allowed()).count();
+        let caption = format!(
+            "{} outcomes: {sc_count} reached by some interleaving (sequential consistency), {allowed} allowed by WGSL's memory model, {} forbidden.",
+            a.rows.len(),
+            a.rows.len() - allowed
+        );
+        let rows = a
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let count = seen.as_ref().map(|(c, _)| c.get(i).copied().unwrap_or(0));
+                outcome_row(&a.test, row, count, most)
+            })
+            .collect_view();
+        Some(view! {
+            <div class="returned-wrap">
+                <table class="returned litmus-outcomes" data-testid="litmus-outcomes">
+                    <caption>{caption}</caption>
+                    <thead><tr>
+                        <th scope="col">"outcome"</th>
+                        <th scope="col">"sequential consistency"</th>
+                        <th scope="col">"WGSL"</th>
+                        <th scope="col">"why"</th>
+                        <th scope="col">"seen on your GPU"</th>
+                    </tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        })
+    }
+}
+
+fn outcome_row(test: &LitmusTest, row: &Row, count: Option<u64>, most: u64) -> impl IntoView {
+    let sc = row.sc.as_ref().map(|moves| {
+        let steps = moves.iter().map(|m| view! { <li>{describe_move(test, *m)}</li> }).collect_view();
+        view! {
+            <details>
+                <summary>"yes"</summary>
+                <ol class="interleaving">{steps}</ol>
+            </details>
+        }
+    });
+    let (verdict, why) = match &row.wgsl {
+        Wgsl::Allowed(e) if row.sc.is_none() => ("allowed", format!("weak, yet allowed: {}", explain(test, e))),
+        Wgsl::Allowed(_) => ("allowed", "an interleaving reaches it".to_owned()),
+        Wgsl::Forbidden(reason) => ("forbidden", reason.clone()),
+    };
+    let alarm = !row.allowed() && count.is_some_and(|c| c > 0);
+    let kind = match (row.allowed(), row.sc.is_some()) {
+        (true, true) => "sc",
+        (true, false) => "weak",
+        (false, _) => "forbidden",
+    };
+    // Log scale, as counts run from 0 to millions: a bar's length is log(1 + count).
+    let width = count.map(|c| if most == 0 { 0.0 } else { 100.0 * (c as f64).ln_1p() / (most as f64).ln_1p() });
+    view! {
+        <tr class=format!("outcome {kind}") class:alarm=alarm data-outcome=row.name.clone()
+            data-sc=if row.sc.is_some() { "yes" } else { "no" } data-wgsl=verdict data-observed=count.map(|c| c.to_string())>
+            <th scope="row"><code>{row.name.clone()}</code></th>
+            <td>{sc.map_or_else(|| view! { <span>"no"</span> }.into_any(), IntoAny::into_any)}</td>
+            <td><span class=format!("verdict-tag {kind}")>{verdict}</span></td>
+            <td class="why">{why}</td>
+            <td class="observed">{count.map(|c| view! {
+                <span class="bar-track" aria-hidden="true"><span class=format!("bar {kind}") style=format!("width: {:.1}%", width.unwrap_or(0.0))></span></span>
+                <span class="count">{c.to_string()}</span>
+            })}</td>
+        </tr>
+    }
+}
+
+fn per_second(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1} k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+#[component]
+fn GpuLab(
+    analysis: Memo<Result<Arc<Analysis>, LabError>>,
+    compiled: RwSignal<Option<Result<Compiled, String>>, LocalStorage>,
+    job: GpuJob<LabRun>,
+    settings: Memo<LabSettings>,
+) -> impl IntoView {
+    let dispatches = RwSignal::new(10u32);
+    let run_it = Callback::new(move |()| {
+        let Ok(a) = analysis.get_untracked() else { return };
+        let dispatches = dispatches.get_untracked();
+        let ready = compiled.get_untracked().and_then(Result::ok).filter(|c| c.kernels == a.kernels);
+        job.start_fixed(move |ctx| async move {
+            let compiled = match ready {
+                Some(c) => c,
+                None => compile(&ctx, a.kernels.clone()).await?,
+            };
+            let seed = (now_ms() * 1e3) as u64;
+            let counts = run(&ctx, &a.test, &compiled, INSTANCES, dispatches, seed, now_ms).await?;
+            Ok(LabRun { adapter: ctx.adapter.clone(), source: a.kernels.test.source.clone(), counts })
+        })
+    });
+    let report = move || {
+        let a = analysis.get().ok()?;
+        let r = job.result.get()?;
+        (r.source == a.kernels.test.source).then(|| {
+            let forbidden: Vec<String> = a
+                .rows
+                .iter()
+                .zip(&r.counts.counts)
+                .filter(|(row, &c)| !row.allowed() && c > 0)
+                .map(|(row, c)| format!("{} ({c}×)", row.name))
+                .collect();
+            let weak: u64 = a.rows.iter().zip(&r.counts.counts).filter(|(row, _)| row.allowed() && row.sc.is_none()).map(|(_, c)| c).sum();
+            let counted: u64 = r.counts.counts.iter().sum::<u64>() + r.counts.unlisted;
+            let bad = !forbidden.is_empty() || r.counts.unlisted > 0 || counted != r.counts.instances();
+            let export = {
+                let (a, r, s) = (Arc::clone(&a), r.clone(), settings.get_untracked());
+                move || {
+                    let json = export(&s, &a.test, &a.rows, Some((&r.adapter, &r.counts)));
+                    ("syncscope-litmus.json".to_owned(), json.to_pretty())
+                }
+            };
+            let summary = format!(
+                "{} instances ({} per dispatch × {} dispatches, {} workgroups of {WORKGROUP_SIZE}) on {}: {} counted, {weak} weak (allowed, not sequentially consistent). {} instances per second.",
+                r.counts.instances(),
+                r.counts.shape.instances,
+                r.counts.dispatches,
+                r.counts.shape.workgroups,
+                r.adapter.name,
+                counted,
+                per_second(r.counts.per_second())
+            );
+            view! {
+                <div class="run-report" data-testid="gpu-report" data-rate=format!("{:.0}", r.counts.per_second()) data-weak=weak.to_string()>
+                    <p data-testid="litmus-summary">{summary}</p>
+                    {bad.then(|| view! {
+                        <div class="notice alarm" role="alert" data-testid="litmus-alarm">
+                            <p><strong>"Forbidden behaviour observed."</strong>{format!(
+                                " {}{}{} WGSL's memory model forbids this for every GPU: it is a bug in this GPU, its driver or the browser's compiler. Download the run's details below and report them.",
+                                if forbidden.is_empty() { String::new() } else { format!("Outcomes: {}.", forbidden.join(", ")) },
+                                if r.counts.unlisted > 0 { format!(" {} instances ended with values no outcome lists.", r.counts.unlisted) } else { String::new() },
+                                if counted != r.counts.instances() { format!(" {counted} instances counted of {}.", r.counts.instances()) } else { String::new() },
+                            )}</p>
+                        </div>
+                    })}
+                    {(!bad).then(|| view! {
+                        <p class="verdict ok" data-testid="gpu-verdict">"Every instance counted once, and nothing the memory model forbids."</p>
+                    })}
+                    <DownloadJson make=Box::new(export) test_id="gpu-download" />
+                </div>
+            }
+        })
+    };
+    view! {
+        <p class="muted">{format!(
+            "Each dispatch runs at least {INSTANCES} instances of the test at once, each on locations of its own, and the second kernel counts how each ended; the counts are read back once, after every dispatch."
+        )}</p>
+        <div class="gpu-form">
+            <NumberChoice label="Dispatches" choices=&DISPATCH_CHOICES value=dispatches test_id="litmus-dispatches" />
+        </div>
+        <RunForm job=job on_run=run_it />
+        {report}
+    }
+}
+
+/// The lab's explanation: constant markup written here, never text from outside.
+const LAB_TEXT: &str = "<p>A <em>litmus test</em> is a few threads, each a handful of atomic loads and stores to shared locations, and a question: which values can the loads end with? Write one below, or open a classic: <code>mp</code> (message passing), <code>sb</code> (store buffering), <code>lb</code> (load buffering), <code>iriw</code> and the coherence tests <code>corr</code>, <code>coww</code>, <code>corw</code>, <code>cowr</code>.</p>\n\
+<p>The table lists every outcome the registers (and the final value of any location written twice) could end with, and two verdicts for each. <strong>Sequential consistency</strong>: the threads' statements run one at a time in some order, against one memory; the lab tries every order and shows one that reaches the outcome. <strong>WGSL's memory model</strong>: every atomic is relaxed, so beyond each single location, which every invocation sees change in one order, only barriers order memory, and only among the invocations of one workgroup, for the memory class they name. The lab weighs every candidate execution (which write each load reads from, and each location's order of writes) and says which rule a forbidden outcome breaks, or which reads make an allowed weak outcome happen.</p>\n\
+<p>Then run it on your GPU: tens of thousands of instances per dispatch, their workgroups shuffled, partners paired across lanes and workgroups, and each waiting a bounded while for its partners so they overlap. A weak outcome that shows is the memory model at work; a forbidden one that shows is a bug.</p>";
