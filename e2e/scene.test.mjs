@@ -104,6 +104,27 @@ test('64 threads draw compact, in columns, in light and dark', async () => {
   }
 });
 
+test('compact lanes have their values painted, moving or not', async () => {
+  // Reduced motion: no token flies, so whatever the canvas shows is the painted registers.
+  const page = await LessonPage.open(site, 'race', '&threads=64&schedule=lockstep', { reducedMotion: 'reduce' });
+  await page.step(2);
+  const scene = page.getByTestId('scene');
+  const tokens = scene.getByTestId('scene-tokens');
+  assert.equal(await tokens.getAttribute('data-tokens'), '0');
+  // In lockstep every thread loaded 0 and added one: each register box holds 1.
+  const values = await scene.locator('[data-testid$=-value][data-value]').evaluateAll((rs) => rs.map((r) => r.dataset.value));
+  assert.deepEqual(values, Array(64).fill('1'));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const painted = await tokens.evaluate((canvas) => {
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let opaque = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) opaque++;
+    return opaque;
+  });
+  assert.ok(painted > 64 * 10, `sixty-four values painted (${painted} pixels)`);
+  page.assertNoConsoleErrors();
+});
+
 test('another variant redraws the lanes with its own instructions', async () => {
   const page = await LessonPage.open(site, 'race', '&threads=2&variant=racy');
   const pc = page.getByTestId('scene-lane-0').locator('.pc');

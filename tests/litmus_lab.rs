@@ -194,3 +194,22 @@ fn random_texts_never_panic_the_lab() {
         }
     }
 }
+
+#[test]
+fn the_model_player_steps_each_interleaving_to_its_outcome() {
+    use syncscope::lessons::litmus::LabModel;
+    for (name, _) in PRESETS {
+        for (p, m, b) in configurations() {
+            let t = settings(name, p, m, b).test().unwrap();
+            let model = LabModel::of(&t);
+            for r in rows(&t) {
+                let Some(moves) = &r.sc else { continue };
+                let mut session = model.replay(moves);
+                assert_eq!(session.cursor(), 0, "the reader steps it from the start");
+                let end = session.run_to_end().clone();
+                assert!(end.is_finished(), "{name} {p:?} {m:?} {b:?} {}: every thread done", r.name);
+                assert_eq!(LabModel::outcome(&t, &end), r.name, "{name} {p:?} {m:?} {b:?}");
+            }
+        }
+    }
+}

@@ -161,7 +161,7 @@ pub fn ModelView(
     let fault = move || session.with(|s| s.fault().map(|e| format!("The model stopped: {e}.")));
     // Keys 1–8 step that thread when the reader schedules by hand.
     let handle = window_event_listener(leptos::ev::keydown, move |e| {
-        if !manual.get_untracked() || e.ctrl_key() || e.meta_key() || e.alt_key() {
+        if !manual.get_untracked() || e.ctrl_key() || e.meta_key() || e.alt_key() || crate::ui::player::typing_into_a_field(&e) {
             return;
         }
         if let Ok(n) = e.key().parse::<usize>() {

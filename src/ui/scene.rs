@@ -9,7 +9,7 @@
 //! `prefers-reduced-motion: reduce` draws no tokens at all.
 
 use crate::model::{Access, AccessKind, Instr, Machine, Mark, Program, Space, ThreadStatus, Trace};
-use crate::ui::token_layer::{Flight, TokenLayer};
+use crate::ui::token_layer::{Flight, Painted, TokenLayer};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -143,6 +143,13 @@ impl Layout {
     /// Where a value token meets a thread: the right end of its lane.
     fn lane_port(&self, t: usize) -> (f64, f64) {
         (self.lane_x(t) + self.lane_w - self.reg_w / 2.0, self.lane_y(t) + self.row_h / 2.0)
+    }
+
+    /// Where lane `t`'s register `r` is written: the middle of its text's baseline.
+    fn register_text(&self, t: usize, r: usize, registers: usize) -> (f64, f64) {
+        let first = self.lane_x(t) + self.lane_w - registers as f64 * self.reg_w;
+        let y = self.lane_y(t) + self.row_h / 2.0 + if self.compact { 3.5 } else { 4.5 };
+        (first + (r as f64 + 0.5) * self.reg_w, y)
     }
 
     fn cell_centre(&self, a: usize) -> (f64, f64) {
@@ -316,9 +323,13 @@ pub fn Scene(
             })
         })
     };
+    // A compact scene's register values are painted by the token layer, not set as SVG text.
+    let painted = RwSignal::new(Vec::<Painted>::new());
     // A render effect, which the page links anyway; it lives as long as the scene.
     let redraw = RenderEffect::new(move |_| {
         let now = lanes_now();
+        let l = layout.get_untracked();
+        painted.set(if l.compact { painted_registers(&l, &now) } else { Vec::new() });
         drawn.update_value(|lanes| {
             for ((lane, was), now) in lanes.iter_mut().zip(now) {
                 lane.redraw(was, &now);
@@ -465,10 +476,22 @@ pub fn Scene(
                 {gate}
                 {memory}
             </svg>
-            <TokenLayer flights=flights ms=step_ms scene_width=Signal::derive(move || layout.with(|l| l.width))
+            <TokenLayer flights=flights painted=painted ms=step_ms scene_width=Signal::derive(move || layout.with(|l| l.width))
                 compact=Signal::derive(move || layout.with(|l| l.compact)) />
         </div>
     }
+}
+
+/// The compact lanes' register values, where each is written.
+fn painted_registers(layout: &Layout, lanes: &[LaneState]) -> Vec<Painted> {
+    lanes
+        .iter()
+        .enumerate()
+        .flat_map(|(t, lane)| {
+            let faded = lane.status == Some(ThreadStatus::Done);
+            (0..lane.regs.len()).map(move |r| Painted { at: layout.register_text(t, r, lane.regs.len()), text: lane.register(r), faded })
+        })
+        .collect()
 }
 
 /// What every lane shows at step `cursor`.
@@ -530,7 +553,11 @@ struct LaneHandle {
     /// The lane's background group: the thread's step button when scheduling by hand.
     button: NodeRef<leptos::svg::G>,
     instruction: NodeRef<leptos::svg::Text>,
+    /// Each register's text, in a full lane.
     registers: Vec<NodeRef<leptos::svg::Text>>,
+    /// Each register's box, in a compact lane: its value is painted over it, and kept in its
+    /// `data-value` for tests and tools.
+    register_boxes: Vec<NodeRef<leptos::svg::Rect>>,
     stale: NodeRef<leptos::svg::G>,
     stale_text: NodeRef<leptos::svg::Text>,
 }
@@ -571,11 +598,12 @@ impl LaneHandle {
                 text.set_text_content(Some(&now.instruction(&self.program, self.room)));
             }
         }
-        for (r, node) in self.registers.iter().enumerate() {
-            if was.regs.get(r) != now.regs.get(r) {
-                if let Some(text) = node.get_untracked() {
-                    text.set_text_content(Some(&now.register(r)));
-                }
+        for r in (0..now.regs.len()).filter(|&r| was.regs.get(r) != now.regs.get(r)) {
+            if let Some(text) = self.registers.get(r).and_then(NodeRef::get_untracked) {
+                text.set_text_content(Some(&now.register(r)));
+            }
+            if let Some(register) = self.register_boxes.get(r).and_then(NodeRef::get_untracked) {
+                set_attribute(&register, "data-value", Some(&now.register(r)));
             }
         }
         if was.stale != now.stale {
@@ -620,22 +648,31 @@ fn scene_lane(
         lane: NodeRef::new(),
         button: NodeRef::new(),
         instruction: NodeRef::new(),
-        registers: (0..regs).map(|_| NodeRef::new()).collect(),
+        registers: (0..if compact { 0 } else { regs }).map(|_| NodeRef::new()).collect(),
+        register_boxes: (0..if compact { regs } else { 0 }).map(|_| NodeRef::new()).collect(),
         stale: NodeRef::new(),
         stale_text: NodeRef::new(),
     };
-    let registers = handle
-        .registers
-        .iter()
-        .enumerate()
-        .map(|(r, &node)| {
+    let registers = (0..regs)
+        .map(|r| {
             let name = program.register_names[r];
             let x = first_reg + r as f64 * reg_w;
-            view! {
-                <g class="reg">
-                    <rect x=x + 2.0 y=y + 2.0 width=reg_w - 4.0 height=h - 4.0 rx="3" />
-                    <text node_ref=node x=x + reg_w / 2.0 y=text_y text-anchor="middle" data-testid=format!("lane-{t}-{name}")>{state.register(r)}</text>
-                </g>
+            let test_id = format!("lane-{t}-{name}");
+            match (handle.registers.get(r), handle.register_boxes.get(r)) {
+                (Some(&text), _) => view! {
+                    <g class="reg">
+                        <rect x=x + 2.0 y=y + 2.0 width=reg_w - 4.0 height=h - 4.0 rx="3" />
+                        <text node_ref=text x=x + reg_w / 2.0 y=text_y text-anchor="middle" data-testid=test_id>{state.register(r)}</text>
+                    </g>
+                }
+                .into_any(),
+                (_, Some(&boxed)) => view! {
+                    <g class="reg">
+                        <rect node_ref=boxed x=x + 2.0 y=y + 2.0 width=reg_w - 4.0 height=h - 4.0 rx="3" data-testid=test_id data-value=state.register(r) />
+                    </g>
+                }
+                .into_any(),
+                _ => ().into_any(),
             }
         })
         .collect_view();

@@ -5,6 +5,10 @@
 //! Painted rather than built from elements: a lockstep step of sixty-four lanes sends sixty-four
 //! tokens, and as elements each would be created, styled and animated by the page on every step.
 //! On a canvas a step only hands over a list, and each frame draws it.
+//!
+//! The same canvas paints the compact lanes' register values in place ([`Painted`]): sixty-four
+//! SVG texts taking new numbers cost the page a relayout of every one of them each lockstep
+//! step, where a frame paints them all in a fraction of a millisecond.
 
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -25,9 +29,21 @@ pub struct Flight {
     pub rmw: bool,
 }
 
-/// What the frames draw: the flights of the latest step and when they set off.
+/// A number painted where it stands, in the scene's own units: a compact lane's register.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Painted {
+    /// The middle of the text's baseline.
+    pub at: (f64, f64),
+    pub text: String,
+    /// Drawn faint, like the rest of a finished thread's lane.
+    pub faded: bool,
+}
+
+/// What the frames draw: the values painted in place, the flights of the latest step and when
+/// they set off.
 #[derive(Default)]
 struct Flying {
+    painted: Vec<Painted>,
     flights: Vec<Flight>,
     /// Milliseconds from take-off to landing.
     ms: f64,
@@ -35,7 +51,7 @@ struct Flying {
     started: Option<f64>,
     /// The scene's width in its own units (its viewBox), to scale to the drawn size.
     scene_width: f64,
-    /// Set by a new step: the next frame measures the scene and reads the theme first.
+    /// Set by a new step or new values: the next frame measures the scene and reads the theme first.
     unprepared: bool,
     /// Tokens are dots without numbers when the lanes are compact.
     compact: bool,
@@ -73,7 +89,6 @@ impl Flying {
         let context = self.context.as_ref()?;
         let scale = ratio * w / self.scene_width.max(1.0);
         let _ = context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
-        context.set_font("700 11px ui-monospace, SFMono-Regular, Menlo, monospace");
         context.set_text_align("center");
         if let Ok(Some(computed)) = window.get_computed_style(canvas) {
             for (slot, name) in self.colours.iter_mut().zip(["--moved", "--fg", "--accent-soft", "--accent"]) {
@@ -92,10 +107,27 @@ impl Flying {
         }
     }
 
-    /// Draws every token `progress` (0 to 1) of the way, easing in and out and fading as it lands.
+    /// Draws the painted values, then every token `progress` (0 to 1) of the way, easing in and
+    /// out and fading as it lands; from 1 on, the values alone.
     fn draw(&self, progress: f64) {
         let Some(context) = &self.context else { return };
         self.clear();
+        if !self.painted.is_empty() {
+            // As the scene's compact lanes draw their text: 9 px, in the page's foreground colour.
+            context.set_font("9px ui-monospace, SFMono-Regular, Menlo, monospace");
+            context.set_fill_style_str(&self.colours[1]);
+            for faded in [false, true] {
+                context.set_global_alpha(if faded { 0.55 } else { 1.0 });
+                for p in self.painted.iter().filter(|p| p.faded == faded) {
+                    let _ = context.fill_text(&p.text, p.at.0, p.at.1);
+                }
+            }
+            context.set_global_alpha(1.0);
+        }
+        if progress >= 1.0 || self.flights.is_empty() {
+            return;
+        }
+        context.set_font("700 11px ui-monospace, SFMono-Regular, Menlo, monospace");
         let eased = if progress < 0.5 { 2.0 * progress * progress } else { 1.0 - (2.0 - 2.0 * progress).powi(2) / 2.0 };
         context.set_global_alpha(if progress > 0.85 { (1.0 - progress) / 0.15 } else { 1.0 });
         let radius = if self.compact { 5.0 } else { 10.0 };
@@ -124,12 +156,13 @@ impl Flying {
     }
 }
 
-/// A canvas over the `<svg>` just before it, flying each step's flights for `ms` milliseconds.
-/// `flights` pairs them with their step, so two steps sending the same tokens both fly; an
-/// empty list clears the canvas at once.
+/// A canvas over the `<svg>` just before it, flying each step's flights for `ms` milliseconds
+/// over the `painted` values. `flights` pairs them with their step, so two steps sending the
+/// same tokens both fly; an empty list stops them at once.
 #[component]
 pub fn TokenLayer(
     flights: Memo<(usize, Vec<Flight>)>,
+    #[prop(into)] painted: Signal<Vec<Painted>>,
     #[prop(into)] ms: Signal<u32>,
     /// The scene's width in its own units.
     #[prop(into)]
@@ -143,20 +176,23 @@ pub fn TokenLayer(
         Closure::<dyn FnMut(f64)>::new(move |now: f64| {
             let mut f = flying.borrow_mut();
             f.pending_frame = None;
-            if f.flights.is_empty() {
+            if f.flights.is_empty() && f.painted.is_empty() {
                 f.clear();
                 return;
             }
             if std::mem::take(&mut f.unprepared) && f.prepare().is_none() {
                 return;
             }
-            let started = *f.started.get_or_insert(now);
-            let progress = ((now - started) / f.ms.max(1.0)).min(1.0);
+            let progress = if f.flights.is_empty() {
+                1.0
+            } else {
+                let started = *f.started.get_or_insert(now);
+                ((now - started) / f.ms.max(1.0)).min(1.0)
+            };
+            f.draw(progress);
             if progress >= 1.0 {
-                f.clear();
                 return;
             }
-            f.draw(progress);
             let next = f.next.clone();
             f.pending_frame = next.and_then(|n| web_sys::window()?.request_animation_frame(&n).ok());
         })
@@ -165,22 +201,37 @@ pub fn TokenLayer(
     let frame = StoredValue::new_local(Some(frame));
     let state = StoredValue::new_local(Rc::clone(&flying));
 
-    let fly = RenderEffect::new(move |_| {
-        let (_, list) = flights.get();
-        let (ms, scene_width, compact) = (ms.get_untracked(), scene_width.get_untracked(), compact.get_untracked());
+    // The next frame takes over from a change: it clears what an earlier step left, or sets
+    // new flights off over the new values.
+    let next_frame = move |change: &mut dyn FnMut(&mut Flying)| {
+        // Tracked: the effects run again once the canvas is in the page.
         let Some(element) = canvas.get() else { return };
         state.with_value(|flying| {
             let mut f = flying.borrow_mut();
             f.canvas = Some(element);
-            // The next frame takes over: it clears what an earlier step left, or sets these off.
-            *f = Flying { flights: list, ms: ms as f64, started: None, scene_width, compact, unprepared: true, ..std::mem::take(&mut *f) };
+            f.scene_width = scene_width.get_untracked();
+            f.unprepared = true;
+            change(&mut f);
             if f.pending_frame.is_none() {
                 let next = f.next.clone();
                 f.pending_frame = next.and_then(|n| web_sys::window()?.request_animation_frame(&n).ok());
             }
         });
+    };
+    let fly = RenderEffect::new(move |_| {
+        let (_, list) = flights.get();
+        let (ms, compact) = (ms.get_untracked(), compact.get_untracked());
+        let mut list = Some(list);
+        next_frame(&mut |f| {
+            f.flights = list.take().unwrap_or_default();
+            (f.ms, f.started, f.compact) = (ms as f64, None, compact);
+        });
     });
-    StoredValue::new_local(fly);
+    let paint = RenderEffect::new(move |_| {
+        let mut values = Some(painted.get());
+        next_frame(&mut |f| f.painted = values.take().unwrap_or_default());
+    });
+    StoredValue::new_local((fly, paint));
     on_cleanup(move || {
         // No frame may call the callback once it is gone.
         if let Some(id) = state.try_with_value(|f| f.borrow_mut().pending_frame.take()).flatten() {

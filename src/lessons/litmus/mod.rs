@@ -324,3 +324,135 @@ pub fn export(settings: &LabSettings, test: &LitmusTest, rows: &[Row], run: Opti
     }
     Json::object(pairs)
 }
+
+/// Names the model's registers can take: the test's own (`r0` …), then the scratch registers a
+/// read-modify-write's operands pass through.
+const REGISTER_NAMES: [&str; 24] =
+    ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "r16", "r17", "r18", "r19", "r20", "r21", "r22", "r23"];
+/// The operand, the expected value and the success flag of an exchange or compare-exchange.
+const SCRATCH: [&str; 3] = ["v", "e", "ok"];
+
+/// The test as a model program the player steps, sequentially consistent like every model:
+/// each thread runs its own block (`if id == k { … }`), one line per statement, with a
+/// read-modify-write's operands set first. Barriers are kept where the threads share a
+/// workgroup; alone in its own, a thread passes its barriers at once, so the model leaves them out.
+pub struct LabModel {
+    pub program: crate::model::Program,
+    /// For each line, the statement it carries out: `(thread, statement)`; `None` for the
+    /// lines that choose a thread's block.
+    pub owner: Vec<Option<Move>>,
+    /// How many of the program's registers are the test's (the rest are scratch).
+    pub registers: usize,
+}
+
+impl LabModel {
+    pub fn of(test: &LitmusTest) -> LabModel {
+        use crate::model::{Instr, IntType, Line, RmwOp};
+        let regs = test.registers.len();
+        let (v, e, ok) = (regs, regs + 1, regs + 2);
+        let mut register_names: Vec<&'static str> = test.registers.iter().map(|r| REGISTER_NAMES.iter().copied().find(|n| n == r).unwrap_or("r?")).collect();
+        // Scratch registers only where a read-modify-write needs its operands set first.
+        let scratch = test.threads.iter().flatten().fold(0, |n, op| match op {
+            Op::Rmw { rmw: Rmw::Exchange(_), .. } => n.max(1),
+            Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. } => 3,
+            _ => n,
+        });
+        register_names.extend(&SCRATCH[..scratch]);
+        let (mut lines, mut owner, mut to_end) = (Vec::new(), Vec::new(), Vec::new());
+        let push = |lines: &mut Vec<Line>, owner: &mut Vec<Option<Move>>, instr, by| {
+            lines.push(Line { instr, marker: "" });
+            owner.push(by);
+        };
+        let n = test.threads.len();
+        for (t, ops) in test.threads.iter().enumerate() {
+            let branch = lines.len();
+            if t + 1 < n {
+                push(&mut lines, &mut owner, Instr::BranchUnlessIdBelow { limit: t + 1, target: 0 }, None);
+            }
+            for (i, op) in ops.iter().enumerate() {
+                let by = Some((t, i));
+                match *op {
+                    Op::Store { loc, value } => push(&mut lines, &mut owner, Instr::StoreImm { addr: loc, value: i64::from(value) }, by),
+                    Op::Load { reg, loc } => push(&mut lines, &mut owner, Instr::Load { reg, addr: loc }, by),
+                    Op::Rmw { reg, loc, rmw: Rmw::Add(x) } => push(&mut lines, &mut owner, Instr::AtomicAdd { reg, addr: loc, imm: i64::from(x) }, by),
+                    Op::Rmw { reg, loc, rmw: Rmw::Exchange(x) } => {
+                        push(&mut lines, &mut owner, Instr::SetImm { reg: v, value: i64::from(x) }, by);
+                        push(&mut lines, &mut owner, Instr::AtomicRmw { op: RmwOp::Exchange, ty: IntType::U32, addr: loc, operand: v, old: reg }, by);
+                    }
+                    Op::Rmw { reg, loc, rmw: Rmw::CompareExchange { expected, value } } => {
+                        push(&mut lines, &mut owner, Instr::SetImm { reg: e, value: i64::from(expected) }, by);
+                        push(&mut lines, &mut owner, Instr::SetImm { reg: v, value: i64::from(value) }, by);
+                        push(&mut lines, &mut owner, Instr::CompareExchange { addr: loc, expected: e, desired: v, old: reg, exchanged: ok }, by);
+                    }
+                    Op::Barrier(_) if test.placement == Placement::Same => push(&mut lines, &mut owner, Instr::Barrier, by),
+                    Op::Barrier(_) => {}
+                }
+            }
+            if t + 1 < n {
+                to_end.push(lines.len());
+                push(&mut lines, &mut owner, Instr::Jump { target: 0 }, None);
+                let next = lines.len();
+                lines[branch].instr = Instr::BranchUnlessIdBelow { limit: t + 1, target: next };
+            }
+        }
+        let end = lines.len();
+        for j in to_end {
+            lines[j].instr = Instr::Jump { target: end };
+        }
+        let workgroup: &'static [&'static str] = if test.memory == Space::Workgroup { &LOCATIONS } else { &[] };
+        let program = crate::model::Program { lines, memory_names: LOCATIONS.iter().map(|l| (*l).to_owned()).collect(), register_names, grids: Vec::new(), workgroup };
+        LabModel { program, owner, registers: regs }
+    }
+
+    pub fn machine(&self) -> crate::model::Machine {
+        crate::model::Machine::new(std::sync::Arc::new(self.program.clone()), self.owner_threads(), vec![0; LOCATIONS.len()])
+    }
+
+    fn owner_threads(&self) -> usize {
+        self.owner.iter().flatten().map(|m| m.0 + 1).max().unwrap_or(1)
+    }
+
+    /// A session scheduled by hand that has taken `moves` (an interleaving of the test's
+    /// statements) and stands at its start, for the reader to step through.
+    pub fn replay(&self, moves: &[Move]) -> crate::model::Session {
+        use crate::model::{Schedule, Session, ThreadStatus};
+        let mut s = Session::new(self.machine(), Schedule::Manual);
+        for &(t, i) in moves {
+            loop {
+                let m = s.current();
+                let Some(thread) = m.threads.get(t) else { break };
+                let next = self.owner.get(thread.pc).copied();
+                let belongs = match next {
+                    Some(None) => true,
+                    Some(Some((owner, j))) => owner == t && j <= i,
+                    None => false,
+                };
+                if thread.status != ThreadStatus::Ready || !belongs || s.take_tick(&[t]).is_err() {
+                    break;
+                }
+            }
+        }
+        // Threads a barrier released after their last statement still have their block's
+        // closing jump to take.
+        for t in 0..self.owner_threads() {
+            while s.current().threads.get(t).is_some_and(|th| th.status == ThreadStatus::Ready && self.owner.get(th.pc) == Some(&None)) {
+                if s.take_tick(&[t]).is_err() {
+                    break;
+                }
+            }
+        }
+        s.seek(0);
+        s
+    }
+
+    /// `r0=1 r1=0 x=2`: how the model's run ended, named as the outcome table names it. Each
+    /// register belongs to one thread and stays 0 in the others.
+    pub fn outcome(test: &LitmusTest, m: &crate::model::Machine) -> String {
+        let regs = test.registers.iter().enumerate().map(|(r, name)| {
+            let v = m.threads.iter().map(|th| th.regs.get(r).copied().unwrap_or(0)).find(|&v| v != 0).unwrap_or(0);
+            format!("{name}={v}")
+        });
+        let finals = test.overwritten().into_iter().map(|l| format!("{}={}", LOCATIONS[l], m.memory.get(l).copied().unwrap_or(0)));
+        regs.chain(finals).collect::<Vec<_>>().join(" ")
+    }
+}

@@ -3,7 +3,10 @@
 
 use super::generate::{kernels, Kernels};
 use super::gpu::{compile, run, Compiled, LitmusCounts, INSTANCES, WORKGROUP_SIZE};
-use super::{describe_move, explain, export, preset_of, preset_text, rows, BarrierModifier, LabError, LabSettings, Row, Wgsl};
+use super::{describe_move, explain, export, preset_of, preset_text, rows, BarrierModifier, LabError, LabModel, LabSettings, Row, Wgsl};
+use crate::model::litmus::sc::Move;
+use crate::model::{Machine, Schedule, Session};
+use crate::ui::model_panel::ModelView;
 use crate::gpu::AdapterSummary;
 use crate::model::litmus::{LitmusTest, Placement, PRESETS};
 use crate::model::Space;
@@ -55,6 +58,26 @@ pub fn LitmusLab() -> impl IntoView {
     let job = GpuJob::<LabRun>::new();
     let compiled = RwSignal::new_local(None::<Result<Compiled, String>>);
     warm_kernels(analysis, compiled);
+    // The model of the test shown, scheduled by hand; a new test starts it afresh.
+    let fresh = move |a: &Result<Arc<Analysis>, LabError>| {
+        let machine = match a {
+            Ok(a) => LabModel::of(&a.test).machine(),
+            Err(_) => Machine::new(std::sync::Arc::new(empty_program()), 1, Vec::new()),
+        };
+        Session::new(machine, Schedule::Manual)
+    };
+    let session = RwSignal::new(analysis.with_untracked(fresh));
+    Effect::new(move |first: Option<()>| {
+        let a = analysis.get();
+        if first.is_some() && a.is_ok() {
+            session.set(fresh(&a));
+        }
+    });
+    let replay = Callback::new(move |moves: Vec<Move>| {
+        if let Ok(a) = analysis.get_untracked() {
+            session.set(LabModel::of(&a.test).replay(&moves));
+        }
+    });
 
     view! {
         <article class="lesson litmus">
@@ -74,8 +97,12 @@ pub fn LitmusLab() -> impl IntoView {
                     <KernelSource analysis=analysis compiled=compiled />
                 </Panel>
             </div>
+            <Panel id="lab-model" title="Step it as sequential consistency">
+                <ModelView session=session start=MODEL_START outcome=|_| String::new() />
+                <ModelOutcome analysis=analysis session=session />
+            </Panel>
             <Panel id="outcomes" title="Every outcome">
-                <OutcomeTable analysis=analysis job=job />
+                <OutcomeTable analysis=analysis job=job replay=replay />
             </Panel>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
@@ -248,7 +275,7 @@ fn observed(analysis: &Result<Arc<Analysis>, LabError>, run: &Option<LabRun>) ->
 }
 
 #[component]
-fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<LabRun>) -> impl IntoView {
+fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<LabRun>, replay: Callback<Vec<Move>>) -> impl IntoView {
     move || {
         let a = analysis.get().ok()?;
         let seen = job.result.with(|r| observed(&Ok(Arc::clone(&a)), r));
@@ -266,7 +293,7 @@ fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<Lab
             .enumerate()
             .map(|(i, row)| {
                 let count = seen.as_ref().map(|(c, _)| c.get(i).copied().unwrap_or(0));
-                outcome_row(&a.test, row, count, most)
+                outcome_row(&a.test, row, count, most, replay)
             })
             .collect_view();
         Some(view! {
@@ -287,13 +314,15 @@ fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<Lab
     }
 }
 
-fn outcome_row(test: &LitmusTest, row: &Row, count: Option<u64>, most: u64) -> impl IntoView {
+fn outcome_row(test: &LitmusTest, row: &Row, count: Option<u64>, most: u64, replay: Callback<Vec<Move>>) -> impl IntoView {
     let sc = row.sc.as_ref().map(|moves| {
         let steps = moves.iter().map(|m| view! { <li>{describe_move(test, *m)}</li> }).collect_view();
+        let moves = moves.clone();
         view! {
             <details>
                 <summary>"yes"</summary>
                 <ol class="interleaving">{steps}</ol>
+                <button class="small" data-testid="litmus-replay" on:click=move |_| replay.run(moves.clone())>"Step through it in the model"</button>
             </details>
         }
     });
@@ -425,3 +454,30 @@ fn GpuLab(
 const LAB_TEXT: &str = "<p>A <em>litmus test</em> is a few threads, each a handful of atomic loads and stores to shared locations, and a question: which values can the loads end with? Write one below, or open a classic: <code>mp</code> (message passing), <code>sb</code> (store buffering), <code>lb</code> (load buffering), <code>iriw</code> and the coherence tests <code>corr</code>, <code>coww</code>, <code>corw</code>, <code>cowr</code>.</p>\n\
 <p>The table lists every outcome the registers (and the final value of any location written twice) could end with, and two verdicts for each. <strong>Sequential consistency</strong>: the threads' statements run one at a time in some order, against one memory; the lab tries every order and shows one that reaches the outcome. <strong>WGSL's memory model</strong>: every atomic is relaxed, so beyond each single location, which every invocation sees change in one order, only barriers order memory, and only among the invocations of one workgroup, for the memory class they name. The lab weighs every candidate execution (which write each load reads from, and each location's order of writes) and says which rule a forbidden outcome breaks, or which reads make an allowed weak outcome happen.</p>\n\
 <p>Then run it on your GPU: tens of thousands of instances per dispatch, their workgroups shuffled, partners paired across lanes and workgroups, and each waiting a bounded while for its partners so they overlap. A weak outcome that shows is the memory model at work; a forbidden one that shows is a bug.</p>";
+
+const MODEL_START: &str = "Every thread waits for you: click the lane of the thread that moves next (or keys 1–4), or open an interleaving in the table below and step through it.";
+
+/// An empty program, for the moment before the first test is read.
+fn empty_program() -> crate::model::Program {
+    crate::model::Program { lines: Vec::new(), memory_names: Vec::new(), register_names: Vec::new(), grids: Vec::new(), workgroup: &[] }
+}
+
+/// Where the model's run ended, and what both models say of that outcome.
+#[component]
+fn ModelOutcome(analysis: Memo<Result<Arc<Analysis>, LabError>>, session: RwSignal<Session>) -> impl IntoView {
+    move || {
+        let a = analysis.get().ok()?;
+        let (finished, name) = session.with(|s| (s.is_finished(), LabModel::outcome(&a.test, s.current())));
+        let row = a.rows.iter().find(|r| r.name == name);
+        Some(view! {
+            <p class="outcome" data-testid="lab-model-outcome" data-outcome=finished.then(|| name.clone())>{
+                if finished {
+                    let allowed = row.is_some_and(Row::allowed);
+                    format!("Finished: {name}. Reached by this interleaving, so sequential consistency allows it{}.", if allowed { ", and so does WGSL" } else { "" })
+                } else {
+                    String::new()
+                }
+            }</p>
+        })
+    }
+}

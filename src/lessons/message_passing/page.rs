@@ -34,6 +34,11 @@ pub fn MessagePassingLesson() -> impl IntoView {
             text=move || view! {
                 <div class="prose" inner_html=MESSAGE_PASSING_TEXT></div>
                 <Interleavings variant=variant />
+                <p>
+                    <a data-testid="open-in-lab" href=move || lab_link(variant.get())
+                        target=crate::site::embed::requested().then_some("_blank")>"Open this test in the litmus lab"</a>
+                    ": every outcome with sequential consistency's and WGSL's verdicts and the reason for each, your own variations of it, and its kernel on your GPU."
+                </p>
             }
             bar=move || view! { <VariantToggle model=model choices=&[
                 (MessagePassingVariant::Relaxed, "Across workgroups, relaxed"),
@@ -46,6 +51,17 @@ pub fn MessagePassingLesson() -> impl IntoView {
             kernel=Signal::derive(move || variant.get().kernel()) cuda=CUDA.to_owned()
             gpu=move || view! { <GpuLitmus sizes=sizes variant=variant /> <MeasuredElsewhere /> } />
     }
+}
+
+/// The variant as the lab's `mp` preset: where its threads run and the barrier between accesses.
+fn lab_link(v: MessagePassingVariant) -> String {
+    let (placement, barrier) = match v {
+        MessagePassingVariant::Relaxed => ("across", "none"),
+        MessagePassingVariant::StorageBarrier => ("across", "storage"),
+        MessagePassingVariant::WorkgroupBarrier => ("across", "workgroup"),
+        MessagePassingVariant::SameWorkgroup => ("same", "storage"),
+    };
+    format!("?lesson=litmus&preset=mp&placement={placement}&memory=storage&barrier={barrier}")
 }
 
 fn model_outcome_text(m: &Machine) -> String {

@@ -1,0 +1,133 @@
+// The litmus lab: each outcome with both verdicts; every preset's kernels compiled by the
+// browser's own compiler, in both placements; a run counts every instance and nothing forbidden;
+// mistakes point at their line and column; random text never breaks the page; the model player
+// steps an interleaving to its outcome; and the message-passing lesson opens its test here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite } from './support/fixture.mjs';
+import { screenshotPath } from './support/browser.mjs';
+import { LessonPage } from './support/lesson_page.mjs';
+
+const site = useSite();
+
+const open = (query) => LessonPage.open(site, 'litmus', query);
+const row = (page, outcome) => page.locator(`[data-testid=litmus-outcomes] tr[data-outcome="${outcome}"]`);
+const compiled = (page) =>
+  page.waitForFunction(() => ['ok', 'error'].includes(document.querySelector('[data-testid=litmus-compile]')?.dataset.state), null, { timeout: 60_000 });
+
+test('message passing: four outcomes, the weak one allowed across workgroups and forbidden by a barrier in one', async () => {
+  const page = await open('&preset=mp');
+  assert.equal(await page.locator('[data-testid=litmus-outcomes] tbody tr').count(), 4);
+  const weak = row(page, 'r0=1 r1=0');
+  assert.equal(await weak.getAttribute('data-sc'), 'no');
+  assert.equal(await weak.getAttribute('data-wgsl'), 'allowed');
+  assert.match(await weak.locator('td.why').textContent(), /reads the initial 0/);
+  assert.equal(await row(page, 'r0=1 r1=1').getAttribute('data-sc'), 'yes');
+  await page.getByTestId('litmus-placement').selectOption('same');
+  await page.getByTestId('litmus-barrier').selectOption('storage');
+  assert.equal(await weak.getAttribute('data-wgsl'), 'forbidden');
+  assert.match(await weak.locator('td.why').textContent(), /\S/);
+  // The link follows: it reopens the same state.
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  assert.match(page.url(), /preset=mp&placement=same&memory=storage&barrier=storage/);
+  page.assertNoConsoleErrors();
+});
+
+test("every preset's kernels compile in the browser, in both placements", async () => {
+  const presets = ['mp', 'sb', 'lb', 's', 'r', '2+2w', 'iriw', 'corr', 'coww', 'corw', 'cowr'];
+  for (const preset of presets) {
+    for (const placement of ['across', 'same']) {
+      const page = await open(`&preset=${encodeURIComponent(preset)}&placement=${placement}&barrier=${placement === 'same' ? 'storage' : 'none'}`);
+      await page.gpuReady();
+      await compiled(page);
+      assert.equal(await page.getByTestId('litmus-compile').getAttribute('data-state'), 'ok', `${preset} ${placement}: ${await page.text('litmus-compile')}`);
+      page.assertNoConsoleErrors();
+      await page.context().close();
+    }
+  }
+  const page = await open('&preset=sb&placement=same&memory=workgroup&barrier=workgroup');
+  await page.gpuReady();
+  await compiled(page);
+  assert.equal(await page.getByTestId('litmus-compile').getAttribute('data-state'), 'ok', await page.text('litmus-compile'));
+});
+
+test('a run counts every instance, and nothing the model forbids', async () => {
+  const page = await open('&preset=mp');
+  await page.getByTestId('litmus-dispatches').selectOption('10');
+  await page.runOnGpu();
+  assert.equal(await page.getByTestId('gpu-error').count(), 0);
+  const rows = await page.locator('[data-testid=litmus-outcomes] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => ({ outcome: tr.dataset.outcome, wgsl: tr.dataset.wgsl, observed: Number(tr.dataset.observed) })));
+  const instances = Number((await page.text('litmus-summary')).match(/^(\d+) instances/)[1]);
+  assert.ok(instances >= 655360, `${instances}`);
+  assert.equal(rows.reduce((a, r) => a + r.observed, 0), instances, 'every instance counted once');
+  for (const r of rows) if (r.wgsl === 'forbidden') assert.equal(r.observed, 0, r.outcome);
+  assert.equal(await page.getByTestId('litmus-alarm').count(), 0);
+  const rate = Number(await page.getByTestId('gpu-report').getAttribute('data-rate'));
+  console.log(`# mp on ${await page.text('adapter-name')}: ${rows.map((r) => `${r.outcome} ${r.observed}`).join(', ')}; ${(rate / 1e6).toFixed(2)} M instances/s`);
+  await page.screenshot({ path: screenshotPath('litmus-run'), fullPage: true });
+  page.assertNoConsoleErrors();
+});
+
+test('a mistake points at its line and column; the page goes on', async () => {
+  const page = await open('');
+  await page.getByTestId('litmus-text').fill('T0: x = 1\nT1: r0 = q');
+  const error = page.getByTestId('litmus-error');
+  assert.equal(await error.getAttribute('data-line'), '2');
+  assert.equal(await error.getAttribute('data-column'), '10');
+  assert.match(await error.textContent(), /line 2, column 10: unknown location "q"/);
+  assert.equal(await page.getByTestId('litmus-outcomes').count(), 0);
+  await page.getByTestId('litmus-text').fill('T0: x = 1\nT1: r0 = x');
+  assert.equal(await page.getByTestId('litmus-error').count(), 0);
+  assert.equal(await page.locator('[data-testid=litmus-outcomes] tbody tr').count(), 2);
+  page.assertNoConsoleErrors();
+});
+
+test('500 random test texts never panic the page', async () => {
+  const page = await open('');
+  const outcome = await page.evaluate(async () => {
+    const alphabet = 'T0123:xyzr=;|() ,atomicAdExchngeWkBrrsto\n&u';
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const area = document.querySelector('[data-testid=litmus-text]');
+    let shown = 0;
+    for (let i = 0; i < 500; i++) {
+      let text = '';
+      const len = next() % 50;
+      for (let j = 0; j < len; j++) text += alphabet[next() % alphabet.length];
+      area.value = text;
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+      // Let the page analyse it: it shows either the outcomes or what is wrong.
+      await new Promise((r) => setTimeout(r, 0));
+      if (document.querySelector('[data-testid=litmus-outcomes], [data-testid=litmus-error]')) shown++;
+    }
+    return shown;
+  });
+  assert.equal(outcome, 500, 'each text gave a table or a message');
+  // Still alive: a good test typed now is analysed.
+  await page.getByTestId('litmus-text').fill('T0: x=1; y=1 | T1: r0=y; r1=x');
+  assert.equal(await page.locator('[data-testid=litmus-outcomes] tbody tr').count(), 4);
+  page.assertNoConsoleErrors();
+});
+
+test('the model player steps an interleaving from the table to its outcome', async () => {
+  const page = await open('&preset=sb');
+  const target = row(page, 'r0=1 r1=1');
+  await target.locator('summary').click();
+  await target.getByTestId('litmus-replay').click();
+  await page.keyboard.press('End');
+  assert.equal(await page.getByTestId('lab-model-outcome').getAttribute('data-outcome'), 'r0=1 r1=1');
+  assert.ok((await page.stepIndex())[1] >= 4);
+  await page.locator('.lab-model-panel').screenshot({ path: screenshotPath('litmus-model') });
+  page.assertNoConsoleErrors();
+});
+
+test('the message-passing lesson opens its test in the lab', async () => {
+  const page = await LessonPage.open(site, 'message-passing', '&variant=same-workgroup');
+  const link = page.getByTestId('open-in-lab');
+  assert.equal(await link.getAttribute('href'), '?lesson=litmus&preset=mp&placement=same&memory=storage&barrier=storage');
+  await link.click();
+  await page.getByTestId('litmus-outcomes').waitFor();
+  assert.equal(await row(page, 'r0=1 r1=0').getAttribute('data-wgsl'), 'forbidden');
+  page.assertNoConsoleErrors();
+});
