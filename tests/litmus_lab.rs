@@ -213,3 +213,45 @@ fn the_model_player_steps_each_interleaving_to_its_outcome() {
         }
     }
 }
+
+#[test]
+fn the_h100_figures_cover_every_preset_and_add_up() {
+    use syncscope::data::measured::Table;
+    use syncscope::lessons::litmus::measured::{parse_litmus_report, read_outcomes, H100_LITMUS, SCHEMA};
+    assert_eq!(Table::parse(H100_LITMUS).expect("data/h100-litmus.json has a table").conforms(SCHEMA), Ok(()));
+    let (adapter, configs) = parse_litmus_report(H100_LITMUS).expect("data/h100-litmus.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    for (name, _) in PRESETS {
+        for placement in ["across", "same"] {
+            assert!(
+                configs.iter().any(|c| c.preset == name && c.placement == placement && c.memory == "storage" && c.barrier == "none"),
+                "{name} {placement}: no row"
+            );
+        }
+        assert!(configs.iter().any(|c| c.preset == name && c.memory == "workgroup"), "{name}: no workgroup-memory row");
+    }
+    for c in &configs {
+        let at = format!("{} {}", c.preset, c.configuration());
+        assert!(c.instances_per_dispatch >= INSTANCES, "{at}");
+        assert_eq!(u64::from(c.instances), u64::from(c.instances_per_dispatch) * u64::from(c.dispatches), "{at}");
+        let counted: u64 = c.outcomes.iter().map(|o| o.count).sum::<u64>() + u64::from(c.unlisted);
+        assert_eq!(counted, u64::from(c.instances), "{at}: every instance counted once");
+        assert!(c.per_second > 0.0 && c.wall_ms > 0.0, "{at}");
+        // The row's totals are its outcomes', and its verdicts the lab's own for that configuration.
+        assert_eq!(u64::from(c.weak), c.outcomes.iter().filter(|o| o.weak()).map(|o| o.count).sum::<u64>(), "{at}");
+        assert_eq!(u64::from(c.forbidden), c.outcomes.iter().filter(|o| !o.allowed).map(|o| o.count).sum::<u64>(), "{at}");
+        assert_eq!(c.flagged, c.forbidden > 0 || c.unlisted > 0, "{at}");
+        let placement = if c.placement == "same" { Placement::Same } else { Placement::Across };
+        let memory = if c.memory == "workgroup" { Space::Workgroup } else { Space::Storage };
+        let barrier = match c.barrier.as_str() {
+            "storage" => BarrierModifier::Storage,
+            "workgroup" => BarrierModifier::Workgroup,
+            _ => BarrierModifier::None,
+        };
+        let table = rows(&settings(&c.preset, placement, memory, barrier).test().unwrap());
+        let named: Vec<(&str, bool, bool)> = table.iter().map(|r| (r.name.as_str(), r.sc.is_some(), r.allowed())).collect();
+        let read: Vec<(&str, bool, bool)> = c.outcomes.iter().map(|o| (o.outcome.as_str(), o.sc, o.allowed)).collect();
+        assert_eq!(read, named, "{at}: the outcomes in the lab's order, with its verdicts");
+    }
+    assert_eq!(read_outcomes("r0=1 r1=0: 12 sc=maybe wgsl=allowed"), None, "a verdict that does not read is refused");
+}

@@ -218,6 +218,7 @@ fn files_and_schemas() -> Vec<(&'static str, &'static str, syncscope::data::meas
         ("h100-tiled.json", tiled::measured::H100_TILED, tiled::measured::SCHEMA),
         ("h100-histogram.json", histogram::measured::H100_HISTOGRAM, histogram::measured::SCHEMA),
         ("h100-message-passing.json", message_passing::measured::H100_MESSAGE_PASSING, message_passing::measured::SCHEMA),
+        ("h100-litmus.json", litmus::measured::H100_LITMUS, litmus::measured::SCHEMA),
     ]
 }
 

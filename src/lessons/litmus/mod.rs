@@ -3,10 +3,12 @@
 //! WGSL's memory model allows, with the reason for each, and runs it on their GPU.
 //!
 //! This file holds what the page reads from its link and what it shows of a test, both pure;
-//! [`generate`] writes the test's kernels, `gpu.rs` runs them, `page.rs` draws it all.
+//! [`generate`] writes the test's kernels, `gpu.rs` runs them, `page.rs` draws it all,
+//! [`measured`] reads what a real GPU counted (`data/h100-litmus.json`).
 
 pub mod generate;
 pub mod gpu;
+pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 

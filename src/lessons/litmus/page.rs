@@ -107,6 +107,7 @@ pub fn LitmusLab() -> impl IntoView {
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
                 <GpuLab analysis=analysis compiled=compiled job=job settings=settings />
+                <MeasuredOnH100 text=text />
             </Panel>
         </article>
     }
@@ -448,6 +449,59 @@ fn GpuLab(
         <RunForm job=job on_run=run_it />
         {report}
     }
+}
+
+/// What a data-centre GPU counted for the preset shown, in every configuration the report ran
+/// it in, from `data/h100-litmus.json`. The frame stays while the reader changes preset (so an
+/// opened one stays open); only its table follows the text.
+#[component]
+fn MeasuredOnH100(text: RwSignal<String>) -> impl IntoView {
+    measured_on_h100(text)
+}
+
+fn measured_on_h100(text: RwSignal<String>) -> Option<impl IntoView> {
+    use super::measured::{parse_litmus_report, Observed, H100_LITMUS};
+    use crate::ui::measured::MeasuredDetails;
+    use crate::ui::table::TextTable;
+    let (adapter, configs) = parse_litmus_report(H100_LITMUS)?;
+    let gpu = adapter.clone();
+    let listed = |outcomes: &[Observed], pick: fn(&Observed) -> bool| {
+        let seen: Vec<String> = outcomes.iter().filter(|o| pick(o) && o.count > 0).map(|o| format!("{}: {}", o.outcome, o.count)).collect();
+        if seen.is_empty() { "none".to_owned() } else { seen.join(", ") }
+    };
+    let table = move || {
+        let Some(preset) = preset_of(&text.get()) else {
+            return view! { <p class="muted">"Your own test: the figures there are for the presets."</p> }.into_any();
+        };
+        let rows: Vec<Vec<String>> = configs
+            .iter()
+            .filter(|c| c.preset == preset)
+            .map(|c| {
+                let mut forbidden = listed(&c.outcomes, |o| !o.allowed);
+                if c.unlisted > 0 {
+                    forbidden = format!("{forbidden}; {} unlisted", c.unlisted);
+                }
+                vec![
+                    c.configuration(),
+                    format!("{} ({} × {})", c.instances, c.dispatches, c.instances_per_dispatch),
+                    per_second(c.per_second),
+                    listed(&c.outcomes, Observed::weak),
+                    forbidden,
+                ]
+            })
+            .collect();
+        let headers = ["configuration", "instances", "per second", "weak outcomes seen", "forbidden seen"].map(str::to_owned).to_vec();
+        view! {
+            <TextTable headers=headers rows=rows test_id="litmus-h100" caption=format!("{preset} on the {gpu}") />
+        }
+        .into_any()
+    };
+    Some(view! {
+        <MeasuredDetails adapter=adapter.clone()>
+            {table}
+            <p class="muted">"From data/h100-litmus.json, written by examples/litmus_report.rs on that GPU. Each configuration as the lab runs it (at least 65,536 instances per dispatch, placement, memory, barrier), about ten million instances each; weak: allowed by WGSL, reached by no interleaving."</p>
+        </MeasuredDetails>
+    })
 }
 
 /// The lab's explanation: constant markup written here, never text from outside.
