@@ -71,7 +71,7 @@ fn main() {
         let test = settings.test().unwrap_or_else(|e| panic!("{name}: {e}"));
         let table = rows(&test);
         let compiled = pollster::block_on(compile(&ctx, kernels(&test, &settings.text, WORKGROUP_SIZE))).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let shape = Shape::of(&test, compiled.kernels.slots, INSTANCES);
+        let shape = Shape::of(&test, INSTANCES);
         let wanted = u32::try_from(target.div_ceil(u64::from(shape.instances))).expect("dispatches fit in u32").max(1);
         let (mut dispatches, mut wall_ms, mut unlisted) = (0u32, 0.0f64, 0u64);
         let mut counts = vec![0u64; table.len()];

@@ -2,20 +2,22 @@
 //! counts how each instance ended. Both are generated from the test, and the page shows them
 //! exactly as they are compiled.
 //!
-//! The test kernel gives every instance its own `x`, `y` and `z`, and each of its threads to a
-//! different invocation:
-//! - **across**: each thread of an instance in a workgroup of its own. A workgroup plays one
-//!   thread of the test (its role) for `workgroup_size` instances, and which instances its lanes
-//!   take is permuted per role, so partners sit at different lanes of different workgroups;
-//! - **same**: the threads of an instance in one workgroup, at lanes permuted per role.
+//! The test kernel gives every instance its own `x`, `y` and `z`. Every invocation plays every
+//! thread of the test, each for a different instance (as GPUHarbor's kernels do: the threads of
+//! a test share the invocations rather than taking turns over them):
+//! - **across**: thread `k` of an instance is played in the group of workgroups `k` ahead of
+//!   thread 0's, so no two threads of an instance share a workgroup;
+//! - **same**: the threads of an instance in one workgroup.
 //!
-//! The stress that makes weak outcomes show: workgroups start in a shuffled order (`shuffle`),
-//! the locations of one instance are far apart and neighbouring instances' scattered, and each
-//! invocation waits, a bounded while, until its partners have started, so they overlap.
+//! Which instance a lane plays thread `k` of is permuted per thread, so partners sit at unrelated
+//! lanes, and never the same instance twice. The stress that makes weak outcomes show:
+//! workgroups start in a shuffled order (`shuffle`), the locations of one instance are far apart
+//! and neighbouring instances' scattered, and each invocation waits, a bounded while, until the
+//! partners of its thread-0 instance have started, so they overlap.
 //!
 //! Barriers stand at the top of the kernel, between phases: WGSL requires every invocation of a
-//! workgroup to reach the same barrier, and a barrier inside `if role == …` would not compile.
-//! Thread `k`'s statements between its barriers run in that phase under `if role == k`.
+//! workgroup to reach the same barrier. Each thread's statements between its barriers run in that
+//! phase, on its own instance.
 
 use crate::model::litmus::{AxisOf, LitmusTest, Op, Placement, Rmw, LOCATIONS};
 use crate::model::Space;
@@ -54,9 +56,6 @@ pub struct Generated {
 pub struct Kernels {
     pub test: Generated,
     pub count: Generated,
-    /// Lanes given to one instance in `same` placement: the thread count rounded up to a power
-    /// of two (lanes beyond the test's threads wait at its barriers and do nothing else).
-    pub slots: u32,
     /// Outcomes the count kernel tells apart (its counters less the last, for anything else).
     pub outcomes: usize,
 }
@@ -64,8 +63,8 @@ pub struct Kernels {
 /// The uniform both kernels read, word by word.
 pub const PARAMS: &str = "struct Params {
     instances: u32,  // instances per dispatch
-    groups: u32,     // across: workgroups per role; same: workgroups
-    lane_step: u32,  // permutes the lanes each role takes (1 + 2 × role × lane_step is odd)
+    groups: u32,     // workgroups (thread k of an instance is played k groups ahead, across)
+    lane_step: u32,  // permutes the lanes each thread takes (1 + 2 × k × lane_step is odd)
     loc_step: u32,   // coprime with the instances: scatters each location's region
     spin_limit: u32, // how long an invocation waits for its partners, at most
 }
@@ -73,17 +72,10 @@ pub const PARAMS: &str = "struct Params {
 
 /// Generates both kernels of `test`, its instances `source_text` (shown in their heading).
 pub fn kernels(test: &LitmusTest, source_text: &str, workgroup_size: u32) -> Kernels {
-    let threads = test.threads.len() as u32;
-    let slots = threads.next_power_of_two();
     let axes = test.axes();
     let finals: Vec<usize> = axes.iter().filter(|a| a.of == AxisOf::Final).map(|a| a.loc).collect();
     let outcomes = axes.iter().map(|a| a.values.len()).product();
-    Kernels {
-        test: test_kernel(test, source_text, workgroup_size, slots, &finals),
-        count: count_kernel(test, &finals, outcomes),
-        slots,
-        outcomes,
-    }
+    Kernels { test: test_kernel(test, source_text, workgroup_size, &finals), count: count_kernel(test, &finals, outcomes), outcomes }
 }
 
 fn heading(out: &mut String, test: &LitmusTest, source_text: &str, what: &str) {
@@ -107,31 +99,33 @@ fn binding(out: &mut String, bindings: &mut Vec<Buffer>, buffer: Buffer, declara
     bindings.push(buffer);
 }
 
-/// `&mem[slot(1u, i)]` or `&wmem[wslot(1u, j)]`: where the instance's location `loc` lives.
-fn place(test: &LitmusTest, loc: usize) -> String {
+/// `&mem[slot(1u, i0)]` or `&wmem[wslot(1u, j0)]`: where location `loc` lives for the instance
+/// this invocation plays thread `k` of.
+fn place(test: &LitmusTest, loc: usize, k: usize) -> String {
     match test.memory {
-        Space::Storage => format!("&mem[slot({loc}u, i)]"),
-        Space::Workgroup => format!("&wmem[wslot({loc}u, j)]"),
+        Space::Storage => format!("&mem[slot({loc}u, i{k})]"),
+        Space::Workgroup => format!("&wmem[wslot({loc}u, j{k})]"),
     }
 }
 
-fn statement(test: &LitmusTest, op: Op) -> String {
+fn statement(test: &LitmusTest, op: Op, k: usize) -> String {
     let reg = |r: usize| test.registers[r].clone();
+    let at = |loc: usize| place(test, loc, k);
     match op {
-        Op::Store { loc, value } => format!("atomicStore({}, {value}u); // {} = {value}", place(test, loc), LOCATIONS[loc]),
-        Op::Load { reg: r, loc } => format!("{} = atomicLoad({});", reg(r), place(test, loc)),
+        Op::Store { loc, value } => format!("atomicStore({}, {value}u); // {} = {value}", at(loc), LOCATIONS[loc]),
+        Op::Load { reg: r, loc } => format!("{} = atomicLoad({});", reg(r), at(loc)),
         Op::Rmw { reg: r, loc, rmw } => match rmw {
-            Rmw::Add(v) => format!("{} = atomicAdd({}, {v}u);", reg(r), place(test, loc)),
-            Rmw::Exchange(v) => format!("{} = atomicExchange({}, {v}u);", reg(r), place(test, loc)),
+            Rmw::Add(v) => format!("{} = atomicAdd({}, {v}u);", reg(r), at(loc)),
+            Rmw::Exchange(v) => format!("{} = atomicExchange({}, {v}u);", reg(r), at(loc)),
             Rmw::CompareExchange { expected, value } => {
-                format!("{} = atomicCompareExchangeWeak({}, {expected}u, {value}u).old_value;", reg(r), place(test, loc))
+                format!("{} = atomicCompareExchangeWeak({}, {expected}u, {value}u).old_value;", reg(r), at(loc))
             }
         },
         Op::Barrier(_) => String::new(),
     }
 }
 
-fn test_kernel(test: &LitmusTest, source_text: &str, workgroup_size: u32, slots: u32, finals: &[usize]) -> Generated {
+fn test_kernel(test: &LitmusTest, source_text: &str, workgroup_size: u32, finals: &[usize]) -> Generated {
     let threads = test.threads.len();
     let mut out = String::new();
     heading(&mut out, test, source_text, "The test, many instances at once");
@@ -155,13 +149,20 @@ fn test_kernel(test: &LitmusTest, source_text: &str, workgroup_size: u32, slots:
     }
     let _ = writeln!(out, "\noverride workgroup_size: u32 = {workgroup_size}u;");
     let _ = writeln!(out, "const THREADS: u32 = {threads}u;");
-    if test.placement == Placement::Same {
-        let _ = writeln!(out, "const SLOTS: u32 = {slots}u; // lanes per instance");
-    }
     let _ = writeln!(out, "const REGISTERS: u32 = {}u;", test.registers.len());
+    out.push_str(
+        "
+// The lane of its workgroup's instances whose thread `k` this lane plays: a different
+// permutation per thread, and never the same instance for two threads of one lane.
+fn lane_for(lane: u32, k: u32) -> u32 {
+    return (lane * (1u + 2u * k * params.lane_step) + k) % workgroup_size;
+}
+",
+    );
     if test.memory == Space::Storage {
         out.push_str(
-            "\n// Location `loc` of instance `i`: x, y and z each in a region of its own, far apart, and
+            "
+// Location `loc` of instance `i`: x, y and z each in a region of its own, far apart, and
 // neighbouring instances scattered across the region.
 fn slot(loc: u32, i: u32) -> u32 {
     return loc * params.instances + (i * params.loc_step) % params.instances;
@@ -170,10 +171,10 @@ fn slot(loc: u32, i: u32) -> u32 {
         );
     } else {
         out.push_str(
-            "\n// Location `loc` of this workgroup's instance `j`, scattered the same way.
+            "
+// Location `loc` of this workgroup's instance `j`, scattered the same way.
 fn wslot(loc: u32, j: u32) -> u32 {
-    let per = workgroup_size / SLOTS;
-    return loc * per + (j * params.loc_step) % per;
+    return loc * workgroup_size + (j * params.loc_step) % workgroup_size;
 }
 ",
         );
@@ -182,32 +183,42 @@ fn wslot(loc: u32, j: u32) -> u32 {
     out.push_str("    let w = shuffle[wid.x];\n");
     match test.placement {
         Placement::Across => out.push_str(
-            "    // This workgroup plays thread `role`; its lanes take instances permuted per role, in the
-    // group of workgroups `role` ahead, so no two threads of an instance share a workgroup.
-    let role = w % THREADS;
-    let i = ((w / THREADS + role) % params.groups) * workgroup_size + (lane * (1u + 2u * role * params.lane_step)) % workgroup_size;
+            "    // Every invocation plays every thread of the test, each for a different instance: thread
+    // k for instance ik, in the group of workgroups k ahead, so no two threads of an instance
+    // share a workgroup.
 ",
         ),
         Placement::Same => out.push_str(
-            "    // Lanes take thread `role` of instance `j` of this workgroup, permuted per role.
-    let role = lane % SLOTS;
-    let per = workgroup_size / SLOTS;
-    let j = ((lane / SLOTS) * (1u + 2u * role * params.lane_step)) % per;
-    let i = w * per + j;
+            "    // Every invocation plays every thread of the test, each for a different instance of its
+    // own workgroup: thread k for instance ik, the workgroup's jk-th.
 ",
         ),
+    }
+    for k in 0..threads {
+        match test.placement {
+            Placement::Across => {
+                let _ = writeln!(out, "    let i{k} = ((w + {k}u) % params.groups) * workgroup_size + lane_for(lane, {k}u);");
+            }
+            Placement::Same => {
+                let _ = writeln!(out, "    let j{k} = lane_for(lane, {k}u);\n    let i{k} = w * workgroup_size + j{k};");
+            }
+        }
     }
     for r in &test.registers {
         let _ = writeln!(out, "    var {r} = 0u;");
     }
-    out.push_str("\n    // Wait, a bounded while, until every thread of this instance has started.\n");
-    let guard = if test.placement == Placement::Same && slots as usize != threads { "role < THREADS" } else { "true" };
-    let all = (0..threads).map(|k| format!("atomicLoad(&arrived[i * THREADS + {k}u]) != 0u")).collect::<Vec<_>>().join(" && ");
-    let _ = writeln!(out, "    if {guard} {{");
-    out.push_str("        atomicStore(&arrived[i * THREADS + role], 1u);\n");
-    out.push_str("        for (var s = 0u; s < params.spin_limit; s++) {\n");
-    let _ = writeln!(out, "            if {all} {{ break; }}");
-    out.push_str("        }\n    }\n");
+    // The start flags also tell the count that every thread of every instance ran.
+    out.push_str("\n    // Each thread played here has started");
+    out.push_str(if threads > 1 { "; wait, a bounded while, until every thread of\n    // instance i0 has too.\n" } else { ".\n" });
+    for k in 0..threads {
+        let _ = writeln!(out, "    atomicStore(&arrived[i{k} * THREADS + {k}u], 1u);");
+    }
+    if threads > 1 {
+        let all = (1..threads).map(|k| format!("atomicLoad(&arrived[i0 * THREADS + {k}u]) != 0u")).collect::<Vec<_>>().join(" && ");
+        out.push_str("    for (var s = 0u; s < params.spin_limit; s++) {\n");
+        let _ = writeln!(out, "        if {all} {{ break; }}");
+        out.push_str("    }\n");
+    }
 
     // Each thread's statements split at its barriers into phases.
     let phases: Vec<Vec<Vec<Op>>> = test
@@ -219,16 +230,15 @@ fn wslot(loc: u32, j: u32) -> u32 {
     for p in 0..phase_count {
         for (k, thread) in phases.iter().enumerate() {
             let Some(ops) = thread.get(p).filter(|ops| !ops.is_empty()) else { continue };
-            let _ = writeln!(out, "\n    if role == {k}u {{ // T{k}");
+            let _ = writeln!(out, "\n    // T{k}, of instance i{k}");
             for op in ops {
-                let _ = writeln!(out, "        {}", statement(test, *op));
+                let _ = writeln!(out, "    {}", statement(test, *op, k));
             }
-            out.push_str("    }\n");
         }
         if p + 1 < phase_count {
-            // The barrier every thread reaches here: in `same` placement each thread has one at
-            // this point; in `across`, threads with fewer wait here with invocations that play
-            // other instances, which orders nothing of theirs.
+            // The barrier every thread reaches here. In `same` placement it stands between the
+            // phases of every instance of the workgroup; in `across`, between those of threads
+            // whose partners are in other workgroups, where it orders nothing between them.
             let kinds: Vec<Space> = test
                 .threads
                 .iter()
@@ -244,23 +254,16 @@ fn wslot(loc: u32, j: u32) -> u32 {
         }
     }
     out.push('\n');
-    for (k, _) in test.threads.iter().enumerate() {
-        let mine: Vec<usize> = (0..test.registers.len()).filter(|&r| test.threads[k].iter().any(|op| matches!(op, Op::Load { reg, .. } | Op::Rmw { reg, .. } if *reg == r))).collect();
-        if mine.is_empty() {
-            continue;
+    for (k, ops) in test.threads.iter().enumerate() {
+        for r in (0..test.registers.len()).filter(|&r| ops.iter().any(|op| matches!(op, Op::Load { reg, .. } | Op::Rmw { reg, .. } if *reg == r))) {
+            let _ = writeln!(out, "    regs[i{k} * REGISTERS + {r}u] = {};", test.registers[r]);
         }
-        let _ = writeln!(out, "    if role == {k}u {{");
-        for r in mine {
-            let _ = writeln!(out, "        regs[i * REGISTERS + {r}u] = {};", test.registers[r]);
-        }
-        out.push_str("    }\n");
     }
     if test.memory == Space::Workgroup && !finals.is_empty() {
-        out.push_str("\n    // Workgroup memory ends with the dispatch: copy the final values out once all are done.\n    workgroupBarrier();\n    if role == 0u {\n");
+        out.push_str("\n    // Workgroup memory ends with the dispatch: copy the final values out once all are done.\n    workgroupBarrier();\n");
         for (f, &loc) in finals.iter().enumerate() {
-            let _ = writeln!(out, "        finals[i * {}u + {f}u] = atomicLoad(&wmem[wslot({loc}u, j)]); // {}", finals.len(), LOCATIONS[loc]);
+            let _ = writeln!(out, "    finals[i0 * {}u + {f}u] = atomicLoad(&wmem[wslot({loc}u, j0)]); // {}", finals.len(), LOCATIONS[loc]);
         }
-        out.push_str("    }\n");
     }
     out.push_str("}\n");
     Generated { source: out, bindings }
@@ -282,9 +285,15 @@ fn count_kernel(test: &LitmusTest, finals: &[usize], outcomes: usize) -> Generat
             Space::Workgroup => binding(&mut out, &mut bindings, Buffer::Finals, "var<storage, read> finals: array<u32>;"),
         }
     }
+    binding(&mut out, &mut bindings, Buffer::Arrived, "var<storage, read> arrived: array<u32>; // every thread of each instance: it ran");
     binding(&mut out, &mut bindings, Buffer::Counts, &format!("var<storage, read_write> counts: array<atomic<u32>>; // {outcomes} outcomes, then anything else"));
     binding(&mut out, &mut bindings, Buffer::Params, "var<uniform> params: Params;");
-    let _ = writeln!(out, "\noverride workgroup_size: u32 = 64u;\nconst REGISTERS: u32 = {}u;\nconst OUTCOMES: u32 = {outcomes}u;\nconst NONE: u32 = 0xffffffffu;", test.registers.len());
+    let _ = writeln!(
+        out,
+        "\noverride workgroup_size: u32 = 64u;\nconst THREADS: u32 = {}u;\nconst REGISTERS: u32 = {}u;\nconst OUTCOMES: u32 = {outcomes}u;\nconst NONE: u32 = 0xffffffffu;",
+        test.threads.len(),
+        test.registers.len()
+    );
     for (a, axis) in axes.iter().enumerate() {
         let name = match axis.of {
             AxisOf::Register(r) => test.registers[r].clone(),
@@ -297,6 +306,7 @@ fn count_kernel(test: &LitmusTest, finals: &[usize], outcomes: usize) -> Generat
         out.push_str("        default: { return NONE; }\n    }\n}\n");
     }
     out.push_str("\n@compute @workgroup_size(workgroup_size)\nfn main(@builtin(global_invocation_id) id: vec3<u32>) {\n    let i = id.x;\n    if i >= params.instances { return; }\n");
+    out.push_str("    // An instance some thread of which never ran is counted as nothing the test lists.\n    for (var k = 0u; k < THREADS; k++) {\n        if arrived[i * THREADS + k] == 0u {\n            atomicAdd(&counts[OUTCOMES], 1u);\n            return;\n        }\n    }\n");
     let mut f = 0;
     for (a, axis) in axes.iter().enumerate() {
         let read = match (axis.of, test.memory) {

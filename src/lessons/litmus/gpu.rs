@@ -35,25 +35,20 @@ pub async fn compile(ctx: &GpuContext, kernels: Kernels) -> Result<Compiled, Gpu
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub workgroups: u32,
-    /// Across: workgroups per role. Same: the workgroups.
+    /// Groups of workgroups thread `k` is played `k` ahead in (across); the workgroups (same).
     pub groups: u32,
     pub instances: u32,
 }
 
 impl Shape {
-    pub fn of(test: &LitmusTest, slots: u32, at_least: u32) -> Shape {
-        let threads = test.threads.len() as u32;
-        match test.placement {
-            Placement::Across => {
-                let groups = at_least.div_ceil(WORKGROUP_SIZE);
-                Shape { workgroups: groups * threads, groups, instances: groups * WORKGROUP_SIZE }
-            }
-            Placement::Same => {
-                let per = WORKGROUP_SIZE / slots;
-                let groups = at_least.div_ceil(per);
-                Shape { workgroups: groups, groups, instances: groups * per }
-            }
+    /// Every invocation plays each thread of a different instance, so a workgroup carries
+    /// `WORKGROUP_SIZE` instances; `across` needs a group of workgroups per thread at least.
+    pub fn of(test: &LitmusTest, at_least: u32) -> Shape {
+        let mut groups = at_least.div_ceil(WORKGROUP_SIZE);
+        if test.placement == Placement::Across {
+            groups = groups.max(test.threads.len() as u32);
         }
+        Shape { workgroups: groups, groups, instances: groups * WORKGROUP_SIZE }
     }
 }
 
@@ -108,7 +103,7 @@ pub async fn run(
     now_ms: fn() -> f64,
 ) -> Result<LitmusCounts, GpuError> {
     let kernels = &compiled.kernels;
-    let shape = Shape::of(test, kernels.slots, at_least.max(1));
+    let shape = Shape::of(test, at_least.max(1));
     if u64::from(shape.instances) * u64::from(dispatches.max(1)) > u64::from(u32::MAX) {
         return Err(GpuError::BadParams(format!("{} instances × {dispatches} dispatches overflow the 32-bit counters: run fewer", shape.instances)));
     }
