@@ -8,6 +8,6 @@
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$SYNCSCOPE_ROOT"
-with_wasm_toolchain cargo build --locked --release --target wasm32-unknown-unknown --bins
-with_wasm_toolchain trunk build --release "$@"
+with_release_wasm_toolchain cargo build --locked --release --target wasm32-unknown-unknown --bins
+with_release_wasm_toolchain trunk build --release "$@"
 node scripts/split-pages.mjs "$(cargo metadata --format-version 1 --no-deps | node -pe 'JSON.parse(require("fs").readFileSync(0)).target_directory')/wasm32-unknown-unknown/release" dist

@@ -43,4 +43,22 @@ with_wasm_toolchain() {
   fi
 }
 
+# Runs a release build of the site's wasm: with_wasm_toolchain, plus a std compiled from source
+# with panics that abort at once (no message formatting or unwinding tables), no source
+# locations, and derived Debug output cut to type names. Worth 9 % of every page's wasm
+# (scripts/bench.sh; README "Page weight"). Both routes build std from source here, so both need
+# its source: rustup's rust-src component or Debian's rust-web-src (scripts/setup.sh).
+with_release_wasm_toolchain() {
+  if [ "$(wasm_route)" = rustup ] && ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+    log "no rust-src for this toolchain: building with the prebuilt std (larger wasm)"
+    with_wasm_toolchain "$@"
+    return
+  fi
+  # The env var replaces `target.wasm32-unknown-unknown.rustflags` in .cargo/config.toml, so
+  # it repeats the cfg set there.
+  RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow" \
+    with_wasm_toolchain "$@"
+}
+
 log() { printf '\033[1m[syncscope]\033[0m %s\n' "$*" >&2; }

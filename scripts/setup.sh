@@ -56,6 +56,12 @@ else
   ensure_debian_toolchain
 fi
 
+# The release build compiles std from source (scripts/env.sh, with_release_wasm_toolchain).
+if [ "$(wasm_route)" = rustup ] && ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+  log "rust-src: installing (the release build compiles a smaller std from it)"
+  rustup component add rust-src >/dev/null 2>&1 || log "rust-src unavailable: release builds use the prebuilt std"
+fi
+
 # 2. wasm-bindgen-cli, at the version Cargo.lock uses.
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes)"
