@@ -1,7 +1,8 @@
 // The litmus lab: each outcome with both verdicts; every preset's kernels compiled by the
-// browser's own compiler, in both placements; a run counts every instance and nothing forbidden;
-// mistakes point at their line and column; random text never breaks the page; the model player
-// steps an interleaving to its outcome; and the message-passing lesson opens its test here.
+// browser's own compiler and run, in both placements, every instance counted and nothing
+// forbidden; mistakes point at their line and column; random text never breaks the page; the
+// model player steps an interleaving to its outcome; and the message-passing lesson opens its
+// test here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
@@ -33,22 +34,35 @@ test('message passing: four outcomes, the weak one allowed across workgroups and
   page.assertNoConsoleErrors();
 });
 
-test("every preset's kernels compile in the browser, in both placements", async () => {
+/** The outcome rows after a run: what the page counted, with WGSL's verdict on each. */
+const observedRows = (page) =>
+  page.locator('[data-testid=litmus-outcomes] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => ({ outcome: tr.dataset.outcome, sc: tr.dataset.sc, wgsl: tr.dataset.wgsl, observed: Number(tr.dataset.observed) })));
+
+test("every preset's kernels compile in the browser and run, in both placements: every instance counted, nothing forbidden", async () => {
   const presets = ['mp', 'sb', 'lb', 's', 'r', '2+2w', 'iriw', 'corr', 'coww', 'corw', 'cowr'];
-  for (const preset of presets) {
-    for (const placement of ['across', 'same']) {
-      const page = await open(`&preset=${encodeURIComponent(preset)}&placement=${placement}&barrier=${placement === 'same' ? 'storage' : 'none'}`);
-      await page.gpuReady();
-      await compiled(page);
-      assert.equal(await page.getByTestId('litmus-compile').getAttribute('data-state'), 'ok', `${preset} ${placement}: ${await page.text('litmus-compile')}`);
-      page.assertNoConsoleErrors();
-      await page.context().close();
-    }
+  const configurations = presets.flatMap((preset) => ['across', 'same'].map((placement) => `&preset=${encodeURIComponent(preset)}&placement=${placement}`));
+  configurations.push('&preset=mp&placement=same&barrier=storage', '&preset=sb&placement=same&memory=workgroup&barrier=workgroup');
+  for (const query of configurations) {
+    const page = await open(query);
+    await page.gpuReady();
+    await compiled(page);
+    assert.equal(await page.getByTestId('litmus-compile').getAttribute('data-state'), 'ok', `${query}: ${await page.text('litmus-compile')}`);
+    await page.getByTestId('litmus-dispatches').selectOption('1');
+    await page.runOnGpu();
+    assert.equal(await page.getByTestId('gpu-error').count(), 0, query);
+    const rows = await observedRows(page);
+    const instances = Number((await page.text('litmus-summary')).match(/^(\d+) instances/)[1]);
+    assert.ok(instances >= 65536, `${query}: ${instances}`);
+    assert.equal(rows.reduce((a, r) => a + r.observed, 0), instances, `${query}: every instance counted once`);
+    for (const r of rows) if (r.wgsl === 'forbidden') assert.equal(r.observed, 0, `${query}: ${r.outcome}`);
+    assert.equal(await page.getByTestId('litmus-alarm').count(), 0, query);
+    const weak = rows.filter((r) => r.sc === 'no' && r.observed > 0).map((r) => `${r.outcome} ${r.observed}`);
+    const rate = Number(await page.getByTestId('gpu-report').getAttribute('data-rate'));
+    console.log(`# ${query.slice(1)}: ${instances} instances, weak: ${weak.join(', ') || 'none'}; ${(rate / 1e6).toFixed(2)} M/s`);
+    page.assertNoConsoleErrors();
+    await page.context().close();
   }
-  const page = await open('&preset=sb&placement=same&memory=workgroup&barrier=workgroup');
-  await page.gpuReady();
-  await compiled(page);
-  assert.equal(await page.getByTestId('litmus-compile').getAttribute('data-state'), 'ok', await page.text('litmus-compile'));
 });
 
 test('a run counts every instance, and nothing the model forbids', async () => {
@@ -56,8 +70,7 @@ test('a run counts every instance, and nothing the model forbids', async () => {
   await page.getByTestId('litmus-dispatches').selectOption('10');
   await page.runOnGpu();
   assert.equal(await page.getByTestId('gpu-error').count(), 0);
-  const rows = await page.locator('[data-testid=litmus-outcomes] tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => ({ outcome: tr.dataset.outcome, wgsl: tr.dataset.wgsl, observed: Number(tr.dataset.observed) })));
+  const rows = await observedRows(page);
   const instances = Number((await page.text('litmus-summary')).match(/^(\d+) instances/)[1]);
   assert.ok(instances >= 655360, `${instances}`);
   assert.equal(rows.reduce((a, r) => a + r.observed, 0), instances, 'every instance counted once');

@@ -15,6 +15,19 @@ pub const WORKGROUP_SIZE: u32 = 256;
 pub const INSTANCES: u32 = 65_536;
 /// Loads of the partners' start flags before an invocation stops waiting and runs anyway.
 pub const SPIN_LIMIT: u32 = 256;
+/// The same on a CPU adapter (SwiftShader, lavapipe). It runs a few workgroups at a time, each
+/// lane group to its end, so a partner elsewhere has seldom started: a long wait there finds
+/// no one and only costs time.
+pub const CPU_SPIN_LIMIT: u32 = 32;
+
+/// How long an invocation waits for its partners on this adapter.
+pub fn spin_limit(adapter: &crate::gpu::AdapterSummary) -> u32 {
+    if adapter.device_type == "Cpu" {
+        CPU_SPIN_LIMIT
+    } else {
+        SPIN_LIMIT
+    }
+}
 const COUNT_WORKGROUP: u32 = 64;
 
 /// The test's kernels, compiled: made once per test, used by every run of it.
@@ -64,6 +77,8 @@ pub struct LitmusCounts {
     pub unlisted: u64,
     /// Wall-clock milliseconds from encoding to the counts in hand.
     pub wall_ms: f64,
+    /// Loads an invocation waited for its partners, at most.
+    pub spin_limit: u32,
 }
 
 impl LitmusCounts {
@@ -123,7 +138,8 @@ pub async fn run(
     let counts = clearable_storage_buffer(device, "counts", words(counters));
     let order: Vec<u8> = crate::lessons::message_passing::shuffled_workgroups(shape.workgroups, seed).iter().flat_map(|w| w.to_le_bytes()).collect();
     let shuffle = storage_buffer_with(device, "shuffle", &order);
-    let params = uniform_words(device, &[shape.instances, shape.groups, 37, scatter_step(shape.instances), SPIN_LIMIT]);
+    let spin_limit = spin_limit(&ctx.adapter);
+    let params = uniform_words(device, &[shape.instances, shape.groups, 37, scatter_step(shape.instances), spin_limit]);
     let buffer = |b: Buffer| match b {
         Buffer::Locations => &locations,
         Buffer::Registers => &regs,
@@ -160,5 +176,5 @@ pub async fn run(
     let wall_ms = now_ms() - start;
     let mut all: Vec<u64> = u32s(&read[0]).into_iter().map(u64::from).collect();
     let unlisted = all.pop().unwrap_or(0);
-    Ok(LitmusCounts { shape, dispatches, counts: all, unlisted, wall_ms })
+    Ok(LitmusCounts { shape, dispatches, counts: all, unlisted, wall_ms, spin_limit })
 }

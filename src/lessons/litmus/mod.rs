@@ -320,6 +320,7 @@ pub fn export(settings: &LabSettings, test: &LitmusTest, rows: &[Row], run: Opti
                 ("workgroup_size", Json::from(gpu::WORKGROUP_SIZE)),
                 ("unlisted", Json::from(counts.unlisted)),
                 ("wall_ms", Json::from(counts.wall_ms)),
+                ("spin_limit", Json::from(counts.spin_limit)),
                 ("instances_per_second", Json::from(counts.per_second())),
             ]),
         ));

@@ -409,11 +409,12 @@ fn GpuLab(
                 }
             };
             let summary = format!(
-                "{} instances ({} per dispatch × {} dispatches, {} workgroups of {WORKGROUP_SIZE}) on {}: {} counted, {weak} weak (allowed, not sequentially consistent). {} instances per second.",
+                "{} instances ({} per dispatch × {} dispatches, {} workgroups of {WORKGROUP_SIZE}, waits of at most {} loads) on {}: {} counted, {weak} weak (allowed, not sequentially consistent). {} instances per second.",
                 r.counts.instances(),
                 r.counts.shape.instances,
                 r.counts.dispatches,
                 r.counts.shape.workgroups,
+                r.counts.spin_limit,
                 r.adapter.name,
                 counted,
                 per_second(r.counts.per_second())
