@@ -180,15 +180,34 @@ export async function replayWebGpu({ times, faithful = false }) {
  */
 export function clickAndWait(testId) {
   const button = document.querySelector(`[data-testid=${testId}]`);
+  const report = `[data-testid=${testId.replace(/-run$/, '')}-report]`;
   return new Promise((resolve, reject) => {
     let started = false;
+    // The first report drawn after the click: a first look where the lesson shows one while
+    // the rest of the run goes on, else the whole result.
+    let firstShown = null;
+    const reports = new MutationObserver((records) => {
+      if (firstShown !== null) return;
+      const drawn = records.some((r) => [...r.addedNodes].some((n) => n.nodeType === 1 && (n.matches(report) || n.querySelector(report))));
+      if (drawn) firstShown = performance.now() - t0;
+    });
+    reports.observe(document.body, { childList: true, subtree: true });
     const observer = new MutationObserver(() => {
       if (button.disabled) started = true;
       else if (started) {
         observer.disconnect();
+        reports.disconnect();
+        const shown = performance.now() - t0;
         const error = document.querySelector(`[data-testid=${testId.replace(/-run$/, '')}-error]`);
         if (error) reject(new Error(error.textContent));
-        else resolve({ shown: performance.now() - t0, roundTrip: Number(button.dataset.roundTripMs) });
+        else {
+          resolve({
+            shown,
+            firstShown: firstShown ?? shown,
+            roundTrip: Number(button.dataset.roundTripMs),
+            firstResult: Number(button.dataset.firstResultMs),
+          });
+        }
       }
     });
     observer.observe(button, { attributes: true, attributeFilter: ['disabled'] });

@@ -75,6 +75,11 @@ pub struct GpuJob<T: Send + Sync + 'static> {
     /// Milliseconds the last run took, from the click to its results in hand (before the page
     /// shows them): the GPU round trip as this page makes it.
     pub round_trip_ms: RwSignal<Option<f64>>,
+    /// Whether `result` is a first look at a run still going on (see [`GpuJob::show_first`]).
+    pub partial: RwSignal<bool>,
+    /// Milliseconds from the click to the first result in hand, partial or whole.
+    pub first_result_ms: RwSignal<Option<f64>>,
+    clicked: StoredValue<f64>,
 }
 
 impl<T: Send + Sync + 'static> Clone for GpuJob<T> {
@@ -87,7 +92,25 @@ impl<T: Send + Sync + 'static> Copy for GpuJob<T> {}
 
 impl<T: Send + Sync + 'static> GpuJob<T> {
     pub fn new() -> Self {
-        GpuJob { running: RwSignal::new(false), error: RwSignal::new(None), result: RwSignal::new(None), round_trip_ms: RwSignal::new(None) }
+        GpuJob {
+            running: RwSignal::new(false),
+            error: RwSignal::new(None),
+            result: RwSignal::new(None),
+            round_trip_ms: RwSignal::new(None),
+            partial: RwSignal::new(false),
+            first_result_ms: RwSignal::new(None),
+            clicked: StoredValue::new(0.0),
+        }
+    }
+
+    /// Shows the first part of a long run while the rest goes on: the reader sees figures read
+    /// back from the GPU within a dispatch or two, and the whole batch replaces them when done.
+    pub fn show_first(self, first: T) {
+        if self.first_result_ms.get_untracked().is_none() {
+            self.first_result_ms.set(Some(super::gpu::now_ms() - self.clicked.get_value()));
+        }
+        self.partial.set(true);
+        self.result.set(Some(first));
     }
 
     /// Checks the reader's sizes against the adapter, then runs `work`; its error becomes the
@@ -127,13 +150,19 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
                 return;
             }
         };
-        let (result, round_trip_ms) = (self.result, self.round_trip_ms);
+        self.clicked.set_value(clicked);
+        self.first_result_ms.set(None);
+        let GpuJob { result, round_trip_ms, partial, first_result_ms, .. } = self;
         // Only this part depends on the result's type; the bookkeeping around it is shared.
         let job = async move {
             let r = work(ctx, params).await?;
             let took = super::gpu::now_ms() - clicked;
             Ok(Box::new(move || {
                 round_trip_ms.set(Some(took));
+                if first_result_ms.get_untracked().is_none() {
+                    first_result_ms.set(Some(took));
+                }
+                partial.set(false);
                 result.set(Some(r));
             }) as Box<dyn FnOnce()>)
         };
@@ -190,13 +219,16 @@ pub fn RunForm<T: Send + Sync + 'static>(
         <div class="gpu-form">
             {sizes.map(|sizes| view! { <SizeInputs sizes=sizes /> })}
             <button on:click=move |_| on_run.run(()) disabled=busy data-testid=format!("{name}-run")
-                data-round-trip-ms=move || job.round_trip_ms.get().map(|ms| format!("{ms:.3}"))>
+                data-round-trip-ms=move || job.round_trip_ms.get().map(|ms| format!("{ms:.3}"))
+                data-first-result-ms=move || job.first_result_ms.get().map(|ms| format!("{ms:.3}"))>
                 {label.unwrap_or("Run on my GPU")}
             </button>
             {on_run_100.map(|run| view! {
                 <button on:click=move |_| run.run(()) disabled=busy data-testid=format!("{name}-run-100")>"Run 100×"</button>
             })}
-            <span class="muted" aria-live="polite">{move || job.running.get().then_some("running…")}</span>
+            <span class="muted" aria-live="polite" data-testid=format!("{name}-progress")>{move || {
+                job.running.get().then_some(if job.partial.get() { "first figures below; the rest is running…" } else { "running…" })
+            }}</span>
         </div>
         {move || job.error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid=format!("{name}-error")>{e}</p> })}
     }

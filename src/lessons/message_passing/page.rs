@@ -130,6 +130,8 @@ struct Litmus {
     runs: Vec<VariantRun>,
     /// The seed of each run's shuffled workgroup order, in `runs`' order.
     seeds: Vec<u64>,
+    /// A first look (one dispatch of the relaxed variant) while the whole run goes on.
+    partial: bool,
 }
 
 fn seed() -> u64 {
@@ -145,6 +147,15 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
     let run = Callback::new(move |()| {
         let dispatches = dispatches.get_untracked();
         job.start(sizes, move |ctx, params| async move {
+            // One dispatch of the relaxed variant first, shown at once: the whole run takes
+            // seconds where the GPU is slow.
+            if dispatches > 1 {
+                let seed = seed();
+                if let Ok(r) = run_litmus(&ctx, MessagePassingVariant::Relaxed, params, 1, seed, now_ms).await {
+                    let first = vec![(MessagePassingVariant::Relaxed, Ok(r))];
+                    job.show_first(Litmus { adapter: ctx.adapter.clone(), params, dispatches: 1, runs: first, seeds: vec![seed], partial: true });
+                }
+            }
             let (mut runs, mut seeds) = (Vec::new(), Vec::new());
             for v in MessagePassingVariant::ALL {
                 let seed = seed();
@@ -156,12 +167,12 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
                     Err(e) => return Err(e),
                 }
             }
-            Ok(Litmus { adapter: ctx.adapter.clone(), params, dispatches, runs, seeds })
+            Ok(Litmus { adapter: ctx.adapter.clone(), params, dispatches, runs, seeds, partial: false })
         })
     });
     // Whether the weak outcome showed across workgroups with nothing but relaxed atomics.
     let weak = Signal::derive(move || {
-        job.result.get().and_then(|l| {
+        job.result.get().filter(|l| !l.partial).and_then(|l| {
             l.runs.iter().find(|(v, _)| *v == MessagePassingVariant::Relaxed).and_then(|(_, r)| r.as_ref().ok()).map(|r| r.counts[Outcome::Weak.slot()] as i64)
         })
     });
@@ -202,7 +213,7 @@ fn per_second(x: f64) -> String {
 
 #[component]
 fn LitmusReport(result: Litmus) -> impl IntoView {
-    let Litmus { adapter, params, dispatches: chosen, runs, seeds } = result;
+    let Litmus { adapter, params, dispatches: chosen, runs, seeds, partial } = result;
     let export = {
         let adapter = adapter.clone();
         let each: Vec<_> = runs.iter().zip(seeds).map(|((v, r), seed)| (*v, seed, r.clone())).collect();
@@ -248,7 +259,8 @@ fn LitmusReport(result: Litmus) -> impl IntoView {
     headers.extend(Outcome::ALL.iter().map(|o| short_label(*o).to_owned()));
     headers.extend(["instances/s".into(), "weak allowed".into(), "promise kept".into()]);
     view! {
-        <div class="run-report" data-testid="gpu-report">
+        <div class="run-report" data-testid="gpu-report" data-partial=partial.to_string()>
+            {partial.then(|| view! { <p class="notice" data-testid="gpu-first-look">"A first look: the relaxed variant's first dispatch, read back while all four variants run."</p> })}
             <LogBarChart title=format!("{instances} instances × {dispatches} dispatches per variant, workgroups of {}, on {}", params.workgroup_size, adapter.name)
                 groups=Outcome::ALL.iter().map(|o| short_label(*o)).collect() series=series test_id="litmus-chart" />
             <TextTable headers=headers rows=rows test_id="litmus-table" />
