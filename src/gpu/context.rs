@@ -186,6 +186,7 @@ impl GpuContext {
         self.compiling.borrow_mut().insert(key, Vec::new());
         let result = self.compile(kernel.file_name(), kernel.source(), workgroup_size).await;
         if let Ok(p) = &result {
+            self.prime(p, kernel.source());
             self.pipelines.borrow_mut().insert(key, p.clone());
         }
         for waiter in self.compiling.borrow_mut().remove(&key).unwrap_or_default() {
@@ -221,6 +222,64 @@ impl GpuContext {
     /// The timer for one timed pass per submission, made once; `None` without timestamp queries.
     pub(crate) fn pass_timer(&self) -> Option<PassTimer> {
         self.pass_timer.get_or_init(|| PassTimer::new(self)).clone()
+    }
+
+    /// Runs a new pipeline once, one workgroup on zeroed buffers, and forgets the result. A
+    /// browser's software adapter (SwiftShader) translates a kernel to machine code only at its
+    /// first dispatch: without this, the reader's first click would wait for that too. Every
+    /// kernel here bounds its loops by its parameters, so on zeros it does next to nothing.
+    /// Errors stay in a scope of their own; a GPU compiles at pipeline creation anyway, so
+    /// native builds skip it.
+    pub fn prime(&self, pipeline: &wgpu::ComputePipeline, source: &str) {
+        if !cfg!(target_arch = "wasm32") {
+            return;
+        }
+        // The largest uniform binding WebGPU guarantees; enough for every array the kernels
+        // declare with a fixed size.
+        const BYTES: u64 = 65_536;
+        let bindings: Vec<u32> = source
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("@group(0) @binding("))
+            .filter_map(|rest| rest.split(')').next()?.parse().ok())
+            .collect();
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let buffers: Vec<wgpu::Buffer> = bindings
+            .iter()
+            .map(|_| {
+                self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("prime"),
+                    size: BYTES,
+                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::UNIFORM,
+                    mapped_at_creation: false,
+                })
+            })
+            .collect();
+        let entries: Vec<wgpu::BindGroupEntry> =
+            bindings.iter().zip(&buffers).map(|(&binding, b)| wgpu::BindGroupEntry { binding, resource: b.as_entire_binding() }).collect();
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("prime"), timestamp_writes: None });
+            pass.set_pipeline(pipeline);
+            if !entries.is_empty() {
+                let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("prime"),
+                    layout: &pipeline.get_bind_group_layout(0),
+                    entries: &entries,
+                });
+                pass.set_bind_group(0, &group, &[]);
+            }
+            pass.dispatch_workgroups(1, 1, 1);
+        }
+        self.queue.submit([encoder.finish()]);
+        // Whatever went wrong stays here: the real run reports its own errors. The answer is
+        // awaited (not dropped), so the browser's promise always finds its handler.
+        let errors = scope.pop();
+        #[cfg(target_arch = "wasm32")]
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = errors.await;
+        });
+        #[cfg(not(target_arch = "wasm32"))]
+        drop(errors);
     }
 
     /// Compiles WGSL with a `workgroup_size` override and entry point `main`, uncached. A

@@ -41,6 +41,8 @@ pub struct Compiled {
 pub async fn compile(ctx: &GpuContext, kernels: Kernels) -> Result<Compiled, GpuError> {
     let test = ctx.compile("litmus_test.wgsl", &kernels.test.source, WORKGROUP_SIZE).await?;
     let count = ctx.compile("litmus_count.wgsl", &kernels.count.source, COUNT_WORKGROUP).await?;
+    ctx.prime(&test, &kernels.test.source);
+    ctx.prime(&count, &kernels.count.source);
     Ok(Compiled { kernels, test, count })
 }
 
