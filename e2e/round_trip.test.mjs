@@ -40,7 +40,7 @@ test("every lesson's first run finds its pipelines compiled, and maps each submi
 });
 
 test('a long run shows a first look read back from the GPU, then the whole run replaces it', async () => {
-  for (const id of ['message-passing', 'histogram', 'reduction']) {
+  for (const id of ['message-passing', 'histogram', 'reduction', 'litmus']) {
     const page = await openPage(site.browser, `${site.url}?lesson=${id}`);
     await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready', null, { timeout: 120_000 });
     // Each report state the page went through during the run: first look or whole run (a new

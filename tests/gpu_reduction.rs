@@ -1,7 +1,7 @@
 //! The reduction kernels on a real Vulkan device: the traced tree gives the seed's table step
 //! for step, and a large array sums to the same total by the tree and by atomicAdd.
 
-use syncscope::lessons::reduction::gpu::{run_comparison, run_trace};
+use syncscope::lessons::reduction::gpu::{run_comparison, run_trace, Ways};
 use syncscope::gpu::params::{check_params, GpuParams};
 use syncscope::lessons::reduction::{large_sum, trace, VALUES};
 
@@ -25,12 +25,15 @@ fn tree_and_atomic_sums_agree_with_the_cpu() {
     let Some(ctx) = gpu() else { return };
     for (invocations, workgroup_size) in [(1, 2), (1000, 64), (65_536, 256), (300_001, 128)] {
         let p = check_params(GpuParams { invocations, workgroup_size }, &limits(&ctx)).unwrap();
-        let c = pollster::block_on(run_comparison(&ctx, p, 3)).unwrap();
+        let c = pollster::block_on(run_comparison(&ctx, p, 3, Ways::Both)).unwrap();
         let want = large_sum(invocations);
-        assert_eq!(u64::from(c.tree_sum), want, "{p:?}");
+        assert_eq!(c.tree_sum.map(u64::from), Some(want), "{p:?}");
         assert_eq!(u64::from(c.atomic_total), 3 * want, "{p:?}");
+        // The first look: atomicAdd alone, the tree not run.
+        let first = pollster::block_on(run_comparison(&ctx, p, 1, Ways::AtomicOnly)).unwrap();
+        assert_eq!((first.tree_sum, first.tree_ns, u64::from(first.atomic_total)), (None, None, want), "{p:?}");
         eprintln!("{p:?}: {} levels, tree {:?} ns, atomic {:?} ns", c.levels, c.tree_ns, c.atomic_ns);
     }
     let p = GpuParams { invocations: 100, workgroup_size: 96 };
-    assert!(pollster::block_on(run_comparison(&ctx, p, 1)).unwrap_err().to_string().contains("power of two"));
+    assert!(pollster::block_on(run_comparison(&ctx, p, 1, Ways::Both)).unwrap_err().to_string().contains("power of two"));
 }

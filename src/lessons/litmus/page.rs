@@ -383,6 +383,12 @@ fn GpuLab(
                 None => compile(&ctx, a.kernels.clone()).await?,
             };
             let seed = (now_ms() * 1e3) as u64;
+            // One dispatch first, shown at once: the counts of a whole batch take a few
+            // dispatches' time, and more than a reader waits for a click where the GPU is slow.
+            if dispatches > 1 {
+                let first = run(&ctx, &a.test, &compiled, INSTANCES, 1, seed ^ 0x9E37_79B9, now_ms).await?;
+                job.show_first(LabRun { adapter: ctx.adapter.clone(), source: a.kernels.test.source.clone(), counts: first });
+            }
             let counts = run(&ctx, &a.test, &compiled, INSTANCES, dispatches, seed, now_ms).await?;
             Ok(LabRun { adapter: ctx.adapter.clone(), source: a.kernels.test.source.clone(), counts })
         })
@@ -390,6 +396,8 @@ fn GpuLab(
     let report = move || {
         let a = analysis.get().ok()?;
         let r = job.result.get()?;
+        // Set with the result, before it: read once, when the result changes.
+        let partial = job.partial.get_untracked();
         (r.source == a.kernels.test.source).then(|| {
             let forbidden: Vec<String> = a
                 .rows
@@ -420,8 +428,11 @@ fn GpuLab(
                 per_second(r.counts.per_second())
             );
             view! {
-                <div class="run-report" data-testid="gpu-report" data-rate=format!("{:.0}", r.counts.per_second()) data-weak=weak.to_string()>
+                <div class="run-report" data-testid="gpu-report" data-partial=partial.to_string() data-rate=format!("{:.0}", r.counts.per_second()) data-weak=weak.to_string()>
                     <p data-testid="litmus-summary">{summary}</p>
+                    {partial.then(|| view! {
+                        <p class="notice" data-testid="gpu-first-look">"A first look: one dispatch, read back while the whole batch runs."</p>
+                    })}
                     {bad.then(|| view! {
                         <div class="notice alarm" role="alert" data-testid="litmus-alarm">
                             <p><strong>"Forbidden behaviour observed."</strong>{format!(
@@ -432,7 +443,7 @@ fn GpuLab(
                             )}</p>
                         </div>
                     })}
-                    {(!bad).then(|| view! {
+                    {(!bad && !partial).then(|| view! {
                         <p class="verdict ok" data-testid="gpu-verdict">"Every instance counted once, and nothing the memory model forbids."</p>
                     })}
                     <DownloadJson make=Box::new(export) test_id="gpu-download" />

@@ -27,11 +27,21 @@ pub async fn run_trace(ctx: &GpuContext, threads: usize) -> Result<Vec<Vec<u32>>
     Ok(cells.chunks(threads).map(<[u32]>::to_vec).collect())
 }
 
-/// A large sum both ways, each repeated `repeats` times inside one timed compute pass.
+/// Which ways a run sums the array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ways {
+    Both,
+    /// atomicAdd alone: a first look, since where barriers are slow (a software adapter takes
+    /// ~90 ms for one tree over 65,536 values) one atomic pass takes about a millisecond.
+    AtomicOnly,
+}
+
+/// A large sum both ways (or atomicAdd alone), each repeated `repeats` times inside one timed
+/// compute pass.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
-    /// What the tree's last level left: the sum.
-    pub tree_sum: u32,
+    /// What the tree's last level left: the sum; `None` when the tree did not run.
+    pub tree_sum: Option<u32>,
     /// The counter after `repeats` dispatches of atomicAdd: `repeats` times the sum.
     pub atomic_total: u32,
     pub repeats: u32,
@@ -42,7 +52,7 @@ pub struct Comparison {
     pub atomic_ns: Option<f64>,
 }
 
-pub async fn run_comparison(ctx: &GpuContext, params: GpuParams, repeats: u32) -> Result<Comparison, GpuError> {
+pub async fn run_comparison(ctx: &GpuContext, params: GpuParams, repeats: u32, ways: Ways) -> Result<Comparison, GpuError> {
     let n = params.invocations;
     let w = params.workgroup_size;
     if w < 2 || !w.is_power_of_two() {
@@ -75,16 +85,17 @@ pub async fn run_comparison(ctx: &GpuContext, params: GpuParams, repeats: u32) -
     let total = storage_buffer(device, "total", 4);
     let uniform = params_buffer(device, n);
     let atomic_group = bind_whole(device, &atomic, "atomic sum", &[&input, &total, &uniform]);
-    let timers = (PassTimer::new(ctx), PassTimer::new(ctx));
+    let tree_repeats = if ways == Ways::Both { repeats } else { 0 };
+    let timers = (if tree_repeats > 0 { PassTimer::new(ctx) } else { None }, PassTimer::new(ctx));
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let mut encoder = device.create_command_encoder(&Default::default());
-    {
+    if tree_repeats > 0 {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("tree"),
             timestamp_writes: timers.0.as_ref().map(PassTimer::writes),
         });
         pass.set_pipeline(&tree);
-        for _ in 0..repeats {
+        for _ in 0..tree_repeats {
             for (group, groups) in &levels {
                 pass.set_bind_group(0, group, &[]);
                 pass.dispatch_workgroups(*groups, 1, 1);
@@ -110,13 +121,17 @@ pub async fn run_comparison(ctx: &GpuContext, params: GpuParams, repeats: u32) -
     let read = submit_and_read(ctx, scope, encoder, &copies).await?;
     let period = ctx.queue.get_timestamp_period();
     let per_repeat = |i: usize| read.get(i).and_then(|b| PassTimer::nanoseconds(b, period)).map(|ns| ns / f64::from(repeats.max(1)));
-    let timed = timers.0.is_some() && timers.1.is_some();
+    let (tree_ns, atomic_ns) = match (&timers.0, &timers.1) {
+        (Some(_), Some(_)) => (per_repeat(2), per_repeat(3)),
+        (None, Some(_)) if tree_repeats == 0 => (None, per_repeat(2)),
+        _ => (None, None),
+    };
     Ok(Comparison {
-        tree_sum: u32s(&read[0])[0],
+        tree_sum: (tree_repeats > 0).then(|| u32s(&read[0])[0]),
         atomic_total: u32s(&read[1])[0],
         repeats,
         levels: levels.len() as u32,
-        tree_ns: if timed { per_repeat(2) } else { None },
-        atomic_ns: if timed { per_repeat(3) } else { None },
+        tree_ns,
+        atomic_ns,
     })
 }
