@@ -81,12 +81,13 @@ if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   fi
 fi
 
-# 4. Node tools: binaryen's wasm-opt (Debian's older binaryen miscompiles this output) and,
-#    for tests, playwright-core, which drives Debian's Chromium (it downloads no browser).
+# 4. Node tools: binaryen's wasm-opt (Debian's older binaryen miscompiles this output), terser
+#    for the lesson pages' JS glue, and, for tests, playwright-core, which drives Debian's
+#    Chromium (it downloads no browser).
 if ! command -v npm >/dev/null; then
   apt_install nodejs npm
 fi
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] ||
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/terser ] ||
   [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "npm ci"
   npm ci --no-audit --no-fund --loglevel=error

