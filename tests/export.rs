@@ -12,6 +12,7 @@ fn adapter() -> AdapterSummary {
         name: "Test \"GPU\"\n\\ rev 2".into(),
         backend: "Vulkan".into(),
         device_type: "Cpu".into(),
+        is_cpu: true,
         driver: String::new(),
         has_timestamps: false,
         limits: ComputeLimitsSummary {

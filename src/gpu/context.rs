@@ -14,6 +14,8 @@ pub struct AdapterSummary {
     pub name: String,
     pub backend: String,
     pub device_type: String,
+    /// A CPU adapter (SwiftShader, lavapipe): a few workgroups run at a time, each to its end.
+    pub is_cpu: bool,
     pub driver: String,
     pub has_timestamps: bool,
     pub limits: ComputeLimitsSummary,
@@ -120,6 +122,7 @@ impl GpuContext {
             name,
             backend: format!("{:?}", info.backend),
             device_type: format!("{:?}", info.device_type),
+            is_cpu: info.device_type == wgpu::DeviceType::Cpu,
             driver: [info.driver.as_str(), info.driver_info.as_str()]
                 .into_iter()
                 .filter(|s| !s.is_empty())

@@ -22,7 +22,7 @@ pub const CPU_SPIN_LIMIT: u32 = 32;
 
 /// How long an invocation waits for its partners on this adapter.
 pub fn spin_limit(adapter: &crate::gpu::AdapterSummary) -> u32 {
-    if adapter.device_type == "Cpu" {
+    if adapter.is_cpu {
         CPU_SPIN_LIMIT
     } else {
         SPIN_LIMIT

@@ -172,10 +172,14 @@ fn ComparisonReport(result: ComparisonResult) -> impl IntoView {
                 figure("Sum (CPU)", want.to_string()).id("gpu-expected"),
                 figure("Tree sum (GPU)", run.tree_sum.map_or("running…".to_owned(), |sum| sum.to_string())).id("gpu-tree-sum"),
                 figure("Tree dispatches per sum", run.levels.to_string()),
-                figure("Tree, per sum", ms(run.tree_ns)).id("gpu-tree-ms"),
+                figure("Tree, per sum", if run.tree_sum.is_some() { ms(run.tree_ns) } else { "running…".to_owned() }).id("gpu-tree-ms"),
                 figure("atomicAdd, per sum", ms(run.atomic_ns)).id("gpu-atomic-ms"),
                 figure("atomicAdd against the tree", ratio).id("gpu-ratio"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock, {} repeats each", run.repeats)),
+                figure("Round trip", if run.tree_sum.is_some() {
+                    format!("{wall_ms:.1} ms wall clock, {} repeats each", run.repeats)
+                } else {
+                    format!("{wall_ms:.1} ms wall clock, atomicAdd once")
+                }),
             ] />
             <p class=if partial { "notice" } else if ok { "verdict ok" } else { "verdict bad" } data-testid=if partial { "gpu-first-look" } else { "gpu-verdict" } data-ok=ok.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
