@@ -20,8 +20,29 @@ pub struct HistogramRun {
 
 /// `params.invocations` is the number of values; each invocation counts PER_INVOCATION of them.
 pub async fn run_histogram(ctx: &GpuContext, variant: HistogramVariant, params: GpuParams, distinct: u32, repeats: u32) -> Result<HistogramRun, GpuError> {
-    let input = upload(ctx, params, distinct)?;
-    count(ctx, variant, params, &input, repeats).await
+    let input = Input::upload(ctx, params, distinct)?;
+    input.count(ctx, variant, repeats).await
+}
+
+/// The values a run counts, on the GPU: made and uploaded once, then counted by every way
+/// (every kernel only reads them). Making a million values and copying them over takes longer
+/// than counting them once where the GPU is slow, so a page can upload them before the click.
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub params: GpuParams,
+    pub distinct: u32,
+    buffer: wgpu::Buffer,
+}
+
+impl Input {
+    pub fn upload(ctx: &GpuContext, params: GpuParams, distinct: u32) -> Result<Input, GpuError> {
+        Ok(Input { params, distinct, buffer: upload(ctx, params, distinct)? })
+    }
+
+    /// `variant` counting these values `repeats` times into the same bins.
+    pub async fn count(&self, ctx: &GpuContext, variant: HistogramVariant, repeats: u32) -> Result<HistogramRun, GpuError> {
+        count(ctx, variant, self.params, &self.buffer, repeats).await
+    }
 }
 
 /// One point of a sweep: every variant's run at one data size and one number of distinct bins.
