@@ -69,8 +69,6 @@ struct Counted {
     distinct: u32,
     runs: Vec<(HistogramVariant, HistogramRun)>,
     wall_ms: f64,
-    /// A first look (one dispatch of the first way) while the whole run goes on.
-    partial: bool,
 }
 
 #[component]
@@ -104,13 +102,13 @@ fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
             // the GPU is slow.
             let first = HistogramVariant::ALL[0];
             let run = input.count(&ctx, first, 1).await?;
-            job.show_first(Counted { adapter: ctx.adapter.clone(), params, distinct, runs: vec![(first, run)], wall_ms: now_ms() - t0, partial: true });
+            job.show_first(Counted { adapter: ctx.adapter.clone(), params, distinct, runs: vec![(first, run)], wall_ms: now_ms() - t0 });
             let t0 = now_ms();
             let mut runs = Vec::new();
             for variant in HistogramVariant::ALL {
                 runs.push((variant, input.count(&ctx, variant, REPEATS).await?));
             }
-            Ok(Counted { adapter: ctx.adapter.clone(), params, distinct, runs, wall_ms: now_ms() - t0, partial: false })
+            Ok(Counted { adapter: ctx.adapter.clone(), params, distinct, runs, wall_ms: now_ms() - t0 })
         })
     });
     let run_sweep_job = Callback::new(move |()| {
@@ -135,7 +133,8 @@ fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
         </div>
         <p class="muted">"Invocations below is the number of values; each invocation counts 16 of them."</p>
         <RunForm sizes=sizes job=job on_run=run />
-        {move || job.result.get().map(|r| view! { <CountReport result=r /> })}
+        // `partial` changes with the result, before it (see `GpuJob::show_first`).
+        {move || job.result.get().map(|r| view! { <CountReport result=r partial=job.partial.get_untracked() /> })}
         <h3>"Contention sweep"</h3>
         <p class="muted">"All three at the sizes above, for data hitting 1, 2, 4 … 256 bins: 27 timed passes."</p>
         <RunForm job=sweep on_run=run_sweep_job name="sweep" label="Run the sweep on my GPU" />
@@ -160,8 +159,12 @@ fn ms(ns: Option<f64>) -> String {
 }
 
 #[component]
-fn CountReport(result: Counted) -> impl IntoView {
-    let Counted { adapter, params, distinct, runs, wall_ms, partial } = result;
+fn CountReport(
+    result: Counted,
+    /// A first look (one dispatch of the first way) while the whole run goes on.
+    partial: bool,
+) -> impl IntoView {
+    let Counted { adapter, params, distinct, runs, wall_ms } = result;
     let repeats = runs.first().map_or(REPEATS, |(_, r)| r.repeats);
     let n = params.invocations;
     let checks: Vec<_> = runs.iter().map(|(v, r)| (*v, check(n, distinct, r.repeats, &r.bins), r.ns_per_dispatch)).collect();

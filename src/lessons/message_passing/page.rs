@@ -130,8 +130,6 @@ struct Litmus {
     runs: Vec<VariantRun>,
     /// The seed of each run's shuffled workgroup order, in `runs`' order.
     seeds: Vec<u64>,
-    /// A first look (one dispatch of the relaxed variant) while the whole run goes on.
-    partial: bool,
 }
 
 fn seed() -> u64 {
@@ -151,9 +149,14 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
             // seconds where the GPU is slow.
             if dispatches > 1 {
                 let seed = seed();
-                if let Ok(r) = run_litmus(&ctx, MessagePassingVariant::Relaxed, params, 1, seed, now_ms).await {
-                    let first = vec![(MessagePassingVariant::Relaxed, Ok(r))];
-                    job.show_first(Litmus { adapter: ctx.adapter.clone(), params, dispatches: 1, runs: first, seeds: vec![seed], partial: true });
+                match run_litmus(&ctx, MessagePassingVariant::Relaxed, params, 1, seed, now_ms).await {
+                    Ok(first) => {
+                        let runs = vec![(MessagePassingVariant::Relaxed, Ok(first))];
+                        job.show_first(Litmus { adapter: ctx.adapter.clone(), params, dispatches: 1, runs, seeds: vec![seed] });
+                    }
+                    // Sizes the variant cannot pair: no first look; the whole run's row says why.
+                    Err(GpuError::BadParams(_)) => {}
+                    Err(e) => return Err(e),
                 }
             }
             let (mut runs, mut seeds) = (Vec::new(), Vec::new());
@@ -167,12 +170,12 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
                     Err(e) => return Err(e),
                 }
             }
-            Ok(Litmus { adapter: ctx.adapter.clone(), params, dispatches, runs, seeds, partial: false })
+            Ok(Litmus { adapter: ctx.adapter.clone(), params, dispatches, runs, seeds })
         })
     });
     // Whether the weak outcome showed across workgroups with nothing but relaxed atomics.
     let weak = Signal::derive(move || {
-        job.result.get().filter(|l| !l.partial).and_then(|l| {
+        job.result.get().filter(|_| !job.partial.get()).and_then(|l| {
             l.runs.iter().find(|(v, _)| *v == MessagePassingVariant::Relaxed).and_then(|(_, r)| r.as_ref().ok()).map(|r| r.counts[Outcome::Weak.slot()] as i64)
         })
     });
@@ -191,7 +194,8 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
         <crate::ui::prediction::Prediction test_id="predict-weak" guess=crate::ui::prediction::Guess::YesNo actual=weak
             question="with relaxed atomics across workgroups, will your GPU show the weak outcome (flag 1, data 0) at least once?" />
         <RunForm sizes=sizes job=job on_run=run />
-        {move || job.result.get().map(|r| view! { <LitmusReport result=r /> })}
+        // `partial` changes with the result, before it (see `GpuJob::show_first`).
+        {move || job.result.get().map(|r| view! { <LitmusReport result=r partial=job.partial.get_untracked() /> })}
         <h3>"Instances per second"</h3>
         <p class="muted">{format!(
             "The variant chosen above, {MANY_DISPATCHES} dispatches at the sizes above, against the smallest test a dispatch can hold (two invocations, each writing one instance and reading the other's) dispatched {SMALLEST_DISPATCHES} times. Both in one submission each, timed from encoding to the counts read back."
@@ -212,8 +216,12 @@ fn per_second(x: f64) -> String {
 }
 
 #[component]
-fn LitmusReport(result: Litmus) -> impl IntoView {
-    let Litmus { adapter, params, dispatches: chosen, runs, seeds, partial } = result;
+fn LitmusReport(
+    result: Litmus,
+    /// A first look (one dispatch of the relaxed variant) while the whole run goes on.
+    partial: bool,
+) -> impl IntoView {
+    let Litmus { adapter, params, dispatches: chosen, runs, seeds } = result;
     let export = {
         let adapter = adapter.clone();
         let each: Vec<_> = runs.iter().zip(seeds).map(|((v, r), seed)| (*v, seed, r.clone())).collect();

@@ -103,8 +103,6 @@ struct ComparisonResult {
     params: GpuParams,
     run: Comparison,
     wall_ms: f64,
-    /// A first look (atomicAdd once) while the whole run goes on.
-    partial: bool,
 }
 
 #[component]
@@ -120,22 +118,27 @@ fn GpuComparison(sizes: SizeFields) -> impl IntoView {
             // slow, and there one tree alone takes longer than a reader waits for a click.
             let t0 = now_ms();
             let first = run_comparison(&ctx, params, 1, Ways::AtomicOnly).await?;
-            job.show_first(ComparisonResult { adapter: ctx.adapter.clone(), params, run: first, wall_ms: now_ms() - t0, partial: true });
+            job.show_first(ComparisonResult { adapter: ctx.adapter.clone(), params, run: first, wall_ms: now_ms() - t0 });
             let t0 = now_ms();
             let run = run_comparison(&ctx, params, REPEATS, Ways::Both).await?;
-            Ok(ComparisonResult { adapter: ctx.adapter.clone(), params, run, wall_ms: now_ms() - t0, partial: false })
+            Ok(ComparisonResult { adapter: ctx.adapter.clone(), params, run, wall_ms: now_ms() - t0 })
         })
     });
     view! {
         <h3>"A large array: tree against atomicAdd"</h3>
         <RunForm sizes=sizes job=job on_run=run />
-        {move || job.result.get().map(|r| view! { <ComparisonReport result=r /> })}
+        // `partial` changes with the result, before it (see `GpuJob::show_first`).
+        {move || job.result.get().map(|r| view! { <ComparisonReport result=r partial=job.partial.get_untracked() /> })}
     }
 }
 
 #[component]
-fn ComparisonReport(result: ComparisonResult) -> impl IntoView {
-    let ComparisonResult { adapter, params, run, wall_ms, partial } = result;
+fn ComparisonReport(
+    result: ComparisonResult,
+    /// A first look (atomicAdd once) while the whole run goes on.
+    partial: bool,
+) -> impl IntoView {
+    let ComparisonResult { adapter, params, run, wall_ms } = result;
     let want = large_sum(params.invocations);
     // A first look has no tree yet: only what ran is judged.
     let tree_ok = run.tree_sum.is_none_or(|sum| u64::from(sum) == want);
