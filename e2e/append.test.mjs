@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { screenshotPath } from './support/browser.mjs';
+import { screenshotPath, waitForGpu } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
@@ -41,7 +41,7 @@ test('model: inputs are the lesson\'s, and any schedule appends exactly the kept
 test('GPU: twice, each time exactly the kept inputs in some order', async () => {
   const n = 8192;
   const page = await LessonPage.open(site, 'append', `&invocations=${n}&workgroup=64`);
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await waitForGpu(page);
   const want = sorted(kept(n));
   for (const round of [1, 2]) {
     await page.getByTestId('gpu-run').click();

@@ -93,6 +93,7 @@ test('GPU: compare-exchange from the start has one winner, 100 runs all explaine
 
 test('GPU: one workgroup per invocation, 100 runs of add, every run explained', async () => {
   const page = await LessonPage.open(site, 'atomic-ops', '&operands=1,2,4,8,16,32,64,128');
+  await page.showGpu();
   await page.getByTestId('atomic-spread').check();
   await page.runOnGpu('gpu-run-100');
   assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { screenshotPath } from './support/browser.mjs';
+import { screenshotPath, waitForGpu } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
@@ -90,7 +90,7 @@ test('GPU, barrier inside a branch: the browser refuses the kernel and says wher
 
 test('storage buffers: seen within a workgroup and after a dispatch, not promised across workgroups', async () => {
   const page = await LessonPage.open(site, 'barrier', '&invocations=16384&workgroup=64');
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await waitForGpu(page);
   await page.getByTestId('across-run').click();
   await page.getByTestId('across-verdict').waitFor({ timeout: 60_000 });
   assert.equal(await page.getByTestId('across-verdict').getAttribute('data-ok'), 'true', await page.text('across-verdict'));

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { screenshotPath } from './support/browser.mjs';
+import { screenshotPath, waitForGpu } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
@@ -36,7 +36,7 @@ test('model: lockstep makes threads retry, serial does not, and best is the larg
 for (const [variant, bits] of [['mixed', null], ['non-positive', '0x00000000']]) {
   test(`GPU, ${variant} inputs: exactly the true maximum, no give-ups`, async () => {
     const page = await LessonPage.open(site, 'cas-max', `&variant=${variant}&invocations=4096&workgroup=64`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+    await waitForGpu(page);
     await page.getByTestId('gpu-run').click();
     await page.getByTestId('gpu-report').waitFor({ timeout: 60_000 });
     assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));

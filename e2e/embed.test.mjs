@@ -71,6 +71,8 @@ test('two embedded lessons report their heights and fit their frames', async () 
   // Content that grows (a GPU report) sends a new, larger height.
   const first = await frameAt(page, 0);
   const before = await page.evaluate(() => Math.max(...window.messages.filter((m) => m.index === 0).map((m) => m.data.height)));
+  // The GPU half arrives as the reader scrolls to its panel, inside the frame as anywhere.
+  await first.locator('.gpu-panel').scrollIntoViewIfNeeded();
   await first.getByTestId('gpu-run').click();
   await first.getByTestId('gpu-report').waitFor({ timeout: 60_000 });
   await page.waitForFunction(

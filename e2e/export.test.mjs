@@ -151,6 +151,7 @@ test('reduction timing downloads both sums and both times', async () => {
 
 test('tiled downloads the product the GPU wrote', async () => {
   const page = await openLesson('tiled', '&variant=both');
+  await page.showGpu();
   await page.testId('tiled-n').selectOption('16');
   await page.testId('tiled-tile').selectOption('4');
   await page.runOnGpu();
@@ -164,6 +165,7 @@ test('tiled downloads the product the GPU wrote', async () => {
 
 test('histogram downloads all 256 bins of each way', async () => {
   const page = await openLesson('histogram', '&invocations=4096&workgroup=64');
+  await page.showGpu();
   await page.testId('histogram-distinct').selectOption('4');
   await page.runOnGpu();
   const json = await header(page, 'gpu-download', 'syncscope-histogram-4096-4.json', 'histogram/run');

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { launch, lessonIds, openPage } from './support/browser.mjs';
+import { launch, lessonIds, openPage, waitForGpu } from './support/browser.mjs';
 
 const QUERIES = Number(process.env.SYNCSCOPE_FUZZ_QUERIES ?? 1000);
 
@@ -151,7 +151,7 @@ test('random sizes typed into the GPU form: a result or a clear message, never a
   try {
     const r = rng(7);
     const page = await openPage(browser, `${site.url}?lesson=race`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+    await waitForGpu(page);
     const sizes = ['1', '7', '64', '1000', '65536', '0', '-5', '4194305', '99999999999', '1e3', ' 12 ', 'abc', '', '²'];
     const groups = ['1', '3', '64', '256', '1024', '0', '2000', 'x', ''];
     for (let i = 0; i < 40; i++) {

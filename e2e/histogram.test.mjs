@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { screenshotPath } from './support/browser.mjs';
+import { screenshotPath, waitForGpu } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
@@ -23,6 +23,7 @@ test('model: plain += loses counts in lockstep; atomicAdd and private bins keep 
 
 test('GPU: the atomic ways equal the CPU histogram, each timed; the plain one is counted', async () => {
   const page = await LessonPage.open(site, 'histogram', '&invocations=262144&workgroup=256');
+  await page.showGpu();
   await page.getByTestId('histogram-distinct').selectOption('4');
   await page.runOnGpu();
   assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
@@ -37,7 +38,7 @@ test('GPU: the atomic ways equal the CPU histogram, each timed; the plain one is
 
 test('GPU sweep: a chart and a table of all three over 1 … 256 bins, and the H100 sweep beside it', async () => {
   const page = await LessonPage.open(site, 'histogram', '&invocations=65536&workgroup=256');
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await waitForGpu(page);
   await page.getByTestId('sweep-run').click();
   await page.getByTestId('sweep-report').waitFor({ timeout: 120_000 });
   assert.equal(await page.getByTestId('sweep-verdict').getAttribute('data-ok'), 'true');
@@ -53,8 +54,9 @@ test('GPU sweep: a chart and a table of all three over 1 … 256 bins, and the H
 
 test('GPU size sweep: all three timed at 4,096 … 1,048,576 values, atomic ways exact at each', async () => {
   const page = await LessonPage.open(site, 'histogram', '&workgroup=256');
+  await page.showGpu();
   await page.getByTestId('histogram-distinct').selectOption('16');
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await waitForGpu(page);
   await page.getByTestId('size-sweep-run').click();
   await page.getByTestId('size-sweep-report').waitFor({ timeout: 180_000 });
   assert.equal(await page.getByTestId('size-sweep-verdict').getAttribute('data-ok'), 'true');

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { lessonIds, openPage, screenshotPath } from './support/browser.mjs';
+import { lessonIds, openPage, screenshotPath, waitForGpu } from './support/browser.mjs';
 
 async function lessons(page) {
   await page.getByTestId('lesson-list').waitFor();
@@ -18,7 +18,7 @@ describe('with WebGPU', () => {
     const page = await openPage(site.browser, site.url);
     const list = await lessons(page);
     assert.ok(list.some((l) => l.href === '?lesson=race' && /lost update/i.test(l.text) && /atomicAdd/.test(l.text)), JSON.stringify(list));
-    await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+    await waitForGpu(page);
     assert.match(await page.getByTestId('adapter-name').textContent(), /\S/);
     await page.screenshot({ path: screenshotPath('home'), fullPage: true });
     assert.deepEqual(page.errors, []);
@@ -57,7 +57,7 @@ describe('without WebGPU', () => {
   test('says why the GPU half is missing and how to enable it', async () => {
     const page = await openPage(site.browser, site.url);
     assert.ok((await lessons(page)).length >= 1);
-    await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'unavailable');
+    await waitForGpu(page, 'unavailable');
     const notice = await page.getByTestId('gpu-unavailable').textContent();
     assert.match(notice, /model still works/);
     assert.match(notice, /chrome:\/\/(flags|gpu)/);

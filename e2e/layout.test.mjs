@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { lessonIds, openPage, screenshotPath } from './support/browser.mjs';
+import { lessonIds, openPage, screenshotPath, waitForGpu } from './support/browser.mjs';
 
 const site = useSite();
 
@@ -31,7 +31,7 @@ test('every lesson fits a 375-px phone after a GPU run', async () => {
   assert.ok(lessons.length >= 10, lessons.join());
   for (const lesson of lessons) {
     const page = await openPage(site.browser, `${site.url}?lesson=${lesson}`, { viewport: { width: 375, height: 812 }, colorScheme: 'dark' });
-    await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+    await waitForGpu(page);
     await page.getByTestId('gpu-run').click();
     await page.getByTestId('gpu-report').waitFor({ timeout: 60_000 });
     await page.keyboard.press('End');

@@ -6,15 +6,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { screenshotPath } from './support/browser.mjs';
+import { openPage, screenshotPath, showGpuPanel } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
 
-const open = (query) => LessonPage.open(site, 'litmus', query);
+/** Opens the lab and scrolls to its model and outcome panels, which come with its GPU half as
+ * the reader nears them. */
+const open = async (query = '') => {
+  const page = new LessonPage(await openPage(site.browser, `${site.url}?lesson=litmus${query}`)).asPage();
+  await page.locator('.lab-model-panel').scrollIntoViewIfNeeded();
+  await page.getByTestId('model-player').waitFor();
+  return page;
+};
 const row = (page, outcome) => page.locator(`[data-testid=litmus-outcomes] tr[data-outcome="${outcome}"]`);
-const compiled = (page) =>
-  page.waitForFunction(() => ['ok', 'error'].includes(document.querySelector('[data-testid=litmus-compile]')?.dataset.state), null, { timeout: 60_000 });
+const compiled = async (page) => {
+  await showGpuPanel(page);
+  await page.waitForFunction(() => ['ok', 'error'].includes(document.querySelector('[data-testid=litmus-compile]')?.dataset.state), null, { timeout: 60_000 });
+};
 
 test('message passing: four outcomes, the weak one allowed across workgroups and forbidden by a barrier in one', async () => {
   const page = await open('&preset=mp');
@@ -67,6 +76,7 @@ test("every preset's kernels compile in the browser and run, in both placements:
 
 test('a run counts every instance, and nothing the model forbids', async () => {
   const page = await open('&preset=mp');
+  await page.showGpu();
   await page.getByTestId('litmus-dispatches').selectOption('10');
   await page.runOnGpu();
   assert.equal(await page.getByTestId('gpu-error').count(), 0);
@@ -140,6 +150,7 @@ test('the message-passing lesson opens its test in the lab', async () => {
   const link = page.getByTestId('open-in-lab');
   assert.equal(await link.getAttribute('href'), '?lesson=litmus&preset=mp&placement=same&memory=storage&barrier=storage');
   await link.click();
+  await page.locator('.lab-model-panel').scrollIntoViewIfNeeded();
   await page.getByTestId('litmus-outcomes').waitFor();
   assert.equal(await row(page, 'r0=1 r1=0').getAttribute('data-wgsl'), 'forbidden');
   page.assertNoConsoleErrors();

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { screenshotPath } from './support/browser.mjs';
+import { screenshotPath, waitForGpu } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
@@ -57,11 +57,13 @@ test('GPU: all four variants count every instance; no outcome a promise forbids'
 
 test('GPU, by keyboard: one workgroup cannot pair across workgroups; that row says so and the rest runs', async () => {
   const page = await LessonPage.open(site, 'message-passing', '&invocations=64&workgroup=64');
-  // By keyboard alone: the dispatch choice, then the run button.
+  // By keyboard alone: the dispatch choice, then the run button (once the reader has reached
+  // the GPU panel, which brings them).
+  await page.showGpu();
   await page.getByTestId('litmus-dispatches').focus();
   await page.keyboard.press('Home');
   assert.equal(await page.getByTestId('litmus-dispatches').inputValue(), '1');
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await waitForGpu(page);
   await page.getByTestId('gpu-run').focus();
   await page.keyboard.press('Enter');
   await page.getByTestId('gpu-report').waitFor({ timeout: 120_000 });
@@ -74,7 +76,7 @@ test('GPU, by keyboard: one workgroup cannot pair across workgroups; that row sa
 
 test('throughput: many instances per dispatch against the smallest test, both counted', async () => {
   const page = await LessonPage.open(site, 'message-passing', '&invocations=65536&workgroup=256');
-  await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+  await waitForGpu(page);
   await page.getByTestId('throughput-run').click();
   await page.getByTestId('throughput-report').waitFor({ timeout: 120_000 });
   const rows = await tableRows(page, 'throughput-table');

@@ -4,11 +4,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
 import { RacePage } from './support/race_page.mjs';
+import { showGpuPanel } from './support/browser.mjs';
 
 const site = useSite();
 
 /** Everything on screen that the model's state decides. */
 async function modelState(lesson) {
+  // The GPU sizes are in the GPU half, which comes with its panel.
+  await showGpuPanel(lesson.page);
+  await lesson.testId('gpu-invocations').waitFor();
   return lesson.page.evaluate(() => {
     const text = (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent.trim();
     return {

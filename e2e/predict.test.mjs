@@ -10,6 +10,7 @@ const site = useSite();
 
 test('race: the predicted racy count is set beside the count the GPU gave', async () => {
   const page = await LessonPage.open(site, 'race', '&variant=racy&invocations=1024&workgroup=64');
+  await page.showGpu();
   const input = page.getByTestId('predict-count-input');
   await input.fill('-3');
   assert.match(await page.getByTestId('predict-count').getByRole('alert').textContent(), /whole number from 0 to/);
@@ -28,6 +29,7 @@ test('race: the predicted racy count is set beside the count the GPU gave', asyn
 
 test('barrier: the predicted number of stale reads, against the GPU’s count', async () => {
   const page = await LessonPage.open(site, 'barrier', '&variant=without&invocations=1024&workgroup=64');
+  await page.showGpu();
   await page.getByTestId('predict-stale-input').fill('0');
   await page.runOnGpu();
   const stale = await page.number('gpu-stale');
@@ -37,6 +39,7 @@ test('barrier: the predicted number of stale reads, against the GPU’s count', 
 
 test('message passing: a yes or no on the weak outcome, against what the run counted', async () => {
   const page = await LessonPage.open(site, 'message-passing', '&invocations=4096&workgroup=64');
+  await page.showGpu();
   assert.equal(await page.text('predict-weak-result'), '');
   await page.getByTestId('predict-weak-input').selectOption('yes');
   await page.runOnGpu();

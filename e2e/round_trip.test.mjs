@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { lessonIds, openPage } from './support/browser.mjs';
+import { lessonIds, openPage, showGpuPanel, waitForGpu } from './support/browser.mjs';
 import { clickAndWait, recordWebGpu } from '../bench/webgpu_replay.mjs';
 
 const site = useSite();
@@ -14,6 +14,7 @@ test("every lesson's first run finds its pipelines compiled, and maps each submi
   for (const id of ids) {
     const page = await openPage(site.browser, `${site.url}?lesson=${id}`, { initScript: recordWebGpu });
     // Ready, and nothing left compiling in the background.
+    await showGpuPanel(page);
     await page.waitForFunction(() => {
       const s = document.querySelector('[data-testid=gpu-status]');
       return s?.dataset.state === 'ready' && s.dataset.warming === '0';
@@ -42,7 +43,7 @@ test("every lesson's first run finds its pipelines compiled, and maps each submi
 test('a long run shows a first look read back from the GPU, then the whole run replaces it', async () => {
   for (const id of ['message-passing', 'histogram', 'reduction', 'litmus']) {
     const page = await openPage(site.browser, `${site.url}?lesson=${id}`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready', null, { timeout: 120_000 });
+    await waitForGpu(page, 'ready', { timeout: 120_000 });
     // Each report state the page went through during the run: first look or whole run (a new
     // report, or the same one redrawn with new figures).
     await page.evaluate(() => {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { screenshotPath } from './support/browser.mjs';
+import { screenshotPath, waitForGpu } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
@@ -27,7 +27,7 @@ test('model: the lock lets everyone in one at a time or makes them give up; no l
 for (const variant of ['no-lock', 'spin-then-enter', 'enter-in-loop']) {
   test(`GPU, ${variant}: every invocation entered or gave up, and the counter is at most the entries`, async () => {
     const page = await LessonPage.open(site, 'spinlock', `&variant=${variant}&invocations=1024&workgroup=64`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+    await waitForGpu(page);
     await page.getByTestId('gpu-run').click();
     await page.getByTestId('gpu-report').waitFor({ timeout: 120_000 });
     assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));

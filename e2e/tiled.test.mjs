@@ -65,6 +65,7 @@ test('GPU without a barrier: wrong cells are counted and marked, at 8 and at 64'
 
 test('a tile wider than the matrix is refused with a message, and the page goes on', async () => {
   const page = await LessonPage.open(site, 'tiled', '');
+  await page.showGpu();
   await page.getByTestId('tiled-tile').selectOption('16');
   await page.runOnGpu();
   assert.match(await page.text('gpu-error'), /matrix width 8 is narrower than one 16-wide tile/);

@@ -13,6 +13,8 @@ TRUNK_VERSION=0.22.1
 # Must equal the wasm-bindgen version in Cargo.lock (Cargo.toml pins it with `=`).
 WASM_BINDGEN_VERSION=0.2.130
 DEBIAN_TOOLCHAIN=syncscope-web
+# The splitter that cuts each lesson page's GPU half into chunks (crates.io, binary wasm-split-cli).
+WASM_SPLIT_VERSION=0.2.4
 
 export PATH="$HOME/.cargo/bin:$SYNCSCOPE_ROOT/node_modules/.bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true

@@ -69,6 +69,12 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
+# 2b. The wasm splitter, which cuts each lesson page's GPU half into chunks of its own.
+if ! cargo install --list 2>/dev/null | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  log "installing wasm_split_cli_support $WASM_SPLIT_VERSION (about a minute)"
+  cargo install -q wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
+fi
+
 # 3. Trunk. 0.22.1 declares rustc >= 1.96.1; older stable toolchains may not build it, so
 #    an older toolchain hands the job to Debian's rustc 1.96 (proven to build it).
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then

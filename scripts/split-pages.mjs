@@ -1,9 +1,10 @@
 // Gives every lesson page of the built site a wasm of its own (run by scripts/build.sh after
 // `trunk build --release`, which has written the index, the CSS and the index page's wasm).
 //
-// Each file in src/bin/ is one page, built by `cargo build --release --bins` with only its own
-// code. Here each goes through wasm-bindgen and wasm-opt, its glue through terser, as Trunk does for the index, is named
-// by a hash of its content, and is copied into dist/. The start-up script then becomes one that
+// Each file in src/bin/ is one page, built by `cargo build --release --bins --features split`
+// with only its own code. Here each is split (its GPU half into chunks fetched as the reader
+// nears the GPU panel), goes through wasm-bindgen and wasm-opt, its scripts through terser, as
+// Trunk does for the index, and is copied into a folder of dist/ named by a hash of its content. The start-up script then becomes one that
 // reads `?lesson=` and loads that page's wasm, or the index's for anything else; index.html
 // stops preloading the index's wasm, which a lesson page would download for nothing.
 //
@@ -11,8 +12,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { minify } from 'terser';
+import { shortenNames, renameInGlue } from './wasm-names.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const [built, dist] = process.argv.slice(2).map((p) => path.resolve(p));
@@ -49,39 +51,72 @@ const pages = {};
 const ids = fs.readdirSync(path.join(ROOT, 'src/bin')).filter((f) => f.endsWith('.rs')).map((f) => f.slice(0, -3)).sort();
 for (const id of ids) {
   const input = path.join(built, `${id}.wasm`);
-  if (!fs.existsSync(input)) fail(`${input} is missing: build with \`cargo build --release --bins\` first`);
-  execFileSync('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', work, '--out-name', id, input], { stdio: 'inherit' });
-  const raw = path.join(work, `${id}_bg.wasm`);
-  const optimised = path.join(work, `${id}.opt.wasm`);
-  execFileSync('wasm-opt', ['-Oz', '--output', optimised, raw], { stdio: 'inherit' });
-  const wasm = fs.readFileSync(optimised);
-  // The glue imports nothing by name but its own wasm, which the start-up script hands it.
-  // Minified as Trunk minifies the index's (80 KB → 38 KB raw, 12.8 → 10.4 KB gzip a page);
-  // only local names are shortened, never the import names the wasm calls by.
-  const { code } = await minify(fs.readFileSync(path.join(work, `${id}.js`), 'utf8'), { module: true, compress: true, mangle: true, format: { comments: false } });
-  const glue = Buffer.from(code);
-  const hash = hashOf(glue, wasm);
-  const names = [`${id}-${hash}.js`, `${id}-${hash}_bg.wasm`];
-  fs.writeFileSync(path.join(dist, names[0]), glue);
-  fs.writeFileSync(path.join(dist, names[1]), wasm);
-  pages[id] = names;
-  console.log(`  ${id.padEnd(16)} ${(wasm.length / 1024).toFixed(0).padStart(5)} KB wasm`);
+  if (!fs.existsSync(input)) fail(`${input} is missing: build with \`cargo build --release --bins --features split\` first`);
+  // 1. The splitter cuts the page's GPU half (its `#[lazy]` wrapper, see src/ui/gpu_half.rs)
+  //    and the device's opening into modules of their own, with a loader, __wasm_split.js,
+  //    that fetches them; it reads the relocations the linker kept (build.rs).
+  const split = path.join(work, id);
+  fs.mkdirSync(split, { recursive: true });
+  execFileSync('wasm-split-cli', [input, split, '--out-name', id], { stdio: 'inherit' });
+  // 2. wasm-bindgen on the main module, keeping the exports the split modules import.
+  const bound = path.join(split, 'bound');
+  execFileSync('wasm-bindgen', ['--target', 'web', '--no-typescript', '--keep-lld-exports', '--out-dir', bound, '--out-name', id, path.join(split, `${id}.wasm`)], { stdio: 'inherit' });
+  // 3. Every module optimised, every script minified, all in one folder named by a hash of
+  //    its content: the loader and the glue find each other and the chunks by relative name.
+  const files = new Map();
+  const optimise = (from, name) => {
+    const to = path.join(split, `${name}.opt`);
+    // (Its warnings about a newer kind of name subsection, which it drops, are left out.)
+    const run = spawnSync('wasm-opt', ['-Oz', '--output', to, from], { encoding: 'utf8' });
+    const said = run.stderr.split('\n').filter((line) => line && !/unknown name subsection/.test(line));
+    if (said.length) console.error(said.join('\n'));
+    if (run.status !== 0) fail(`wasm-opt failed on ${from}`);
+    files.set(name, fs.readFileSync(to));
+  };
+  // Minified as Trunk minifies the index's glue; only local names are shortened, never the
+  // import names the wasm calls by.
+  const minified = async (file) => Buffer.from((await minify(fs.readFileSync(file, 'utf8'), { module: true, compress: true, mangle: true, format: { comments: false } })).code);
+  const loader = await minified(path.join(split, '__wasm_split.js'));
+  files.set('__wasm_split.js', loader);
+  // Short names between the main module and its glue (scripts/wasm-names.mjs); the loader's
+  // own (the table, the memory, the shared exports) stay as they are.
+  const keep = new Set(loader.toString().match(/__wasm_split_shared\d+|__indirect_function_table|memory/g));
+  const main = path.join(split, 'main.wasm');
+  const { wasm: named, renamed, imported } = shortenNames(fs.readFileSync(path.join(bound, `${id}_bg.wasm`)), `./${id}_bg.js`, keep, /intounderlying/);
+  fs.writeFileSync(main, named);
+  optimise(main, `${id}_bg.wasm`);
+  files.set(`${id}.js`, Buffer.from(renameInGlue((await minified(path.join(bound, `${id}.js`))).toString(), renamed, imported)));
+  for (const chunk of fs.readdirSync(split).filter((f) => f.endsWith('.wasm') && f !== `${id}.wasm` && f !== 'main.wasm')) {
+    optimise(path.join(split, chunk), chunk);
+  }
+  const folder = `${id}-${hashOf(...[...files.keys()].sort().flatMap((name) => [name, files.get(name)]))}`;
+  fs.mkdirSync(path.join(dist, folder), { recursive: true });
+  for (const [name, body] of files) fs.writeFileSync(path.join(dist, folder, name), body);
+  pages[id] = folder;
+  const kb = (name) => (files.get(name).length / 1024).toFixed(0).padStart(5);
+  const chunks = [...files.keys()].filter((n) => n.endsWith('.wasm') && n !== `${id}_bg.wasm`);
+  console.log(`  ${id.padEnd(16)} ${kb(`${id}_bg.wasm`)} KB wasm, split off: ${chunks.map((n) => `${n.replace(/_\d+\.wasm$|\.wasm$/, '')} ${kb(n).trim()} KB`).join(', ')}`);
 }
 
 const boot = `// Loads the one page \`?lesson=\` names (the index for anything else): its wasm is fetched
 // while its glue loads.
+// Each lesson page's files are in a folder of their own: \`<folder>/<id>.js\` and \`<id>_bg.wasm\`.
 const pages = new Map(${JSON.stringify(Object.entries(pages))});
 const index = ${JSON.stringify([indexGlue, indexWasm])};
 // A Map, so \`?lesson=constructor\` names no page rather than a property of every object.
-const [glue, wasm] = pages.get(new URLSearchParams(location.search).get('lesson')) ?? index;
+const id = new URLSearchParams(location.search).get('lesson');
+const folder = pages.get(id);
+const [glue, wasm] = folder ? [\`\${folder}/\${id}.js\`, \`\${folder}/\${id}_bg.wasm\`] : index;
 const here = (file) => new URL(file, import.meta.url);
 const module = fetch(here(wasm));
 const { default: init } = await import(here(glue));
 const started = await init({ module_or_path: module });
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm: started } }));
 `;
-const bootName = `boot-${hashOf(boot)}.js`;
-fs.writeFileSync(path.join(dist, bootName), boot);
+// Minified too: every page fetches it before anything else.
+const bootCode = (await minify(boot, { module: true, compress: true, mangle: true, format: { comments: false } })).code;
+const bootName = `boot-${hashOf(bootCode)}.js`;
+fs.writeFileSync(path.join(dist, bootName), bootCode);
 fs.rmSync(path.join(dist, bootTag[1]));
 
 // Trunk preloads the index's files from the <head>: on a lesson page that is a download of a

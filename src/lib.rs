@@ -28,8 +28,12 @@ pub fn native_notice() {
     eprintln!("Natively, `cargo run --release --example race_report` runs the kernels on this GPU.");
 }
 
-/// One page of the built site: `syncscope::page_main!("race");` is the whole of
-/// `src/bin/race.rs`. Natively the binary only says where the site is.
+/// One page of the built site: `syncscope::page_main!("race", race);` is the whole of
+/// `src/bin/race.rs`, the second name being the lesson's module, whose `page::gpu_half` builds
+/// its GPU half (none for a page without one). Natively the binary only says where the site is.
+///
+/// In the split build the GPU half is wrapped in `#[leptos::lazy]` here, in the page's own
+/// binary, so that no other page's wasm carries it (see `ui::gpu_half`).
 #[macro_export]
 macro_rules! page_main {
     ($id:literal) => {
@@ -37,6 +41,39 @@ macro_rules! page_main {
         fn main() {
             static PAGES: $crate::app::Pages = $crate::app::Pages::one($id);
             $crate::app::start(&PAGES);
+        }
+
+        #[cfg(not(target_arch = "wasm32"))]
+        fn main() {
+            $crate::native_notice();
+        }
+    };
+    ($id:literal, $lesson:ident) => {
+        #[cfg(target_arch = "wasm32")]
+        fn main() {
+            #[cfg(feature = "split")]
+            static PAGES: $crate::app::Pages =
+                $crate::app::Pages::one($id).split(|part| ::std::boxed::Box::pin(gpu_half(part)), |lanes| ::std::boxed::Box::pin(text_lanes(lanes)));
+            #[cfg(not(feature = "split"))]
+            static PAGES: $crate::app::Pages = $crate::app::Pages::one($id);
+            $crate::app::start(&PAGES);
+        }
+
+        /// This page's GPU half, in chunks of its own.
+        #[cfg(all(target_arch = "wasm32", feature = "split"))]
+        #[::leptos::lazy]
+        fn gpu_half(part: $crate::ui::gpu_half::GpuPart) -> ::leptos::prelude::AnyView {
+            match part.part {
+                $crate::ui::gpu_half::Part::Status => $crate::ui::gpu::status_line(),
+                _ => $crate::lessons::$lesson::page::gpu_half(part),
+            }
+        }
+
+        /// The model's state as text, in a chunk of its own.
+        #[cfg(all(target_arch = "wasm32", feature = "split"))]
+        #[::leptos::lazy]
+        fn text_lanes(lanes: $crate::ui::model_panel::TextLanes) -> ::leptos::prelude::AnyView {
+            $crate::ui::model_panel::thread_lanes_as_text(lanes)
         }
 
         #[cfg(not(target_arch = "wasm32"))]

@@ -130,7 +130,8 @@ fn every_lesson_in_the_table_has_its_folder_and_its_kernels_folder() {
 }
 
 /// The built site gives every page a wasm of its own: one binary per page in `src/bin/`, named
-/// by its id and starting that page, and none for a page the table does not have.
+/// by its id and starting that page (with its own module's GPU half, where it has one), and
+/// none for a page the table does not have.
 #[test]
 fn every_page_in_the_table_has_its_binary() {
     let bins = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin");
@@ -138,7 +139,9 @@ fn every_page_in_the_table_has_its_binary() {
     for lesson in syncscope::lessons::LESSONS.iter().chain(syncscope::lessons::REFERENCE) {
         let file = bins.join(format!("{}.rs", lesson.id));
         let text = std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("{file:?} is missing"));
-        assert!(text.contains(&format!("syncscope::page_main!(\"{}\");", lesson.id)), "{file:?} starts another page");
+        let module = lesson.id.replace('-', "_");
+        let own = [format!("syncscope::page_main!(\"{}\");", lesson.id), format!("syncscope::page_main!(\"{}\", {module});", lesson.id)];
+        assert!(own.iter().any(|line| text.contains(line.as_str())), "{file:?} starts another page");
         expected.insert(format!("{}.rs", lesson.id));
     }
     for entry in std::fs::read_dir(&bins).unwrap() {

@@ -38,6 +38,22 @@ export async function openPage(browser, url, { initScript, ...options } = {}) {
   return page;
 }
 
+/** Scrolls a lesson page's GPU panel into view, as a reader does: the built site fetches a
+ * lesson's GPU half, and looks for the GPU, only as the reader nears that panel. */
+export async function showGpuPanel(page) {
+  // Once the page has drawn itself (the index has no GPU panel).
+  await page.locator('main#main > *').first().waitFor();
+  const panel = page.locator('.gpu-panel').first();
+  if (await panel.count()) await panel.scrollIntoViewIfNeeded();
+}
+
+/** Brings the GPU panel into view (if the page has one) and waits until the GPU's state is
+ * `state` ('ready', 'unavailable'). */
+export async function waitForGpu(page, state = 'ready', { timeout = 30_000 } = {}) {
+  await showGpuPanel(page);
+  await page.waitForFunction((want) => document.querySelector('[data-testid=gpu-status]')?.dataset.state === want, state, { timeout });
+}
+
 export function screenshotPath(name) {
   return path.join(ARTIFACTS, `${name}.png`);
 }

@@ -2,7 +2,7 @@
 // GPU and wait for the result. It stands in for the Playwright page too (anything it does not
 // define is the page's own), so a test can mix both.
 import assert from 'node:assert/strict';
-import { openPage } from './browser.mjs';
+import { openPage, showGpuPanel, waitForGpu } from './browser.mjs';
 
 export class LessonPage {
   constructor(page) {
@@ -55,16 +55,23 @@ export class LessonPage {
     await this.page.keyboard.press('End');
   }
 
-  /** The adapter's state once it has stopped connecting: ready, none or lost. */
+  /** Scrolls to the GPU panel, which brings the page's GPU half (see showGpuPanel). */
+  async showGpu() {
+    await showGpuPanel(this.page);
+  }
+
+  /** The adapter's state once it has stopped connecting: ready, none or lost (after bringing
+   * the GPU panel into view, which is when the page looks for the GPU). */
   async gpuState() {
+    await showGpuPanel(this.page);
     await this.page.waitForFunction(
-      () => document.querySelector('[data-testid=gpu-status]')?.dataset.state !== 'connecting',
+      () => !['waiting', 'connecting'].includes(document.querySelector('[data-testid=gpu-status]')?.dataset.state),
     );
     return this.testId('gpu-status').getAttribute('data-state');
   }
 
   async gpuReady() {
-    await this.page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'ready');
+    await waitForGpu(this.page);
   }
 
   /** Presses a GPU panel's run button (`gpu-run` unless named) once the adapter is ready, and

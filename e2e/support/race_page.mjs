@@ -1,6 +1,7 @@
 // The race lesson, as a test sees it: the lesson page object with the race's own controls.
 import assert from 'node:assert/strict';
 import { LessonPage } from './lesson_page.mjs';
+import { showGpuPanel } from './browser.mjs';
 
 export class RacePage extends LessonPage {
   static async open(browser, base, query = '') {
@@ -20,12 +21,14 @@ export class RacePage extends LessonPage {
   }
 
   async setGpuSize(invocations, workgroup) {
+    await showGpuPanel(this.page);
     await this.testId('gpu-invocations').fill(String(invocations));
     await this.testId('gpu-workgroup').fill(String(workgroup));
   }
 
   /** Presses a run button and waits for the report of that many runs. */
   async runGpu(button = 'gpu-run', runs = 1) {
+    await showGpuPanel(this.page);
     await this.testId(button).click();
     await this.page.waitForFunction(
       (runs) =>

@@ -18,8 +18,13 @@ pub enum Pages {
     Whole(fn(&str) -> Option<&'static crate::lessons::LessonInfo>),
     /// The index: the course, and the message for a `?lesson=` no page has.
     Index,
-    /// One lesson or reference page.
-    One { id: &'static str, page: fn() -> AnyView },
+    /// One lesson or reference page; in the split build, with the loader of its GPU half.
+    One {
+        id: &'static str,
+        page: fn() -> AnyView,
+        #[cfg(feature = "split")]
+        gpu_half: Option<crate::ui::gpu_half::GpuHalfLoader>,
+    },
 }
 
 impl Pages {
@@ -29,7 +34,22 @@ impl Pages {
     /// page's code comes into the wasm.
     pub const fn one(id: &'static str) -> Pages {
         let lesson = entry(id);
-        Pages::One { id: lesson.id, page: lesson.page }
+        Pages::One {
+            id: lesson.id,
+            page: lesson.page,
+            #[cfg(feature = "split")]
+            gpu_half: None,
+        }
+    }
+
+    /// This page, its GPU half and its model's lanes as text loaded by `load` and `lanes`
+    /// (chunks of their own).
+    #[cfg(feature = "split")]
+    pub const fn split(self, load: crate::ui::gpu_half::Loader, lanes: crate::ui::gpu_half::TextLanesLoader) -> Pages {
+        match self {
+            Pages::One { id, page, .. } => Pages::One { id, page, gpu_half: Some(crate::ui::gpu_half::GpuHalfLoader(load, lanes)) },
+            other => other,
+        }
     }
 }
 
@@ -41,13 +61,23 @@ pub fn start(pages: &'static Pages) {
 
 #[component]
 fn App(pages: &'static Pages) -> impl IntoView {
-    let gpu = GpuHandle::connect_on_start();
+    // A page of the split build looks for the GPU once the reader nears its GPU panel (never,
+    // on a page without one).
+    #[cfg(feature = "split")]
+    let later = matches!(pages, Pages::One { .. });
+    #[cfg(not(feature = "split"))]
+    let later = false;
+    let gpu = GpuHandle::connect_when_wanted(later);
     provide_context(gpu);
+    #[cfg(feature = "split")]
+    if let Pages::One { gpu_half: Some(loaders), .. } = *pages {
+        provide_context(loaders);
+    }
     let lesson = query::get("lesson").filter(|id| !id.is_empty());
     let chosen: Option<(&'static str, fn() -> AnyView)> = match *pages {
         Pages::Whole(find) => lesson.as_deref().and_then(find).map(|l| (l.id, l.page)),
         Pages::Index => None,
-        Pages::One { id, page } => Some((id, page)),
+        Pages::One { id, page, .. } => Some((id, page)),
     };
     let embedded = embed::requested();
     if embedded {

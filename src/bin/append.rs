@@ -1,2 +1,2 @@
 //! `?lesson=append` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("append");
+syncscope::page_main!("append", append);

@@ -1,2 +1,2 @@
 //! `?lesson=atomic-counter` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("atomic-counter");
+syncscope::page_main!("atomic-counter", atomic_counter);

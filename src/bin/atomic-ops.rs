@@ -1,2 +1,2 @@
 //! `?lesson=atomic-ops` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("atomic-ops");
+syncscope::page_main!("atomic-ops", atomic_ops);

@@ -1,2 +1,2 @@
 //! `?lesson=barrier` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("barrier");
+syncscope::page_main!("barrier", barrier);

@@ -1,2 +1,2 @@
 //! `?lesson=cas-max` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("cas-max");
+syncscope::page_main!("cas-max", cas_max);

@@ -1,2 +1,2 @@
 //! `?lesson=histogram` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("histogram");
+syncscope::page_main!("histogram", histogram);

@@ -1,2 +1,2 @@
 //! `?lesson=message-passing` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("message-passing");
+syncscope::page_main!("message-passing", message_passing);

@@ -1,2 +1,2 @@
 //! `?lesson=race` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("race");
+syncscope::page_main!("race", race);

@@ -1,2 +1,2 @@
 //! `?lesson=reduction` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("reduction");
+syncscope::page_main!("reduction", reduction);

@@ -1,2 +1,2 @@
 //! `?lesson=spinlock` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("spinlock");
+syncscope::page_main!("spinlock", spinlock);

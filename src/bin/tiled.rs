@@ -1,2 +1,2 @@
 //! `?lesson=tiled` in the built site: this page alone, so its reader downloads nothing else.
-syncscope::page_main!("tiled");
+syncscope::page_main!("tiled", tiled);

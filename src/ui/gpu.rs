@@ -8,6 +8,8 @@ use std::rc::Rc;
 
 #[derive(Clone)]
 pub enum GpuState {
+    /// The GPU half has not been asked for yet: the reader has not come near the GPU panel.
+    Waiting,
     Connecting,
     Ready(Rc<GpuContext>),
     Unavailable(GpuError),
@@ -21,19 +23,36 @@ pub struct GpuHandle {
     generation: RwSignal<u64>,
     /// Pipelines being compiled ahead of the reader's first run.
     pub warming: RwSignal<usize>,
+    /// Whether the page wants its GPU half yet (see [`crate::ui::gpu_half`]); the GPU is looked
+    /// for once it does.
+    pub wanted: RwSignal<bool>,
 }
 
 /// The pipelines a panel's next run will use: each kernel with its workgroup size.
 pub type Warm = Box<dyn Fn() -> Vec<(crate::gpu::Kernel, u32)>>;
 
 impl GpuHandle {
-    pub fn connect_on_start() -> Self {
+    /// A handle that looks for the GPU at once, or, where `wanted_later`, once
+    /// [`GpuHandle::wanted`] is set.
+    pub fn connect_when_wanted(wanted_later: bool) -> Self {
         let handle = GpuHandle {
-            state: RwSignal::new_local(GpuState::Connecting),
+            state: RwSignal::new_local(GpuState::Waiting),
             generation: RwSignal::new(0),
             warming: RwSignal::new(0),
+            wanted: RwSignal::new(!wanted_later),
         };
-        handle.connect();
+        if wanted_later {
+            // Once: `wanted` never goes back to false.
+            Effect::new(move |connected: Option<bool>| {
+                let now = connected == Some(true) || handle.wanted.get();
+                if now && connected != Some(true) {
+                    handle.connect();
+                }
+                now
+            });
+        } else {
+            handle.connect();
+        }
         handle
     }
 
@@ -50,12 +69,8 @@ impl GpuHandle {
             }
         };
         spawn_local(async move {
-            let next = match GpuContext::acquire_with_lost_callback(on_lost).await {
-                Ok(ctx) => {
-                    let ctx = Rc::new(ctx);
-                    debug_hooks::install(&ctx);
-                    GpuState::Ready(ctx)
-                }
+            let next = match open_device(Box::new(on_lost)).await {
+                Ok(ctx) => GpuState::Ready(ctx),
                 Err(e) => GpuState::Unavailable(e),
             };
             if current.get_untracked() == generation {
@@ -98,6 +113,16 @@ impl GpuHandle {
     }
 }
 
+/// Opens the reader's GPU: in the split build part of the GPU half's chunks, since it is
+/// what brings wgpu in.
+#[cfg_attr(feature = "split", leptos::lazy)]
+#[cfg_attr(not(feature = "split"), allow(clippy::unused_async))]
+async fn open_device(on_lost: Box<dyn Fn(String) + Send>) -> Result<Rc<GpuContext>, GpuError> {
+    let ctx = Rc::new(GpuContext::acquire_with_lost_callback(on_lost).await?);
+    debug_hooks::install(&ctx);
+    Ok(ctx)
+}
+
 /// Compiles, in the background as the page opens, the pipelines a panel's run will use (see
 /// [`GpuHandle::warm`]).
 pub fn warm(kernels: impl Fn() -> Vec<(crate::gpu::Kernel, u32)> + 'static) {
@@ -109,11 +134,29 @@ pub fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// One line naming the adapter, or saying why there is none and what to do.
+/// One line naming the adapter, or saying why there is none and what to do. In the split build
+/// a part of the GPU half: until it comes, the line says the GPU is looked for further down.
 #[component]
 pub fn GpuStatus() -> impl IntoView {
+    #[cfg(feature = "split")]
+    return crate::ui::gpu_half::status();
+    #[cfg(not(feature = "split"))]
+    status_line()
+}
+
+/// The line before the GPU is looked for.
+pub fn waiting_line() -> AnyView {
+    view! {
+        <p class="gpu-status" data-testid="gpu-status" data-state="waiting">"Your GPU is looked for as you reach this panel."</p>
+    }
+    .into_any()
+}
+
+/// [`GpuStatus`]'s line, following the GPU's state.
+pub fn status_line() -> AnyView {
     let gpu = expect_context::<GpuHandle>();
-    move || match gpu.state.get() {
+    (move || match gpu.state.get() {
+        GpuState::Waiting => waiting_line(),
         GpuState::Connecting => view! {
             <p class="gpu-status" data-testid="gpu-status" data-state="connecting">"Looking for a GPU…"</p>
         }
@@ -146,7 +189,8 @@ pub fn GpuStatus() -> impl IntoView {
             }
             .into_any()
         }
-    }
+    })
+    .into_any()
 }
 
 /// With `?debug=1` in the URL, `window.syncscope.loseDevice()` destroys the device, as a driver

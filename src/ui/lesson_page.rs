@@ -46,13 +46,15 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
     /// The same kernel in CUDA, shown under the WGSL; none where the seeds give none.
     #[prop(optional)]
     cuda: Option<String>,
-    /// The GPU panel's own content, under the adapter's status.
+    /// The GPU panel's own content, under the adapter's status: the lesson's GPU half, made
+    /// by [`gpu_half!`](crate::ui::gpu_half::gpu_half).
     #[prop(into)]
     gpu: ViewFn,
     /// Panels after the GPU panel (the race lesson's replay).
     #[prop(optional, into)]
     after: Option<ViewFn>,
 ) -> impl IntoView {
+    crate::ui::gpu_half::want_when_near(".gpu-panel");
     view! {
         <article class=format!("lesson {id}")>
             <h1>{title}</h1>

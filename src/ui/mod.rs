@@ -8,6 +8,7 @@ pub mod download;
 pub mod figures;
 pub mod gpu;
 pub mod gpu_form;
+pub mod gpu_half;
 pub mod histogram;
 pub mod lanes;
 pub mod lesson_page;

@@ -190,7 +190,7 @@ pub fn ModelView(
         }>
             <summary>"The same state as text"</summary>
             <Show when=move || as_text.get()>
-                <ThreadLanes machine=machine moved=moved on_step_thread=step_thread can_pick=false />
+                {move || crate::ui::gpu_half::text_lanes(TextLanes { machine, moved, on_step_thread: step_thread })}
             </Show>
         </details>
         {move || fault().map(|f| view! { <p class="notice warn" role="alert" data-testid="model-fault">{f}</p> })}
@@ -252,4 +252,19 @@ pub fn VariantToggle<V: LessonVariant + Send + Sync>(
             }).collect_view()}
         </div>
     }
+}
+
+/// What the model's state as text (its thread lanes) is drawn from. In the split build the
+/// lanes are a chunk of their own, fetched when a reader first opens that view (see
+/// [`crate::ui::gpu_half::text_lanes`]).
+pub struct TextLanes {
+    pub machine: Memo<Machine>,
+    pub moved: Memo<Vec<usize>>,
+    pub on_step_thread: Callback<usize>,
+}
+
+/// The model's state as text: one lane per thread, its line, registers and last move.
+pub fn thread_lanes_as_text(lanes: TextLanes) -> AnyView {
+    let TextLanes { machine, moved, on_step_thread } = lanes;
+    view! { <ThreadLanes machine=machine moved=moved on_step_thread=on_step_thread can_pick=false /> }.into_any()
 }

@@ -12,6 +12,7 @@ use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::figures::{figure, Figures};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -22,8 +23,18 @@ pub fn AppendLesson() -> impl IntoView {
             text=|| view! { <LessonText /> }
             start="Start: count is 0; each thread is about to read its own input." outcome=model_outcome
             kernel=Signal::derive(Append::kernel) cuda=cuda()
-            gpu=move || view! { <GpuAppend sizes=sizes /> <MeasuredElsewhere /> } />
+            gpu=gpu_half!(Part::Panel, sizes) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|sizes: SizeFields| view! { <GpuAppend sizes=sizes /> <MeasuredElsewhere /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 fn model_outcome(m: &Machine) -> String {

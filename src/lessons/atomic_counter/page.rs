@@ -13,6 +13,7 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::ticket_grid::TicketGrid;
 use crate::ui::figures::{figure, Figures};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -23,8 +24,18 @@ pub fn TicketsLesson() -> impl IntoView {
             text=|| view! { <LessonText /> }
             start="Start: next is 0 and no thread holds a ticket yet." outcome=model_outcome
             kernel=Signal::derive(Tickets::kernel) cuda=CUDA.to_owned()
-            gpu=move || view! { <GpuTickets sizes=sizes /> <MeasuredElsewhere /> } />
+            gpu=gpu_half!(Part::Panel, sizes) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|sizes: SizeFields| view! { <GpuTickets sizes=sizes /> <MeasuredElsewhere /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 /// The verdict on a finished model run: which thread took which ticket.

@@ -12,6 +12,7 @@ use crate::ui::gpu_form::{GpuJob, RunForm};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::ModelState;
 use crate::ui::table::TextTable;
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -24,8 +25,18 @@ pub fn AtomicOpsLesson() -> impl IntoView {
             start="Start: every thread is about to apply the same atomic to the cell, each with its own operand."
             outcome=model_outcome
             kernel=Signal::derive(AtomicSetup::kernel) cuda=CUDA.to_owned()
-            gpu=move || view! { <GpuAtomicOps model=model /> <MeasuredElsewhere /> } />
+            gpu=gpu_half!(Part::Panel, model) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|model: ModelState<AtomicSetup>| view! { <GpuAtomicOps model=model /> <MeasuredElsewhere /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 fn model_outcome(m: &Machine) -> String {

@@ -16,6 +16,7 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::player::Player;
 use crate::ui::table::TextTable;
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -33,8 +34,18 @@ pub fn BarrierLesson() -> impl IntoView {
             start="Start: every cell is 0; each thread will write id + 1 to its own cell and read its neighbour's."
             outcome=model_outcome
             kernel=Signal::derive(move || variant.get().kernel()) cuda=CUDA.to_owned()
-            gpu=move || view! { <GpuBarrier variant=variant sizes=sizes /> <MeasuredElsewhere /> <GpuAcross sizes=sizes /> <MeasuredAcross /> } />
+            gpu=gpu_half!(Part::Panel, (variant, sizes)) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|(variant, sizes): (RwSignal<BarrierVariant>, SizeFields)| view! { <GpuBarrier variant=variant sizes=sizes /> <MeasuredElsewhere /> <GpuAcross sizes=sizes /> <MeasuredAcross /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 fn model_outcome(m: &Machine) -> String {

@@ -15,6 +15,7 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::MeasuredTable;
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::figures::{figure, Figures};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -30,8 +31,18 @@ pub fn CasMaxLesson() -> impl IntoView {
             ] /> }
             start="Start: best is below every input; each thread is about to read its own." outcome=model_outcome
             kernel=Signal::derive(CasInputs::kernel) cuda=CUDA.to_owned()
-            gpu=move || view! { <GpuCasMax inputs=inputs sizes=sizes /> <MeasuredElsewhere /> } />
+            gpu=gpu_half!(Part::Panel, (inputs, sizes)) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|(inputs, sizes): (RwSignal<CasInputs>, SizeFields)| view! { <GpuCasMax inputs=inputs sizes=sizes /> <MeasuredElsewhere /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 fn model_outcome(m: &Machine) -> String {

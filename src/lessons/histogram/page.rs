@@ -15,6 +15,7 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
 use crate::ui::measured::MeasuredDetails;
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 /// Dispatches per timed pass: enough that coarsened browser timestamps still resolve one.
@@ -35,8 +36,18 @@ pub fn HistogramLesson() -> impl IntoView {
             start="Start: each thread holds one value (its bin); every bin is 0."
             outcome=model_outcome
             kernel=Signal::derive(move || variant.get().kernel()) cuda=CUDA.to_owned()
-            gpu=move || view! { <GpuHistogram sizes=sizes /> <MeasuredElsewhere /> } />
+            gpu=gpu_half!(Part::Panel, sizes) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|sizes: SizeFields| view! { <GpuHistogram sizes=sizes /> <MeasuredElsewhere /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 fn model_outcome(m: &Machine) -> String {

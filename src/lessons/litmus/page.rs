@@ -13,6 +13,7 @@ use crate::model::Space;
 use crate::ui::download::DownloadJson;
 use crate::ui::gpu::{now_ms, GpuHandle, GpuState, GpuStatus};
 use crate::ui::gpu_form::{GpuJob, LinkProblems, NumberChoice, RunForm};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::panel::Panel;
 use crate::ui::permalink::{self, CopyLink};
 use leptos::prelude::*;
@@ -57,7 +58,10 @@ pub fn LitmusLab() -> impl IntoView {
     });
     let job = GpuJob::<LabRun>::new();
     let compiled = RwSignal::new_local(None::<Result<Compiled, String>>);
-    warm_kernels(analysis, compiled);
+    // The lab's GPU half includes its model and outcome panels, the first of them below the
+    // first screen: it comes as the reader nears that one.
+    crate::ui::gpu_half::want_when_near(".lab-model-panel");
+    let gpu = gpu_half!(Part::Panel, (analysis, compiled, job, settings, text));
     // The model of the test shown, scheduled by hand; a new test starts it afresh.
     let fresh = move |a: &Result<Arc<Analysis>, LabError>| {
         let machine = match a {
@@ -78,6 +82,8 @@ pub fn LitmusLab() -> impl IntoView {
             session.set(LabModel::of(&a.test).replay(&moves));
         }
     });
+    let lab_model = gpu_half!(Part::LabModel, (analysis, session));
+    let outcomes = gpu_half!(Part::LabOutcomes, (analysis, job, replay));
 
     view! {
         <article class="lesson litmus">
@@ -98,19 +104,54 @@ pub fn LitmusLab() -> impl IntoView {
                 </Panel>
             </div>
             <Panel id="lab-model" title="Step it as sequential consistency">
-                <ModelView session=session start=MODEL_START outcome=|_| String::new() />
-                <ModelOutcome analysis=analysis session=session />
+                {lab_model.run()}
             </Panel>
             <Panel id="outcomes" title="Every outcome">
-                <OutcomeTable analysis=analysis job=job replay=replay />
+                {outcomes.run()}
             </Panel>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
-                <GpuLab analysis=analysis compiled=compiled job=job settings=settings />
-                <MeasuredOnH100 text=text />
+                {gpu.run()}
             </Panel>
         </article>
     }
+}
+
+/// The signals the lab's GPU half is built from.
+type LabSignals = (
+    Memo<Result<Arc<Analysis>, LabError>>,
+    RwSignal<Option<Result<Compiled, String>>, LocalStorage>,
+    GpuJob<LabRun>,
+    Memo<LabSettings>,
+    RwSignal<String>,
+);
+
+/// The lab's GPU half (see [`crate::ui::gpu_half`]): compiling the test's kernels, running
+/// them, and the H100's counts; in the built site a chunk of its own.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    type Tested = Memo<Result<Arc<Analysis>, LabError>>;
+    match part.part {
+        Part::Panel => part.signals::<LabSignals>().map(|(analysis, compiled, job, settings, text)| {
+            warm_kernels(analysis, compiled);
+            view! {
+                <GpuLab analysis=analysis compiled=compiled job=job settings=settings />
+                <MeasuredOnH100 text=text />
+            }
+            .into_any()
+        }),
+        Part::LabModel => part.signals::<(Tested, RwSignal<Session>)>().map(|(analysis, session)| {
+            view! {
+                <ModelView session=session start=MODEL_START outcome=|_| String::new() />
+                <ModelOutcome analysis=analysis session=session />
+            }
+            .into_any()
+        }),
+        Part::LabOutcomes => part
+            .signals::<(Tested, GpuJob<LabRun>, Callback<Vec<Move>>)>()
+            .map(|(analysis, job, replay)| view! { <OutcomeTable analysis=analysis job=job replay=replay /> }.into_any()),
+        Part::After | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 /// Compiles the kernels of the test shown as soon as the GPU is ready, and again whenever the

@@ -16,6 +16,7 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
 use crate::ui::measured::MeasuredDetails;
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 /// Dispatches of the smallest test in the throughput comparison: enough that the per-dispatch
@@ -49,8 +50,18 @@ pub fn MessagePassingLesson() -> impl IntoView {
             start="Start: data and flag are 0 for both messages. Each thread writes its own message and reads the other's."
             outcome=model_outcome_text
             kernel=Signal::derive(move || variant.get().kernel()) cuda=CUDA.to_owned()
-            gpu=move || view! { <GpuLitmus sizes=sizes variant=variant /> <MeasuredElsewhere /> } />
+            gpu=gpu_half!(Part::Panel, (sizes, variant)) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|(sizes, variant): (SizeFields, RwSignal<MessagePassingVariant>)| view! { <GpuLitmus sizes=sizes variant=variant /> <MeasuredElsewhere /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 /// The variant as the lab's `mp` preset: where its threads run and the barrier between accesses.

@@ -18,6 +18,7 @@ use crate::model::Trace;
 use crate::ui::prediction::{Guess, Prediction};
 use crate::ui::scene::ReplayScene;
 use crate::ui::timeline::Timeline;
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 use std::sync::Arc;
 use leptos::task::spawn_local;
@@ -33,13 +34,27 @@ pub fn RaceLesson() -> impl IntoView {
             bar=move || view! { <VariantToggle model=model choices=&[(Variant::Racy, "Racy: atomicLoad, add, atomicStore"), (Variant::Atomic, "Atomic: atomicAdd")] /> }
             start="Start: every thread is about to run its first instruction; the counter is 0." outcome=model_outcome
             kernel=Signal::derive(move || variant.get().kernel())
-            gpu=move || view! { <GpuRuns variant=variant sizes=sizes /> <MeasuredElsewhere /> }
-            after=move || view! {
+            gpu=gpu_half!(Part::Panel, (variant, sizes))
+            after=gpu_half!(Part::After, (variant, threads)) />
+    }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|(variant, sizes): (RwSignal<Variant>, SizeFields)| view! { <GpuRuns variant=variant sizes=sizes /> <MeasuredElsewhere /> }.into_any()),
+        Part::After => part.signals().map(|(variant, threads): (RwSignal<Variant>, RwSignal<usize>)| {
+            view! {
                 <Panel id="replay" title="Replay what your GPU did">
                     <GpuReplay variant=variant threads=threads />
                 </Panel>
-            } />
+            }
+            .into_any()
+        }),
+        Part::LabModel | Part::LabOutcomes | Part::Status => None,
     }
+    .unwrap_or_else(|| ().into_any())
 }
 
 /// The race lesson's verdict on a finished model run: how many increments counted.

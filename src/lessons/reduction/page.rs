@@ -13,6 +13,7 @@ use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::ModelState;
 use crate::ui::table::TextTable;
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 /// Repeats of each sum inside one timed pass: enough that a browser's coarsened timestamps
@@ -28,8 +29,18 @@ pub fn ReductionLesson() -> impl IntoView {
             start="Start: each thread holds one value of the input; cells is the workgroup's memory."
             outcome=model_outcome
             kernel=Signal::derive(Tree::kernel) cuda=CUDA.to_owned()
-            gpu=move || view! { <GpuTrace model=model /> <GpuComparison sizes=sizes /> <MeasuredElsewhere /> } />
+            gpu=gpu_half!(Part::Panel, (model, sizes)) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|(model, sizes): (ModelState<Tree>, SizeFields)| view! { <GpuTrace model=model /> <GpuComparison sizes=sizes /> <MeasuredElsewhere /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 fn model_outcome(m: &Machine) -> String {

@@ -14,6 +14,7 @@ use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::model_panel::VariantToggle;
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -30,8 +31,18 @@ pub fn SpinlockLesson() -> impl IntoView {
             ] /> }
             start="Start: the lock is free and the counter is 0." outcome=model_outcome
             kernel=Signal::derive(move || lock.get().kernel()) cuda=CUDA.to_owned()
-            gpu=move || view! { <GpuSpinlock lock=lock sizes=sizes /> <MeasuredElsewhere /> } />
+            gpu=gpu_half!(Part::Panel, (lock, sizes)) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|(lock, sizes): (RwSignal<Lock>, SizeFields)| view! { <GpuSpinlock lock=lock sizes=sizes /> <MeasuredElsewhere /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 fn model_outcome(m: &Machine) -> String {

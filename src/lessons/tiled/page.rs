@@ -13,6 +13,7 @@ use crate::ui::gpu_form::{GpuJob, RunForm};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::matrix::MatrixGrid;
 use crate::ui::model_panel::VariantToggle;
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -30,8 +31,18 @@ pub fn TiledLesson() -> impl IntoView {
             start="Start: a and b hold the inputs; the tiles in workgroup memory are 0. The 16 threads compute the top-left 4 × 4 tile of c."
             outcome=model_outcome
             kernel=Signal::derive(move || variant.get().kernel()) cuda=CUDA.to_owned()
-            gpu=move || view! { <GpuTiled variant=variant /> <MeasuredElsewhere /> } />
+            gpu=gpu_half!(Part::Panel, variant) />
     }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    match part.part {
+        Part::Panel => part.signals().map(|variant: RwSignal<TiledVariant>| view! { <GpuTiled variant=variant /> <MeasuredElsewhere /> }.into_any()),
+        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
+    }
+    .unwrap_or_else(|| ().into_any())
 }
 
 fn model_outcome(m: &Machine) -> String {

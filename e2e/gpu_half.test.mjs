@@ -1,0 +1,36 @@
+// A lesson page opens with its model and fetches its GPU half (wgpu, the kernels, the GPU
+// panels) only as the reader nears the GPU panel: what `scripts/bench.sh` counts as a page's
+// initial transfer leaves it out, and a reader who never scrolls there never downloads it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite } from './support/fixture.mjs';
+import { openPage, showGpuPanel, waitForGpu } from './support/browser.mjs';
+
+const site = useSite();
+
+for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+  test(`at ${viewport.width}×${viewport.height}: the model first, the GPU half on the way to its panel`, async () => {
+    const page = await openPage(site.browser, `${site.url}?lesson=race`, { viewport });
+    const fetched = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+    await page.getByTestId('model-player').waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.ok(!fetched.some((f) => /split_gpu_half/.test(f)), `fetched at open: ${fetched.join(' ')}`);
+    assert.equal(await page.getByTestId('gpu-status').getAttribute('data-state'), 'waiting');
+    assert.match(await page.getByTestId('gpu-status').textContent(), /as you reach this panel/);
+    // The model works without it.
+    await page.getByTestId('model-step').click();
+    assert.match(await page.getByTestId('step-index').textContent(), /step 1 \//);
+
+    await showGpuPanel(page);
+    await waitForGpu(page);
+    assert.ok(fetched.some((f) => /split_gpu_half/.test(f)), `fetched after scrolling: ${fetched.join(' ')}`);
+    await page.getByTestId('gpu-run').click();
+    await page.getByTestId('gpu-report').waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true');
+    // The replay panel after it is part of the same half.
+    await page.getByTestId('replay-record').waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}

@@ -1,0 +1,177 @@
+//! A lesson page's GPU half: the panels that run kernels, and everything they pull in (wgpu,
+//! the kernels, the read-back and its reports), about a third of a page's wasm.
+//!
+//! In the built site (feature `split`) each lesson page's GPU half is a chunk of its own: the
+//! page opens with the model, and the chunk is fetched, and the GPU looked for, as the reader
+//! nears the GPU panel. A reader who only steps the model never downloads it. Everywhere else
+//! (`trunk serve`, the index, host tests) the GPU half is ordinary code, shown at once.
+//!
+//! The pieces:
+//! - a lesson's page module has `pub fn gpu_half(part: GpuPart) -> AnyView`, which builds
+//!   each [`Part`] of its GPU half from the signals the page handed over;
+//! - the page asks for a part with [`gpu_half!`], e.g. `gpu_half!(Part::Panel, (variant, sizes))`;
+//! - in the split build the page's binary (`page_main!`) wraps that function in
+//!   `#[leptos::lazy]`: only there, so each page's wasm carries its own GPU half and no
+//!   other's, and the splitter cuts whatever only that wrapper reaches into the chunk.
+
+#[cfg(feature = "split")]
+use crate::ui::GpuHandle;
+use crate::ui::model_panel::TextLanes;
+use leptos::prelude::*;
+use std::any::Any;
+#[cfg(feature = "split")]
+use std::{future::Future, pin::Pin};
+
+/// Which part of a page's GPU half is wanted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The content of the "Your GPU" panel, under the adapter's status.
+    Panel,
+    /// Panels after it (the race lesson's replay).
+    After,
+    /// The litmus lab's panels between its editor and its GPU panel: the model stepped as
+    /// sequential consistency, and every outcome's verdicts. Below the first screen like the
+    /// GPU panel, and as heavy (the scene and the outcome table), so they come with it.
+    LabModel,
+    LabOutcomes,
+    /// The GPU's status line ([`GpuStatus`](crate::ui::gpu::GpuStatus)): the page binary's
+    /// wrapper builds it, never a lesson.
+    Status,
+}
+
+/// A part asked for, with the page's signals it is built from (their types are the lesson's
+/// own, so they travel as `Any` through the one signature every page's wrapper shares).
+pub struct GpuPart {
+    pub part: Part,
+    signals: Box<dyn Any>,
+}
+
+impl GpuPart {
+    pub fn new(part: Part, signals: impl Any) -> Self {
+        GpuPart { part, signals: Box::new(signals) }
+    }
+
+    /// The signals, as the page that asked handed them over. `None` only if a page's
+    /// `gpu_half!` and its `gpu_half` disagree on their type.
+    pub fn signals<T: Any>(self) -> Option<T> {
+        self.signals.downcast::<T>().ok().map(|s| *s)
+    }
+}
+
+/// The view a page's GPU half builds, for [`LessonPage`](crate::ui::lesson_page::LessonPage)'s
+/// `gpu` and `after`: `gpu_half!(Part::Panel, (variant, sizes))` calls the page module's own
+/// `gpu_half` with that part and those signals (Copy handles, so each call takes them anew).
+macro_rules! gpu_half {
+    ($part:expr, $signals:expr) => {{
+        #[cfg(feature = "split")]
+        let view = $crate::ui::gpu_half::when_wanted(move || $crate::ui::gpu_half::GpuPart::new($part, $signals));
+        #[cfg(not(feature = "split"))]
+        let view = ::leptos::prelude::ViewFn::from(move || gpu_half($crate::ui::gpu_half::GpuPart::new($part, $signals)));
+        view
+    }};
+}
+pub(crate) use gpu_half;
+
+/// A page binary's lazy wrapper around its `gpu_half`: fetches the chunk on the first call.
+#[cfg(feature = "split")]
+pub type Loader = fn(GpuPart) -> Pin<Box<dyn Future<Output = AnyView>>>;
+
+/// A page binary's lazy wrapper around [`thread_lanes_as_text`](crate::ui::model_panel::thread_lanes_as_text).
+#[cfg(feature = "split")]
+pub type TextLanesLoader = fn(TextLanes) -> Pin<Box<dyn Future<Output = AnyView>>>;
+
+/// The page's loaders, provided by the app for a page built split.
+#[cfg(feature = "split")]
+#[derive(Clone, Copy)]
+pub struct GpuHalfLoader(pub Loader, pub TextLanesLoader);
+
+/// [`GpuStatus`](crate::ui::gpu::GpuStatus) in the split build: the waiting line, then, once
+/// the GPU is wanted, the status line from the GPU half.
+#[cfg(feature = "split")]
+pub fn status() -> AnyView {
+    let gpu = expect_context::<GpuHandle>();
+    let Some(GpuHalfLoader(load, _)) = use_context::<GpuHalfLoader>() else {
+        return crate::ui::gpu::waiting_line();
+    };
+    (move || {
+        if gpu.wanted.get() {
+            Suspend::new(send_wrapper::SendWrapper::new(load(GpuPart::new(Part::Status, ())))).into_any()
+        } else {
+            crate::ui::gpu::waiting_line()
+        }
+    })
+    .into_any()
+}
+
+/// The model's state as text, its thread lanes: built only when the reader opens that view, and
+/// in the split build fetched then, as a chunk of its own (a sixth of the model's code).
+pub fn text_lanes(lanes: TextLanes) -> AnyView {
+    #[cfg(feature = "split")]
+    {
+        let Some(GpuHalfLoader(_, load)) = use_context::<GpuHalfLoader>() else {
+            return ().into_any();
+        };
+        Suspend::new(send_wrapper::SendWrapper::new(load(lanes))).into_any()
+    }
+    #[cfg(not(feature = "split"))]
+    crate::ui::model_panel::thread_lanes_as_text(lanes)
+}
+
+/// Shows a part of the GPU half once the reader nears the GPU panel, loading its chunk then.
+#[cfg(feature = "split")]
+pub fn when_wanted(part: impl Fn() -> GpuPart + Send + Sync + 'static) -> ViewFn {
+    let part = std::sync::Arc::new(part);
+    ViewFn::from(move || {
+        let gpu = expect_context::<GpuHandle>();
+        let Some(GpuHalfLoader(load, _)) = use_context::<GpuHalfLoader>() else {
+            return ().into_any();
+        };
+        let part = std::sync::Arc::clone(&part);
+        (move || {
+            let part = std::sync::Arc::clone(&part);
+            gpu.wanted.get().then(move || Suspend::new(send_wrapper::SendWrapper::new(load(part()))))
+        })
+        .into_any()
+    })
+}
+
+/// Asks for the GPU half once the top of `selector`'s panel comes within 200 px of the bottom
+/// of the viewport, or has gone above it (a reader who jumps to the end of the page has passed
+/// it). Without the split there is nothing to wait for: the handle wants the GPU at once.
+pub fn want_when_near(selector: &'static str) {
+    #[cfg(feature = "split")]
+    {
+        use wasm_bindgen::prelude::*;
+        let gpu = expect_context::<GpuHandle>();
+        // After the first render, when the panel is in the document.
+        Effect::new(move |_| {
+            let Some(window) = web_sys::window() else { return };
+            let panel = window.document().and_then(|d| d.query_selector(selector).ok().flatten());
+            let near = move || {
+                let Some(panel) = &panel else { return true };
+                let below = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
+                // A little ahead of the panel, so the chunk is in and the kernels are
+                // compiling as it scrolls into view; little enough that a page whose GPU panel
+                // starts below the first screen (every lesson, at 1280 × 720) opens without it.
+                panel.get_bounding_client_rect().top() < below + 200.0
+            };
+            if near() {
+                gpu.wanted.set(true);
+                return;
+            }
+            // Scroll and resize both move the panel; a listener that, once it has fired,
+            // costs one signal read per event.
+            let check = Closure::<dyn Fn()>::new(move || {
+                if gpu.wanted.try_get_untracked() == Some(false) && near() {
+                    gpu.wanted.try_set(true);
+                }
+            });
+            for event in ["scroll", "resize"] {
+                let _ = window.add_event_listener_with_callback(event, check.as_ref().unchecked_ref());
+            }
+            check.forget();
+        });
+    }
+    #[cfg(not(feature = "split"))]
+    let _ = selector;
+}
