@@ -172,7 +172,10 @@ async function everyPage(browser, url) {
     const before = fetched.length;
     if (id && (await page.locator('.gpu-panel').count())) {
       await showGpuPanel(page);
-      await page.waitForFunction(() => !['waiting', 'connecting'].includes(document.querySelector('[data-testid=gpu-status]')?.dataset.state), null, { timeout: 60_000 });
+      await page.waitForFunction(() => {
+        const state = document.querySelector('[data-testid=gpu-status]')?.dataset.state;
+        return state && !['waiting', 'connecting'].includes(state);
+      }, null, { timeout: 60_000 });
       await page.waitForLoadState('networkidle');
     }
     page.off('response', listener);

@@ -34,3 +34,20 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 
     await page.context().close();
   });
 }
+
+test('the model as text comes when it is opened, and shows the same state as the scene', async () => {
+  const page = await openPage(site.browser, `${site.url}?lesson=race&threads=3`);
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await page.getByTestId('model-player').waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.ok(!fetched.some((f) => /split_text_lanes/.test(f)), `fetched at open: ${fetched.join(' ')}`);
+  await page.keyboard.press('ArrowRight');
+  await page.locator('details.as-text summary').click();
+  const values = page.locator('[data-testid^="lane-"][data-testid$="-value"]');
+  await values.first().waitFor();
+  assert.equal(await values.count(), 3);
+  assert.ok(fetched.some((f) => /split_text_lanes/.test(f)), `fetched after opening: ${fetched.join(' ')}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -65,7 +65,10 @@ export class LessonPage {
   async gpuState() {
     await showGpuPanel(this.page);
     await this.page.waitForFunction(
-      () => !['waiting', 'connecting'].includes(document.querySelector('[data-testid=gpu-status]')?.dataset.state),
+      () => {
+        const state = document.querySelector('[data-testid=gpu-status]')?.dataset.state;
+        return state && !['waiting', 'connecting'].includes(state);
+      },
     );
     return this.testId('gpu-status').getAttribute('data-state');
   }
