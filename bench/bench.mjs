@@ -42,15 +42,16 @@ function sizes() {
   const rows = [];
   let raw = 0;
   let gz = 0;
-  for (const f of fs.readdirSync(DIST).sort()) {
-    if (f.startsWith('.')) continue;
+  // Each lesson page's files are in a folder of their own.
+  const files = fs.readdirSync(DIST, { recursive: true }).filter((f) => !f.startsWith('.') && fs.statSync(path.join(DIST, f)).isFile()).sort();
+  for (const f of files) {
     const body = fs.readFileSync(path.join(DIST, f));
     const z = zlib.gzipSync(body, { level: 9 }).length;
     raw += body.length;
     gz += z;
-    rows.push(`  ${f.padEnd(44)} ${kb(body.length).padStart(10)} raw ${kb(z).padStart(10)} gzip`);
+    rows.push(`  ${f.padEnd(66)} ${kb(body.length).padStart(10)} raw ${kb(z).padStart(10)} gzip`);
   }
-  rows.push(`  ${'all files together'.padEnd(44)} ${kb(raw).padStart(10)} raw ${kb(gz).padStart(10)} gzip`);
+  rows.push(`  ${'all files together'.padEnd(66)} ${kb(raw).padStart(10)} raw ${kb(gz).padStart(10)} gzip`);
   return { table: rows.join('\n'), gzipKb: gz / 1024 };
 }
 
@@ -154,7 +155,7 @@ async function everyPage(browser, url) {
   await index.goto(url);
   const ids = await index.$$eval('[data-lesson]', (items) => items.map((i) => i.dataset.lesson));
   await index.context().close();
-  const drawn = (id) => (id ? '[data-testid=model-player], .cuda-map, table' : '[data-testid=lesson-list]');
+  const drawn = (id) => (id ? '[data-testid=model-player], .cuda-map, .litmus-editor' : '[data-testid=lesson-list]');
   const open = async (page, id) => {
     const fetched = [];
     const listener = async (response) => {

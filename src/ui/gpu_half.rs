@@ -56,6 +56,11 @@ impl GpuPart {
     pub fn signals<T: Any>(self) -> Option<T> {
         self.signals.downcast::<T>().ok().map(|s| *s)
     }
+
+    /// The part `build` makes from the page's signals (nothing, should their type differ).
+    pub fn view<T: Any, V: IntoView + 'static>(self, build: impl FnOnce(T) -> V) -> AnyView {
+        self.signals::<T>().map_or_else(|| ().into_any(), |signals| build(signals).into_any())
+    }
 }
 
 /// The view a page's GPU half builds, for [`LessonPage`](crate::ui::lesson_page::LessonPage)'s

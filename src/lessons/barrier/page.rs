@@ -41,11 +41,7 @@ pub fn BarrierLesson() -> impl IntoView {
 /// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
 /// fetched as the reader nears the GPU panel.
 pub fn gpu_half(part: GpuPart) -> AnyView {
-    match part.part {
-        Part::Panel => part.signals().map(|(variant, sizes): (RwSignal<BarrierVariant>, SizeFields)| view! { <GpuBarrier variant=variant sizes=sizes /> <MeasuredElsewhere /> <GpuAcross sizes=sizes /> <MeasuredAcross /> }.into_any()),
-        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
-    }
-    .unwrap_or_else(|| ().into_any())
+    part.view(|(variant, sizes): (RwSignal<BarrierVariant>, SizeFields)| view! { <GpuBarrier variant=variant sizes=sizes /> <MeasuredElsewhere /> <GpuAcross sizes=sizes /> <MeasuredAcross /> })
 }
 
 fn model_outcome(m: &Machine) -> String {

@@ -131,27 +131,23 @@ type LabSignals = (
 pub fn gpu_half(part: GpuPart) -> AnyView {
     type Tested = Memo<Result<Arc<Analysis>, LabError>>;
     match part.part {
-        Part::Panel => part.signals::<LabSignals>().map(|(analysis, compiled, job, settings, text)| {
+        Part::LabModel => part.view(|(analysis, session): (Tested, RwSignal<Session>)| {
+            view! {
+                <ModelView session=session start=MODEL_START outcome=|_| String::new() />
+                <ModelOutcome analysis=analysis session=session />
+            }
+        }),
+        Part::LabOutcomes => part.view(|(analysis, job, replay): (Tested, GpuJob<LabRun>, Callback<Vec<Move>>)| {
+            view! { <OutcomeTable analysis=analysis job=job replay=replay /> }
+        }),
+        _ => part.view(|(analysis, compiled, job, settings, text): LabSignals| {
             warm_kernels(analysis, compiled);
             view! {
                 <GpuLab analysis=analysis compiled=compiled job=job settings=settings />
                 <MeasuredOnH100 text=text />
             }
-            .into_any()
         }),
-        Part::LabModel => part.signals::<(Tested, RwSignal<Session>)>().map(|(analysis, session)| {
-            view! {
-                <ModelView session=session start=MODEL_START outcome=|_| String::new() />
-                <ModelOutcome analysis=analysis session=session />
-            }
-            .into_any()
-        }),
-        Part::LabOutcomes => part
-            .signals::<(Tested, GpuJob<LabRun>, Callback<Vec<Move>>)>()
-            .map(|(analysis, job, replay)| view! { <OutcomeTable analysis=analysis job=job replay=replay /> }.into_any()),
-        Part::After | Part::Status => None,
     }
-    .unwrap_or_else(|| ().into_any())
 }
 
 /// Compiles the kernels of the test shown as soon as the GPU is ready, and again whenever the

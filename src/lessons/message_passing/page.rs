@@ -57,11 +57,7 @@ pub fn MessagePassingLesson() -> impl IntoView {
 /// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
 /// fetched as the reader nears the GPU panel.
 pub fn gpu_half(part: GpuPart) -> AnyView {
-    match part.part {
-        Part::Panel => part.signals().map(|(sizes, variant): (SizeFields, RwSignal<MessagePassingVariant>)| view! { <GpuLitmus sizes=sizes variant=variant /> <MeasuredElsewhere /> }.into_any()),
-        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
-    }
-    .unwrap_or_else(|| ().into_any())
+    part.view(|(sizes, variant): (SizeFields, RwSignal<MessagePassingVariant>)| view! { <GpuLitmus sizes=sizes variant=variant /> <MeasuredElsewhere /> })
 }
 
 /// The variant as the lab's `mp` preset: where its threads run and the barrier between accesses.

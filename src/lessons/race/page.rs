@@ -43,18 +43,15 @@ pub fn RaceLesson() -> impl IntoView {
 /// fetched as the reader nears the GPU panel.
 pub fn gpu_half(part: GpuPart) -> AnyView {
     match part.part {
-        Part::Panel => part.signals().map(|(variant, sizes): (RwSignal<Variant>, SizeFields)| view! { <GpuRuns variant=variant sizes=sizes /> <MeasuredElsewhere /> }.into_any()),
-        Part::After => part.signals().map(|(variant, threads): (RwSignal<Variant>, RwSignal<usize>)| {
+        Part::After => part.view(|(variant, threads): (RwSignal<Variant>, RwSignal<usize>)| {
             view! {
                 <Panel id="replay" title="Replay what your GPU did">
                     <GpuReplay variant=variant threads=threads />
                 </Panel>
             }
-            .into_any()
         }),
-        Part::LabModel | Part::LabOutcomes | Part::Status => None,
+        _ => part.view(|(variant, sizes): (RwSignal<Variant>, SizeFields)| view! { <GpuRuns variant=variant sizes=sizes /> <MeasuredElsewhere /> }),
     }
-    .unwrap_or_else(|| ().into_any())
 }
 
 /// The race lesson's verdict on a finished model run: how many increments counted.

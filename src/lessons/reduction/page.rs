@@ -36,11 +36,7 @@ pub fn ReductionLesson() -> impl IntoView {
 /// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
 /// fetched as the reader nears the GPU panel.
 pub fn gpu_half(part: GpuPart) -> AnyView {
-    match part.part {
-        Part::Panel => part.signals().map(|(model, sizes): (ModelState<Tree>, SizeFields)| view! { <GpuTrace model=model /> <GpuComparison sizes=sizes /> <MeasuredElsewhere /> }.into_any()),
-        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
-    }
-    .unwrap_or_else(|| ().into_any())
+    part.view(|(model, sizes): (ModelState<Tree>, SizeFields)| view! { <GpuTrace model=model /> <GpuComparison sizes=sizes /> <MeasuredElsewhere /> })
 }
 
 fn model_outcome(m: &Machine) -> String {

@@ -38,11 +38,7 @@ pub fn TiledLesson() -> impl IntoView {
 /// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
 /// fetched as the reader nears the GPU panel.
 pub fn gpu_half(part: GpuPart) -> AnyView {
-    match part.part {
-        Part::Panel => part.signals().map(|variant: RwSignal<TiledVariant>| view! { <GpuTiled variant=variant /> <MeasuredElsewhere /> }.into_any()),
-        Part::After | Part::LabModel | Part::LabOutcomes | Part::Status => None,
-    }
-    .unwrap_or_else(|| ().into_any())
+    part.view(|variant: RwSignal<TiledVariant>| view! { <GpuTiled variant=variant /> <MeasuredElsewhere /> })
 }
 
 fn model_outcome(m: &Machine) -> String {
