@@ -44,7 +44,8 @@ test('the model as text comes when it is opened, and shows the same state as the
   assert.ok(!fetched.some((f) => /split_text_lanes/.test(f)), `fetched at open: ${fetched.join(' ')}`);
   await page.keyboard.press('ArrowRight');
   await page.locator('details.as-text summary').click();
-  const values = page.locator('[data-testid^="lane-"][data-testid$="-value"]');
+  // The scene carries the same test ids on its lanes; these are the view's own.
+  const values = page.locator('details.as-text [data-testid^="lane-"][data-testid$="-value"]');
   await values.first().waitFor();
   assert.equal(await values.count(), 3);
   assert.ok(fetched.some((f) => /split_text_lanes/.test(f)), `fetched after opening: ${fetched.join(' ')}`);

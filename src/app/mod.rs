@@ -23,7 +23,7 @@ pub enum Pages {
         id: &'static str,
         page: fn() -> AnyView,
         #[cfg(feature = "split")]
-        gpu_half: Option<crate::ui::gpu_half::GpuHalfLoader>,
+        gpu_half: Option<crate::ui::gpu_half::SplitLoaders>,
     },
 }
 
@@ -47,7 +47,7 @@ impl Pages {
     #[cfg(feature = "split")]
     pub const fn split(self, load: crate::ui::gpu_half::Loader, lanes: crate::ui::gpu_half::TextLanesLoader) -> Pages {
         match self {
-            Pages::One { id, page, .. } => Pages::One { id, page, gpu_half: Some(crate::ui::gpu_half::GpuHalfLoader(load, lanes)) },
+            Pages::One { id, page, .. } => Pages::One { id, page, gpu_half: Some(crate::ui::gpu_half::SplitLoaders(load, lanes)) },
             other => other,
         }
     }

@@ -44,11 +44,14 @@ impl GpuHandle {
         if wanted_later {
             // Once: `wanted` never goes back to false.
             Effect::new(move |connected: Option<bool>| {
-                let now = connected == Some(true) || handle.wanted.get();
-                if now && connected != Some(true) {
+                if connected == Some(true) {
+                    return true;
+                }
+                let wanted = handle.wanted.get();
+                if wanted {
                     handle.connect();
                 }
-                now
+                wanted
             });
         } else {
             handle.connect();
@@ -123,7 +126,7 @@ async fn open_device(on_lost: Box<dyn Fn(String) + Send>) -> Result<Rc<GpuContex
     Ok(ctx)
 }
 
-/// Compiles, in the background as the page opens, the pipelines a panel's run will use (see
+/// Compiles, in the background as the GPU half arrives, the pipelines a panel's run will use (see
 /// [`GpuHandle::warm`]).
 pub fn warm(kernels: impl Fn() -> Vec<(crate::gpu::Kernel, u32)> + 'static) {
     expect_context::<GpuHandle>().warm(Box::new(kernels));

@@ -88,19 +88,34 @@ pub type TextLanesLoader = fn(TextLanes) -> Pin<Box<dyn Future<Output = AnyView>
 /// The page's loaders, provided by the app for a page built split.
 #[cfg(feature = "split")]
 #[derive(Clone, Copy)]
-pub struct GpuHalfLoader(pub Loader, pub TextLanesLoader);
+pub struct SplitLoaders(pub Loader, pub TextLanesLoader);
+
+/// A part while its chunk loads (nothing), then the part. Built untracked: a `Suspend` would
+/// otherwise run its future again, rebuilding the whole part, whenever a signal the part reads
+/// while it is being built changes.
+#[cfg(feature = "split")]
+fn loaded(part: Pin<Box<dyn Future<Output = AnyView>>>) -> AnyView {
+    struct Untracked(Pin<Box<dyn Future<Output = AnyView>>>);
+    impl Future for Untracked {
+        type Output = AnyView;
+        fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<AnyView> {
+            untrack(|| self.0.as_mut().poll(cx))
+        }
+    }
+    Suspend::new(send_wrapper::SendWrapper::new(Untracked(part))).into_any()
+}
 
 /// [`GpuStatus`](crate::ui::gpu::GpuStatus) in the split build: the waiting line, then, once
 /// the GPU is wanted, the status line from the GPU half.
 #[cfg(feature = "split")]
 pub fn status() -> AnyView {
     let gpu = expect_context::<GpuHandle>();
-    let Some(GpuHalfLoader(load, _)) = use_context::<GpuHalfLoader>() else {
+    let Some(SplitLoaders(load, _)) = use_context::<SplitLoaders>() else {
         return crate::ui::gpu::waiting_line();
     };
     (move || {
         if gpu.wanted.get() {
-            Suspend::new(send_wrapper::SendWrapper::new(load(GpuPart::new(Part::Status, ())))).into_any()
+            loaded(load(GpuPart::new(Part::Status, ())))
         } else {
             crate::ui::gpu::waiting_line()
         }
@@ -113,10 +128,10 @@ pub fn status() -> AnyView {
 pub fn text_lanes(lanes: TextLanes) -> AnyView {
     #[cfg(feature = "split")]
     {
-        let Some(GpuHalfLoader(_, load)) = use_context::<GpuHalfLoader>() else {
+        let Some(SplitLoaders(_, load)) = use_context::<SplitLoaders>() else {
             return ().into_any();
         };
-        Suspend::new(send_wrapper::SendWrapper::new(load(lanes))).into_any()
+        loaded(load(lanes))
     }
     #[cfg(not(feature = "split"))]
     crate::ui::model_panel::thread_lanes_as_text(lanes)
@@ -128,13 +143,13 @@ pub fn when_wanted(part: impl Fn() -> GpuPart + Send + Sync + 'static) -> ViewFn
     let part = std::sync::Arc::new(part);
     ViewFn::from(move || {
         let gpu = expect_context::<GpuHandle>();
-        let Some(GpuHalfLoader(load, _)) = use_context::<GpuHalfLoader>() else {
+        let Some(SplitLoaders(load, _)) = use_context::<SplitLoaders>() else {
             return ().into_any();
         };
         let part = std::sync::Arc::clone(&part);
         (move || {
             let part = std::sync::Arc::clone(&part);
-            gpu.wanted.get().then(move || Suspend::new(send_wrapper::SendWrapper::new(load(part()))))
+            gpu.wanted.get().then(move || loaded(load(part())))
         })
         .into_any()
     })
