@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve } from '../e2e/support/server.mjs';
-import { launch, showGpuPanel, waitForGpu } from '../e2e/support/browser.mjs';
+import { launch, overTheWire, showGpuPanel, waitForGpu } from '../e2e/support/browser.mjs';
 import { clickAndWait, recordWebGpu, replayWebGpu } from './webgpu_replay.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -156,32 +156,28 @@ async function everyPage(browser, url) {
   const ids = await index.$$eval('[data-lesson]', (items) => items.map((i) => i.dataset.lesson));
   await index.context().close();
   const drawn = (id) => (id ? '[data-testid=model-player], .cuda-map, .litmus-editor' : '[data-testid=lesson-list]');
-  const open = async (page, id) => {
-    const fetched = [];
-    const listener = async (response) => {
-      const body = await response.body().catch(() => Buffer.alloc(0));
-      fetched.push({ url: response.url(), raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length });
-    };
-    page.on('response', listener);
+  // What a page fetches over the network (`overTheWire`): a file the browser already holds,
+  // fresh by the `Last-Modified` the bench's server sends as any static host does, counts
+  // nothing.
+  const open = async (page, wire, id) => {
+    wire.reset();
     await page.goto(id ? `${url}?lesson=${id}` : url);
     await page.waitForFunction((selector) => document.querySelector(selector), drawn(id));
     const ms = await page.evaluate(() => performance.now());
-    await page.waitForLoadState('networkidle');
-    const sum = (key) => fetched.reduce((n, f) => n + f[key], 0);
-    const initial = { ms, raw: sum('raw'), gzip: sum('gzip'), files: fetched.length };
+    await wire.settled();
+    const sum = (files, key) => files.reduce((n, f) => n + f[key], 0);
+    const initial = { ms, raw: sum(wire.files, 'raw'), gzip: sum(wire.files, 'gzip'), files: wire.files.length, cached: wire.cached };
     // Then the reader scrolls to the GPU panel: what the page's GPU half adds.
-    const before = fetched.length;
+    const before = wire.files.length;
     if (id && (await page.locator('.gpu-panel').count())) {
       await showGpuPanel(page);
       await page.waitForFunction(() => {
         const state = document.querySelector('[data-testid=gpu-status]')?.dataset.state;
         return state && !['waiting', 'connecting'].includes(state);
       }, null, { timeout: 60_000 });
-      await page.waitForLoadState('networkidle');
+      await wire.settled();
     }
-    page.off('response', listener);
-    const added = fetched.slice(before);
-    initial.gpuHalf = added.reduce((n, f) => n + f.gzip, 0);
+    initial.gpuHalf = sum(wire.files.slice(before), 'gzip');
     return initial;
   };
   const rows = [];
@@ -189,7 +185,8 @@ async function everyPage(browser, url) {
     const loads = [];
     for (let i = 0; i < 3; i++) {
       const context = await browser.newContext();
-      loads.push(await open(await context.newPage(), id));
+      const page = await context.newPage();
+      loads.push(await open(page, await overTheWire(page), id));
       await context.close();
     }
     rows.push({ id: id || '(home)', ...loads[0], ms: median(loads.map((l) => l.ms)) });
@@ -197,9 +194,10 @@ async function everyPage(browser, url) {
   // Going on through the course in one tab: what each next lesson adds to what is cached.
   const context = await browser.newContext();
   const page = await context.newPage();
-  await open(page, ids[0]);
+  const wire = await overTheWire(page);
+  await open(page, wire, ids[0]);
   const onward = [];
-  for (const id of ids.slice(1)) onward.push({ id, ...(await open(page, id)) });
+  for (const id of ids.slice(1)) onward.push({ id, ...(await open(page, wire, id)) });
   await context.close();
   return { rows, onward };
 }
@@ -341,7 +339,7 @@ async function litmusThroughput(browser, url) {
   return { rows, ratio: Number(ratio) };
 }
 
-const server = await serve({ root: DIST });
+const server = await serve({ root: DIST, validators: true });
 const browser = await launch();
 try {
   console.log('Sizes (dist/, every file the build wrote):');
@@ -357,7 +355,7 @@ try {
   const heaviest = pages.rows.reduce((a, b) => (b.gzip > a.gzip ? b : a));
   console.log(`  heaviest: ${heaviest.id}, ${kb(heaviest.gzip)} gzip against ${BUDGETS.transferGzipKb} KB — ${verdict(heaviest.gzip / 1024, BUDGETS.transferGzipKb)}`);
   console.log('\nGoing on through the course in one tab, what each next lesson fetches:');
-  for (const r of pages.onward) console.log(`  → ${r.id.padEnd(16)} ${kb(r.gzip).padStart(9)} gzip ${kb(r.raw).padStart(10)} raw, ${r.files} files`);
+  for (const r of pages.onward) console.log(`  → ${r.id.padEnd(16)} ${kb(r.gzip).padStart(9)} gzip ${kb(r.raw).padStart(10)} raw, ${r.files} files; ${r.cached} from the cache`);
 
   const steps = {};
   for (const schedule of ['lockstep', 'round-robin']) {

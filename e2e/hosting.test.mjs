@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
 import path from 'node:path';
-import { lessonIds, openPage, showGpuPanel } from './support/browser.mjs';
+import { lessonIds, openPage, overTheWire, showGpuPanel } from './support/browser.mjs';
 
 const CSP = "script-src 'self' 'wasm-unsafe-eval'";
 
@@ -83,5 +83,29 @@ describe('one wasm per page', () => {
       assert.deepEqual(page.errors, [], id);
       await page.context().close();
     }
+  });
+});
+
+describe('going on to the next lesson', () => {
+  // As any static host serves it: with `Last-Modified` and an `ETag`.
+  const site = useSite({ webgpu: false, validators: true });
+
+  test('fetches only the next page: its HTML and its own folder; the CSS and the start-up script come from the cache', async () => {
+    const page = await openPage(site.browser, `${site.url}?lesson=race`);
+    await page.getByTestId('model-player').waitFor();
+    await page.waitForLoadState('networkidle');
+    const wire = await overTheWire(page);
+    await page.getByTestId('lesson-next').click();
+    await page.waitForURL(/lesson=atomic-counter/);
+    await page.getByTestId('model-player').waitFor();
+    await wire.settled();
+    const fetched = wire.files.map((f) => new URL(f.url).pathname.slice(new URL(site.url).pathname.length));
+    const own = /^atomic-counter-[0-9a-f]{16}\//;
+    assert.ok(fetched.some((f) => own.test(f) && f.endsWith('_bg.wasm')), `its wasm: ${fetched.join(', ')}`);
+    for (const f of fetched) assert.ok(f === '' || f === 'index.html' || own.test(f), `${f} is not the next page's own (${fetched.join(', ')})`);
+    // The stylesheet and the start-up script, at least, were already in hand.
+    assert.ok(wire.cached >= 2, `${wire.cached} from the cache`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
   });
 });

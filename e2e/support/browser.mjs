@@ -2,6 +2,7 @@
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'artifacts');
 fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -52,6 +53,41 @@ export async function showGpuPanel(page) {
 export async function waitForGpu(page, state = 'ready', { timeout = 30_000 } = {}) {
   await showGpuPanel(page);
   await page.waitForFunction((want) => document.querySelector('[data-testid=gpu-status]')?.dataset.state === want, state, { timeout });
+}
+
+/**
+ * From now on, what `page` fetches over the network: `files`, each body that arrives ({ url,
+ * raw, gzip: its size as a host that compresses would send it }), and `cached`, how many came
+ * from the browser's cache instead (fresh by their `Last-Modified`, or confirmed by a 304).
+ * `settled()` waits for the network to go idle and every body to be read. The test server does
+ * not compress, so a body that came over the wire took at least its own length.
+ */
+export async function overTheWire(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const urls = new Map();
+  const pending = [];
+  const wire = {
+    files: [],
+    cached: 0,
+    reset() {
+      wire.files.length = 0;
+      wire.cached = 0;
+    },
+    async settled() {
+      await page.waitForLoadState('networkidle');
+      await Promise.all(pending);
+    },
+  };
+  cdp.on('Network.responseReceived', (e) => urls.set(e.requestId, e.response.url));
+  cdp.on('Network.loadingFinished', (e) => {
+    pending.push(cdp.send('Network.getResponseBody', { requestId: e.requestId }).then(({ body, base64Encoded }) => {
+      const bytes = Buffer.from(body, base64Encoded ? 'base64' : 'utf8');
+      if (e.encodedDataLength < bytes.length) wire.cached += 1;
+      else wire.files.push({ url: urls.get(e.requestId), raw: bytes.length, gzip: zlib.gzipSync(bytes, { level: 9 }).length });
+    }, () => {}));
+  });
+  return wire;
 }
 
 export function screenshotPath(name) {

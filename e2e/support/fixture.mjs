@@ -7,10 +7,10 @@ import { launch } from './browser.mjs';
 export const DIST = path.resolve(import.meta.dirname, '..', '..', 'dist');
 
 /** Returns an object whose `url` and `browser` are filled in before the file's tests run. */
-export function useSite({ webgpu = true, base = '/', headers = {}, extra = {} } = {}) {
+export function useSite({ webgpu = true, base = '/', headers = {}, extra = {}, validators = false } = {}) {
   const site = {};
   before(async () => {
-    site.server = await serve({ root: DIST, base, headers, extra });
+    site.server = await serve({ root: DIST, base, headers, extra, validators });
     site.url = site.server.url;
     site.origin = site.server.origin;
     site.browser = await launch({ webgpu });

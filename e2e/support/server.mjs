@@ -2,6 +2,7 @@
 import http from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -12,8 +13,13 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves `root` at `base` (e.g. "/" or "/some/sub/path/"); `headers` go on every response. */
-export async function serve({ root, base = '/', headers = {}, extra = {} }) {
+/**
+ * Serves `root` at `base` (e.g. "/" or "/some/sub/path/"); `headers` go on every response.
+ * With `validators`, files carry `Last-Modified` and an `ETag` and a request that names the
+ * current one is answered 304, as any static host does: what lets a browser keep a file between
+ * pages (the bench's "going on through the course").
+ */
+export async function serve({ root, base = '/', headers = {}, extra = {}, validators = false }) {
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
     if (extra[url.pathname]) {
@@ -33,7 +39,18 @@ export async function serve({ root, base = '/', headers = {}, extra = {} }) {
     }
     try {
       const body = await fs.readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...headers });
+      const type = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' };
+      if (validators) {
+        const { mtime } = await fs.stat(file);
+        const tag = `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"`;
+        const kept = { etag: tag, 'last-modified': mtime.toUTCString() };
+        if (req.headers['if-none-match'] === tag) {
+          res.writeHead(304, { ...kept, ...headers });
+          return res.end();
+        }
+        Object.assign(type, kept);
+      }
+      res.writeHead(200, { ...type, ...headers });
       res.end(body);
     } catch {
       res.writeHead(404);
