@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve } from '../e2e/support/server.mjs';
-import { launch, overTheWire, showGpuPanel, waitForGpu } from '../e2e/support/browser.mjs';
+import { launch, overTheWire, showGpuPanel, waitForGpu, waitForWarmGpu } from '../e2e/support/browser.mjs';
 import { clickAndWait, recordWebGpu, replayWebGpu } from './webgpu_replay.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -276,10 +276,7 @@ async function lessonRunTable(browser, url, ids) {
       await page.goto(`${url}?lesson=${id}`);
       await showGpuPanel(page);
       await page.getByTestId('gpu-run').waitFor({ timeout: 30_000 });
-      await page.waitForFunction(() => {
-        const s = document.querySelector('[data-testid=gpu-status]');
-        return s?.dataset.state === 'ready' && s.dataset.warming === '0';
-      }, null, { timeout: 300_000 });
+      await waitForWarmGpu(page, { timeout: 300_000 });
       row.first = await page.evaluate(clickAndWait, 'gpu-run');
       await page.evaluate(() => globalThis.__webgpuLog.start());
       await page.evaluate(clickAndWait, 'gpu-run');

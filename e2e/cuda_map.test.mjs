@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath, waitForGpu } from './support/browser.mjs';
+import { openPage, screenshotPath, waitForWarmGpu } from './support/browser.mjs';
 
 const site = useSite();
 
@@ -37,8 +37,7 @@ test("every lesson's code panel links to the map", async () => {
     // As a reader scrolling down to the link: the GPU panel just below it comes in as the link
     // nears, and its status line grows as the GPU is found and the kernels compile. Clicked
     // while that moves the page, the link can be missed; so the panel settles first.
-    await waitForGpu(page);
-    await page.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.warming === '0');
+    await waitForWarmGpu(page);
     await page.getByTestId('cuda-map-link').click();
     await page.waitForURL(/[?&]lesson=cuda-map(&|$)/).catch((e) => {
       throw new Error(`${href}: the link did not open the map (still at ${page.url()})`, { cause: e });

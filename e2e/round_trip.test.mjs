@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { lessonIds, openPage, showGpuPanel, waitForGpu } from './support/browser.mjs';
+import { lessonIds, openPage, waitForGpu, waitForWarmGpu } from './support/browser.mjs';
 import { clickAndWait, recordWebGpu } from '../bench/webgpu_replay.mjs';
 
 const site = useSite();
@@ -14,11 +14,7 @@ test("every lesson's first run finds its pipelines compiled, and maps each submi
   for (const id of ids) {
     const page = await openPage(site.browser, `${site.url}?lesson=${id}`, { initScript: recordWebGpu });
     // Ready, and nothing left compiling in the background.
-    await showGpuPanel(page);
-    await page.waitForFunction(() => {
-      const s = document.querySelector('[data-testid=gpu-status]');
-      return s?.dataset.state === 'ready' && s.dataset.warming === '0';
-    }, null, { timeout: 120_000 });
+    await waitForWarmGpu(page, { timeout: 120_000 });
     await page.evaluate(() => globalThis.__webgpuLog.start());
     const { roundTrip } = await page.evaluate(clickAndWait, 'gpu-run');
     await page.evaluate(() => globalThis.__webgpuLog.stop());

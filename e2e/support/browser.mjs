@@ -90,6 +90,16 @@ export async function overTheWire(page) {
   return wire;
 }
 
+/** Brings the GPU panel into view and waits until the GPU is ready and nothing is left
+ * compiling in the background: the pipelines the page's first run will use are in hand. */
+export async function waitForWarmGpu(page, { timeout = 30_000 } = {}) {
+  await showGpuPanel(page);
+  await page.waitForFunction(() => {
+    const s = document.querySelector('[data-testid=gpu-status]');
+    return s?.dataset.state === 'ready' && s.dataset.warming === '0';
+  }, null, { timeout });
+}
+
 export function screenshotPath(name) {
   return path.join(ARTIFACTS, `${name}.png`);
 }
