@@ -56,7 +56,7 @@ test('a stale copy is marked when another thread stores, and the lost update whe
   assert.equal(await page.getByTestId('scene-stale-1').count(), 1, "thread 1's copy went stale when thread 0 stored");
   assert.equal(await scene.locator('.mark.lost').count(), 0);
   await page.step();
-  assert.match(await scene.locator('.mark.lost').first().textContent(), /t0's update lost/);
+  assert.match(await scene.locator('.mark.lost').first().textContent(), /✕ t0 lost/);
   assert.equal(await page.getByTestId('scene-stale-1').count(), 0, 'its store used the stale copy up');
   // The timeline draws the same: a ✕ on thread 1's store, a ring on its load.
   const timeline = page.getByTestId('timeline');

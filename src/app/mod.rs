@@ -86,12 +86,16 @@ fn App(pages: &'static Pages) -> impl IntoView {
     }
     let page = match (chosen, lesson) {
         (Some((id, page)), _) => {
+            // Each page its own title in the tab, the history and a bookmark.
+            if let (Some(document), Some(l)) = (web_sys::window().and_then(|w| w.document()), link(id)) {
+                document.set_title(&format!("{} — syncscope", l.title));
+            }
             let page = page();
-            // The course goes on from the end of each lesson (not inside an embedding frame,
-            // where another lesson would replace the one the notes chose).
+            // The course goes on from the end of every page, the lab and the reference too (not
+            // inside an embedding frame, where another lesson would replace the one the notes chose).
             let (previous, next) = crate::lessons::neighbours(id);
             let nav = (!embedded && (previous.is_some() || next.is_some())).then(|| view! {
-                <nav class="lesson-nav" aria-label="course">
+                <nav class="lesson-nav" aria-label="previous and next page">
                     {previous.map(|l| view! { <a rel="prev" href=format!("?lesson={}", l.id) data-testid="lesson-prev">{format!("← {}", l.title)}</a> })}
                     {next.map(|l| view! { <a rel="next" href=format!("?lesson={}", l.id) data-testid="lesson-next">{format!("{} →", l.title)}</a> })}
                 </nav>

@@ -178,11 +178,11 @@ pub fn link(id: &str) -> Option<&'static Link> {
     LINKS.iter().find(|l| l.id == id)
 }
 
-/// The lessons before and after `id` in the course.
+/// The pages before and after `id`: the course in order, then the lab and the reference, so
+/// the last lesson leads on to the lab and every page has a way on.
 pub fn neighbours(id: &str) -> (Option<&'static Link>, Option<&'static Link>) {
-    let course = &LINKS[..LESSONS.len()];
-    let Some(i) = course.iter().position(|l| l.id == id) else { return (None, None) };
-    (i.checked_sub(1).map(|p| &course[p]), course.get(i + 1))
+    let Some(i) = LINKS.iter().position(|l| l.id == id) else { return (None, None) };
+    (i.checked_sub(1).map(|p| &LINKS[p]), LINKS.get(i + 1))
 }
 
 /// The table's entry for `id`, found at compile time (a missing id fails the build): how one

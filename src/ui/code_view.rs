@@ -35,7 +35,7 @@ pub fn CodeView(
     };
     view! {
         <figure class="code-view" data-testid="code-view">
-            <figcaption><code>{move || format!("shaders/{}", file.get())}</code></figcaption>
+            <figcaption><code>{move || file.get()}</code></figcaption>
             <pre tabindex="0"><code>{lines}</code></pre>
         </figure>
     }

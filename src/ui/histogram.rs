@@ -72,7 +72,7 @@ pub fn Histogram(
         bins.get().iter().map(|(v, c)| format!("{v}: {c}")).collect::<Vec<_>>().join(", ")
     };
     view! {
-        <figure class="histogram" data-testid="histogram">
+        <figure class="histogram-chart" data-testid="histogram">
             <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=move || format!("{y_label} by {x_label}: {}", summary())>
                 {chart}
                 <text x=LEFT + (WIDTH - LEFT - RIGHT) / 2.0 y=HEIGHT - 4.0 text-anchor="middle" class="axis-label">{x_label}</text>

@@ -24,7 +24,8 @@ pub fn open_lesson<V: LessonVariant + Send + Sync>(id: &'static str) -> (ModelSt
     (model, sizes, problems)
 }
 
-/// A lesson page: `text` above, the model and `kernel` side by side, `gpu` below.
+/// A lesson page: a short `lead`, then the model and `kernel` side by side, the longer `text`
+/// folded under them, and `gpu` below. The reader meets a control within a paragraph.
 #[component]
 pub fn LessonPage<V: LessonVariant + Send + Sync>(
     /// The lesson's id, also its page's class.
@@ -32,7 +33,9 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
     title: &'static str,
     model: ModelState<V>,
     problems: Vec<String>,
-    /// The lesson's own explanation.
+    /// One paragraph of constant markup: what the page says before its first control.
+    lead: &'static str,
+    /// The lesson's longer explanation, folded under the model.
     #[prop(into)]
     text: ViewFn,
     /// Controls beside "Copy link" (the race lesson's variant toggle); nothing by default.
@@ -59,7 +62,7 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
         <article class=format!("lesson {id}")>
             <h1>{title}</h1>
             <LinkProblems problems=problems />
-            {text.run()}
+            <div class="prose lead" data-testid="lead" inner_html=lead></div>
             <div class="lesson-bar">
                 {bar.map_or_else(|| view! { <span></span> }.into_any(), |b| b.run())}
                 <CopyLink />
@@ -84,6 +87,10 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
                     </p>
                 </Panel>
             </div>
+            <details class="background" data-testid="background">
+                <summary>"More on this lesson: the why, the CUDA side, what the GPU panel runs"</summary>
+                {text.run()}
+            </details>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
                 {gpu.run()}

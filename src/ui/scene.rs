@@ -17,29 +17,42 @@ use std::sync::Arc;
 /// columns of this many.
 pub const COMPACT_FROM: usize = 16;
 
+// The scene is drawn one unit to one CSS pixel and never scaled down: a phone gets the same
+// 11–12 px text as a desktop, and a scene too wide for its panel reflows (memory under the
+// lanes, compact columns wrapping) before it scrolls.
 const LANE_W: f64 = 240.0;
 const COMPACT_LANE_W: f64 = 150.0;
 const ROW_H: f64 = 34.0;
-const COMPACT_ROW_H: f64 = 13.0;
+const COMPACT_ROW_H: f64 = 16.0;
 const REG_W: f64 = 44.0;
-const COMPACT_REG_W: f64 = 30.0;
+const COMPACT_REG_W: f64 = 34.0;
 const GATE_W: f64 = 18.0;
 const CELL_W: f64 = 76.0;
 const CELL_H: f64 = 38.0;
-const MATRIX_CELL: f64 = 22.0;
+const MATRIX_CELL: f64 = 26.0;
 const TOP: f64 = 26.0;
+/// The gap between two rows of compact columns.
+const BLOCK_GAP: f64 = 12.0;
+/// Width of one character of the lanes' 12 px monospace text.
+const CHAR_W: f64 = 7.3;
+/// Below the gate: room for the word saying it is stuck.
+const GATE_FOOT: f64 = 16.0;
 
-/// Where everything is, computed once per program and thread count.
+/// Where everything is, computed once per program, thread count and width available.
 #[derive(Clone, Debug, PartialEq)]
 struct Layout {
     compact: bool,
     /// Lanes per column: all of them, or [`COMPACT_FROM`] when compact.
     per_column: usize,
+    /// Columns of lanes side by side before the next row of columns.
+    columns_per_row: usize,
     row_h: f64,
     lane_w: f64,
     /// Width of one register's box.
     reg_w: f64,
     gate_x: Option<f64>,
+    /// The bottom of the lanes (and of the gate beside them).
+    lanes_bottom: f64,
     mem_x: f64,
     width: f64,
     height: f64,
@@ -54,25 +67,34 @@ struct Layout {
 }
 
 impl Layout {
-    fn of(program: &Program, threads: usize) -> Layout {
+    /// The scene of `program` with `threads` lanes, fitted to `room` pixels of width where it
+    /// can be: memory beside the lanes when both fit, under them when not.
+    fn of(program: &Program, threads: usize, room: f64) -> Layout {
         let compact = threads >= COMPACT_FROM;
         let regs = program.register_names.len() as f64;
         let (row_h, reg_w) = if compact { (COMPACT_ROW_H, COMPACT_REG_W) } else { (ROW_H, REG_W) };
-        // Each register's box as wide as its name above it (about 6.6 units a character at the
-        // header's size), so names like `expected` and `exchanged` do not run together.
+        // Each register's box as wide as its name above it (about 6.7 units a character at the
+        // header's 11 px), so names like `expected` and `exchanged` do not run together.
         let longest = program.register_names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
-        let reg_w = reg_w.max(6.6 * longest + 8.0);
-        // Room for the name and, in full lanes, some of the next instruction.
-        let text_room = if compact { 34.0 } else { 134.0 };
-        let lane_w = if compact { COMPACT_LANE_W } else { LANE_W }.max(text_room + regs * reg_w);
+        let reg_w = reg_w.max(6.7 * longest + 8.0);
+        // Room for the name and, in full lanes, some of the next instruction; on a narrow
+        // screen the instruction gives way first.
+        let text_room = if compact { 40.0 } else { 134.0 };
+        let wanted = if compact { COMPACT_LANE_W } else { LANE_W }.max(text_room + regs * reg_w);
+        let least = if compact { wanted } else { (34.0 + 8.0 * CHAR_W + regs * reg_w).min(wanted) };
+        let lane_w = wanted.min(room).max(least);
         let per_column = if compact { COMPACT_FROM } else { threads.max(1) };
         let columns = threads.div_ceil(per_column).max(1);
-        let lanes_right = columns as f64 * (lane_w + 8.0) - 8.0;
+        let columns_per_row = (((room + 8.0) / (lane_w + 8.0)).floor() as usize).clamp(1, columns);
+        let block_rows = columns.div_ceil(columns_per_row);
+        let block_h = threads.min(per_column) as f64 * row_h;
+        let lanes_bottom = TOP + block_rows as f64 * (block_h + BLOCK_GAP) - BLOCK_GAP;
+        let lanes_right = columns_per_row as f64 * (lane_w + 8.0) - 8.0;
         let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
         let gate_x = has_barrier.then_some(lanes_right + 16.0);
-        let mem_x = lanes_right + if has_barrier { 16.0 + GATE_W + 44.0 } else { 36.0 };
+        let beside_x = lanes_right + if has_barrier { 16.0 + GATE_W + 44.0 } else { 36.0 };
+
         let n = program.memory_names.len();
-        let mut cells = vec![(0.0, 0.0, 0.0, 0.0); n];
         let in_grid = |a: usize| program.grids.iter().any(|g| (g.start..g.start + g.rows * g.cols).contains(&a));
         let loose: Vec<usize> = (0..n).filter(|a| !in_grid(*a)).collect();
         // Loose cells grouped by space, storage first, each group under its caption, in rows
@@ -82,9 +104,19 @@ impl Layout {
             .map(|space| (space, loose.iter().copied().filter(|&a| program.space(a) == space).collect::<Vec<_>>()))
             .filter(|(_, cells)| !cells.is_empty())
             .collect();
-        let per_row = groups.iter().map(|(_, c)| c.len()).max().unwrap_or(1).clamp(1, 4);
+        let widest_group = groups.iter().map(|(_, c)| c.len()).max().unwrap_or(1).clamp(1, 4);
+        let widest_grid = program.grids.iter().map(|g| g.cols as f64 * MATRIX_CELL).fold(0.0, f64::max);
+        let memory_w = (widest_group as f64 * (CELL_W + 8.0)).max(if program.grids.is_empty() { 0.0 } else { 2.0 * widest_grid + 16.0 });
+        // Memory beside the lanes when the two fit the room, else under them.
+        let (mem_x, mem_top, mem_room) = if beside_x + memory_w <= room {
+            (beside_x, TOP, memory_w)
+        } else {
+            (0.0, lanes_bottom + GATE_FOOT + 28.0, room.max(CELL_W))
+        };
+        let per_row = widest_group.min(((mem_room + 8.0) / (CELL_W + 8.0)).floor().max(1.0) as usize);
+        let mut cells = vec![(0.0, 0.0, 0.0, 0.0); n];
         let mut spaces = Vec::new();
-        let mut y = TOP;
+        let mut y = mem_top;
         for (i, (space, members)) in groups.iter().enumerate() {
             if i > 0 {
                 y += 16.0; // room for this group's caption
@@ -97,12 +129,11 @@ impl Layout {
             y += members.len().div_ceil(per_row) as f64 * (CELL_H + 18.0);
         }
         let mut matrices = Vec::new();
-        let widest = program.grids.iter().map(|g| g.cols as f64 * MATRIX_CELL).fold(0.0, f64::max);
-        let (mut x, max_x) = (mem_x, mem_x + (per_row as f64 * (CELL_W + 8.0)).max(2.0 * widest + 16.0));
+        let (mut x, max_x) = (mem_x, mem_x + mem_room.max(per_row as f64 * (CELL_W + 8.0)));
         let mut row_bottom = y;
         let mut right = mem_x;
         for g in &program.grids {
-            // Room for the caption too (about 6 units a character at its size).
+            // Room for the caption too (about 6.7 units a character at its size).
             let w = (g.cols as f64 * MATRIX_CELL).max((g.name.len() + 12) as f64 * 6.8);
             if x + w > max_x && x > mem_x {
                 x = mem_x;
@@ -126,18 +157,37 @@ impl Layout {
             right = right.max(x);
         }
         let mem_bottom = row_bottom.max(y);
-        let lanes_bottom = TOP + threads.min(per_column) as f64 * row_h;
         let loose_right = if loose.is_empty() { mem_x } else { mem_x + per_row as f64 * (CELL_W + 8.0) + 10.0 };
-        let width = loose_right.max(right).max(mem_x + 60.0);
-        Layout { compact, per_column, row_h, lane_w, reg_w, gate_x, mem_x, width, height: lanes_bottom.max(mem_bottom) + 8.0, cells, matrices, loose, spaces }
+        let gate_right = gate_x.map_or(0.0, |g| g + 8.0 * CHAR_W);
+        let width = loose_right.max(right).max(mem_x + 60.0).max(lanes_right).max(gate_right);
+        let height = (lanes_bottom + if has_barrier { GATE_FOOT } else { 0.0 }).max(mem_bottom) + 8.0;
+        Layout {
+            compact,
+            per_column,
+            columns_per_row,
+            row_h,
+            lane_w,
+            reg_w,
+            gate_x,
+            lanes_bottom,
+            mem_x,
+            width,
+            height,
+            cells,
+            matrices,
+            loose,
+            spaces,
+        }
     }
 
     fn lane_x(&self, t: usize) -> f64 {
-        (t / self.per_column) as f64 * (self.lane_w + 8.0)
+        ((t / self.per_column) % self.columns_per_row) as f64 * (self.lane_w + 8.0)
     }
 
     fn lane_y(&self, t: usize) -> f64 {
-        TOP + (t % self.per_column) as f64 * self.row_h
+        let block = (t / self.per_column) / self.columns_per_row;
+        let block_h = self.per_column as f64 * self.row_h + BLOCK_GAP;
+        TOP + block as f64 * block_h + (t % self.per_column) as f64 * self.row_h
     }
 
     /// Where a value token meets a thread: the right end of its lane.
@@ -148,8 +198,15 @@ impl Layout {
     /// Where lane `t`'s register `r` is written: the middle of its text's baseline.
     fn register_text(&self, t: usize, r: usize, registers: usize) -> (f64, f64) {
         let first = self.lane_x(t) + self.lane_w - registers as f64 * self.reg_w;
-        let y = self.lane_y(t) + self.row_h / 2.0 + if self.compact { 3.5 } else { 4.5 };
+        let y = self.lane_y(t) + self.row_h / 2.0 + if self.compact { 4.0 } else { 4.5 };
         (first + (r as f64 + 0.5) * self.reg_w, y)
+    }
+
+    /// Characters a lane's stale mark holds: it covers the lane between the thread's name and
+    /// its registers, in 11 px bold.
+    fn badge_chars(&self, program: &Program) -> usize {
+        let regs = program.register_names.len() as f64;
+        ((self.lane_w - regs * self.reg_w - 40.0) / 6.8).max(5.0) as usize
     }
 
     fn cell_centre(&self, a: usize) -> (f64, f64) {
@@ -273,13 +330,19 @@ pub fn Scene(
     #[prop(into)]
     can_pick: Signal<bool>,
     on_step_thread: Callback<usize>,
+    /// Whether the scene fits itself to its container's width (reflowing, never shrinking).
+    /// Off for a still on the index, which is drawn whole and scaled to its card.
+    #[prop(default = true)]
+    reflow: bool,
 ) -> impl IntoView {
     let reduced = prefers_reduced_motion();
+    let container = NodeRef::<leptos::html::Div>::new();
+    let room = room_of(container, reflow);
     // A new program (another variant) rebuilds the lanes, which describe its instructions, and
     // with a new thread count lays the scene out again; a step only changes values.
     let program = crate::ui::program_of(machine);
     let threads = Memo::new(move |_| machine.with(|m| m.threads.len()));
-    let layout = Memo::new(move |_| program.with(|p| Layout::of(p, threads.get())));
+    let layout = Memo::new(move |_| program.with(|p| Layout::of(p, threads.get(), room.get())));
     // Motion only for one step forward: back, scrub and jumps redraw in place.
     let previous = StoredValue::new(0usize);
     let moving = Memo::new(move |_| {
@@ -303,7 +366,7 @@ pub fn Scene(
     let lanes_now = move || {
         let l = layout.get();
         let (c, pick) = (cursor.get(), can_pick.get());
-        machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, step, t, c, pick, l.compact))))
+        machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, step, t, c, pick, l.badge_chars(m.program())))))
     };
     let write_cells = move || {
         machine.with(|m| {
@@ -364,10 +427,12 @@ pub fn Scene(
         })
     };
     // The gate's count and whether it stands open, from the machine and the trace so far.
+    // It counts every thread of the workgroup, as WGSL's barrier must be reached by all of them:
+    // a thread that finished without arriving leaves it short, never open.
     let gate_state = Memo::new(move |_| {
         machine.with(|m| {
             let waiting = m.threads.iter().filter(|t| t.status == ThreadStatus::AtBarrier).count();
-            let of = m.threads.iter().filter(|t| t.status != ThreadStatus::Done).count().max(1);
+            let of = m.threads.len().max(1);
             // Open from a release until the next arrival.
             let c = cursor.get();
             let released = trace.with(|t| {
@@ -377,10 +442,16 @@ pub fn Scene(
             (waiting, of, released)
         })
     });
+    // Threads wait at the gate and none can move to join them.
+    let stuck = Memo::new(move |_| {
+        machine.with(|m| {
+            m.threads.iter().any(|t| t.status == ThreadStatus::AtBarrier) && !m.threads.iter().any(|t| t.status == ThreadStatus::Ready)
+        })
+    });
     let gate = move || {
         let l = layout.get();
         let x = l.gate_x?;
-        let height = l.height - TOP - 8.0;
+        let height = l.lanes_bottom - TOP;
         let fill = move || gate_state.with(|&(waiting, of, _)| height * waiting as f64 / of as f64);
         let released = move || gate_state.with(|s| s.2);
         Some(view! {
@@ -388,6 +459,8 @@ pub fn Scene(
                 <rect class="gate-frame" x=x y=TOP width=GATE_W height=height rx="3" />
                 <rect class="gate-fill" x=x y=move || TOP + height - fill() width=GATE_W height=fill rx="3" />
                 <text class="gate-count" x=x y=TOP - 8.0>{move || gate_state.with(|&(waiting, of, released)| if released { "open".to_owned() } else { format!("{waiting} of {of}") })}</text>
+                <text class="mark stuck" x=x y=l.lanes_bottom + 13.0 data-testid="scene-gate-stuck"
+                    display=move || (!stuck.get()).then_some("none")>"stuck"</text>
             </g>
         })
     };
@@ -418,7 +491,10 @@ pub fn Scene(
                 move || state.with(|s| s.value.to_string())
             };
             let lost_mark = move || state.with(|s| s.lost).map(|erased| view! {
-                <text class="mark lost" x=x + w / 2.0 y=y + h + 12.0 text-anchor="middle">{format!("✕ t{erased}'s update lost")}</text>
+                <text class="mark lost" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">
+                    <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
+                    {format!("✕ t{erased} lost")}
+                </text>
             });
             view! {
                 <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
@@ -466,7 +542,7 @@ pub fn Scene(
     });
 
     view! {
-        <div class="scene" class:compact=move || layout.with(|l| l.compact) data-testid="scene"
+        <div class="scene" node_ref=container class:compact=move || layout.with(|l| l.compact) data-testid="scene"
             data-moving=move || moving.get().to_string()>
             <svg role="img" aria-label=label viewBox=move || layout.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height))
                 width=move || layout.with(|l| format!("{:.0}", l.width))
@@ -494,8 +570,9 @@ fn painted_registers(layout: &Layout, lanes: &[LaneState]) -> Vec<Painted> {
         .collect()
 }
 
-/// What every lane shows at step `cursor`.
-fn lane_states(m: &Machine, step: &[Access], trace: &Trace, cursor: usize, can_pick: bool, compact: bool) -> Vec<LaneState> {
+/// What every lane shows at step `cursor`; a stale mark says as much as `badge_chars`
+/// characters hold.
+fn lane_states(m: &Machine, step: &[Access], trace: &Trace, cursor: usize, can_pick: bool, badge_chars: usize) -> Vec<LaneState> {
     let stale = stale_lanes(trace, cursor);
     let names = &m.program().memory_names;
     m.threads
@@ -508,7 +585,11 @@ fn lane_states(m: &Machine, step: &[Access], trace: &Trace, cursor: usize, can_p
             moved: step.iter().any(|a| a.thread == t),
             can_pick,
             stale: stale.iter().find(|s| s.0 == t).map(|&(_, cell, by)| {
-                if compact { "stale".to_owned() } else { format!("stale: t{by} rewrote {}", names.get(cell).map_or("", String::as_str)) }
+                let name = names.get(cell).map_or("", String::as_str);
+                [format!("stale: t{by} rewrote {name}"), format!("stale: t{by} wrote"), "stale".to_owned()]
+                    .into_iter()
+                    .find(|text| text.chars().count() <= badge_chars)
+                    .unwrap_or_else(|| "stale".to_owned())
             }),
         })
         .collect()
@@ -607,6 +688,10 @@ impl LaneHandle {
             }
         }
         if was.stale != now.stale {
+            // The mark takes the instruction's place while it shows, rather than lying over it.
+            if let Some(text) = self.instruction.get_untracked() {
+                set_attribute(&text, "display", now.stale.is_some().then_some("none"));
+            }
             if let (Some(group), Some(text)) = (self.stale.get_untracked(), self.stale_text.get_untracked()) {
                 text.set_text_content(now.stale.as_deref());
                 set_attribute(&group, "display", now.stale.is_none().then_some("none"));
@@ -639,8 +724,8 @@ fn scene_lane(
     let x0 = layout.lane_x(t);
     let (lane_w, reg_w, compact) = (layout.lane_w, layout.reg_w, layout.compact);
     let first_reg = x0 + lane_w - regs as f64 * reg_w;
-    let room = ((lane_w - regs as f64 * reg_w - 44.0) / 7.0).max(4.0) as usize;
-    let text_y = y + h / 2.0 + if compact { 3.5 } else { 4.5 };
+    let room = ((lane_w - regs as f64 * reg_w - 44.0) / CHAR_W).max(4.0) as usize;
+    let text_y = y + h / 2.0 + if compact { 4.0 } else { 4.5 };
     let handle = LaneHandle {
         t,
         program: Arc::clone(program),
@@ -678,7 +763,7 @@ fn scene_lane(
         .collect_view();
     let instruction_node = handle.instruction;
     let instruction = (!compact).then(|| view! {
-        <text class="pc" node_ref=instruction_node x=x0 + 34.0 y=text_y>{state.instruction(program, room)}</text>
+        <text class="pc" node_ref=instruction_node x=x0 + 34.0 y=text_y display=state.stale.is_some().then_some("none")>{state.instruction(program, room)}</text>
     });
     // Scheduling by hand: the lane is the thread's step button (keys 1–8 do the same).
     let step = move || {
@@ -742,7 +827,43 @@ pub fn SceneThumbnail(machine: Machine) -> impl IntoView {
     view! {
         <div class="thumbnail" aria-hidden="true">
             <Scene machine=machine trace=trace cursor=0usize total=0usize step_ms=0u32 can_pick=false
-                on_step_thread=Callback::new(|_: usize| {}) />
+                on_step_thread=Callback::new(|_: usize| {}) reflow=false />
         </div>
     }
+}
+
+/// The width, in CSS pixels, the scene in `container` has to fill: followed as the page
+/// resizes, so a phone turned sideways lays the scene out again. Without `reflow`, unbounded.
+fn room_of(container: NodeRef<leptos::html::Div>, reflow: bool) -> Signal<f64> {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    if !reflow {
+        return Signal::derive(|| f64::INFINITY);
+    }
+    // Until the scene is in the page, the window's width less a panel's margins.
+    let guess = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).map_or(900.0, |w| (w - 48.0).max(240.0));
+    let room = RwSignal::new(guess);
+    Effect::new(move |_| {
+        let Some(div) = container.get() else { return };
+        let measure = {
+            let div = div.clone();
+            move || {
+                let width = f64::from(div.client_width());
+                // Whole pixels of change only: less is not worth laying the scene out again.
+                if width > 0.0 && room.try_get_untracked().is_some_and(|was| (was - width).abs() >= 1.0) {
+                    room.try_set(width);
+                }
+            }
+        };
+        measure();
+        let callback = Closure::<dyn Fn()>::new(measure);
+        if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+            observer.observe(&div);
+            let observer = send_wrapper::SendWrapper::new(observer);
+            on_cleanup(move || observer.disconnect());
+        }
+        // Kept as long as the page: the observer may still call it as the scene leaves.
+        callback.forget();
+    });
+    room.into()
 }

@@ -113,8 +113,8 @@ impl Flying {
         let Some(context) = &self.context else { return };
         self.clear();
         if !self.painted.is_empty() {
-            // As the scene's compact lanes draw their text: 9 px, in the page's foreground colour.
-            context.set_font("9px ui-monospace, SFMono-Regular, Menlo, monospace");
+            // As the scene's compact lanes draw their text: 11 px, in the page's foreground colour.
+            context.set_font("11px ui-monospace, SFMono-Regular, Menlo, monospace");
             context.set_fill_style_str(&self.colours[1]);
             for faded in [false, true] {
                 context.set_global_alpha(if faded { 0.55 } else { 1.0 });

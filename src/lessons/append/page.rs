@@ -19,7 +19,7 @@ use leptos::prelude::*;
 pub fn AppendLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Append>("append");
     view! {
-        <LessonPage id="append" title="Appending in parallel" model=model problems=problems
+        <LessonPage id="append" title="Appending in parallel" model=model problems=problems lead=APPEND_LEAD
             text=|| view! { <LessonText /> }
             start="Start: count is 0; each thread is about to read its own input." outcome=model_outcome
             kernel=Signal::derive(Append::kernel) cuda=cuda()
@@ -47,9 +47,11 @@ fn model_outcome(m: &Machine) -> String {
     )
 }
 
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const APPEND_LEAD: &str = "<p>A common job: keep the items that pass a test and pack them, without gaps, into an output array. One invocation per input decides on its own item. The ones that keep theirs need somewhere to put it, and no two may pick the same place.</p>";
+
 /// The lesson's explanation: constant markup written here, never text from outside.
-const APPEND_TEXT: &str = "<p>A common job: keep the items that pass a test and pack them, without gaps, into an output array. One invocation per input decides on its own item. The ones that keep theirs need somewhere to put it, and no two may pick the same place.</p>\n\
-<p>Each keeper calls <code>atomicAdd(&amp;count, 1)</code>. The value it gets back is a slot nobody else will get, so it writes its item there. When every invocation is done, <code>count</code> is exactly the number kept and slots 0 to <code>count - 1</code> hold exactly the kept items.</p>\n\
+const APPEND_TEXT: &str = "<p>Each keeper calls <code>atomicAdd(&amp;count, 1)</code>. The value it gets back is a slot nobody else will get, so it writes its item there. When every invocation is done, <code>count</code> is exactly the number kept and slots 0 to <code>count - 1</code> hold exactly the kept items.</p>\n\
 <p>What nothing fixes is the order. The slots go out in the order the GPU served the <code>atomicAdd</code> calls, so the same input can come out shuffled differently from one run to the next. Code that appends this way must not depend on the order — or must sort afterwards. Here a value is kept when it is below {LIMIT}.</p>";
 
 #[component]
@@ -172,7 +174,7 @@ fn MeasuredElsewhere() -> impl IntoView {
         view! {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["invocations", "workgroup", "exact runs", "kept", "slots changed since the run before", "slots in input order"]
-                note="Ten runs per size after a warm-up, from data/h100-append.json, written by examples/append_report.rs on that GPU." />
+                note="Ten runs per size after a warm-up, the same kernels run natively on that GPU." />
         }
     })
 }

@@ -20,7 +20,7 @@ use leptos::prelude::*;
 pub fn TicketsLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Tickets>("atomic-counter");
     view! {
-        <LessonPage id="atomic-counter" title="Taking a ticket" model=model problems=problems
+        <LessonPage id="atomic-counter" title="Taking a ticket" model=model problems=problems lead=TICKETS_LEAD
             text=|| view! { <LessonText /> }
             start="Start: next is 0 and no thread holds a ticket yet." outcome=model_outcome
             kernel=Signal::derive(Tickets::kernel) cuda=CUDA.to_owned()
@@ -53,9 +53,11 @@ fn model_outcome(m: &Machine) -> String {
     )
 }
 
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const TICKETS_LEAD: &str = "<p><code>atomicAdd(&amp;next, 1)</code> does two things at once: it adds one to <code>next</code>, and it hands back the value <code>next</code> had just before. Because the read and the write are one indivisible step, no two callers can see the same old value. Each invocation walks away with a number nobody else has: a <em>ticket</em>.</p>";
+
 /// The lesson's explanation: constant markup written here, never text from outside.
-const TICKETS_TEXT: &str = "<p><code>atomicAdd(&amp;next, 1)</code> does two things at once: it adds one to <code>next</code>, and it hands back the value <code>next</code> had just before. Because the read and the write are one indivisible step, no two callers can see the same old value. Each invocation walks away with a number nobody else has: a <em>ticket</em>.</p>\n\
-<p>That is how parallel code claims things without a lock: a slot in an output array, a row of a work queue, a place in line. The tickets always come out as exactly 0, 1, 2, … up to one less than the number of callers. Which invocation gets which ticket is up to the GPU: the ticket numbers record the order in which it served the calls.</p>\n\
+const TICKETS_TEXT: &str = "<p>That is how parallel code claims things without a lock: a slot in an output array, a row of a work queue, a place in line. The tickets always come out as exactly 0, 1, 2, … up to one less than the number of callers. Which invocation gets which ticket is up to the GPU: the ticket numbers record the order in which it served the calls.</p>\n\
 <p>In the model, each thread takes a ticket and then writes it into its own slot of <code>tickets</code>. Try a random schedule: the tickets land in a different order, and still every number appears once. Then run the kernel and see the order your GPU chose for thousands of invocations.</p>";
 
 #[component]
@@ -157,7 +159,7 @@ fn MeasuredElsewhere() -> impl IntoView {
         view! {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["invocations", "workgroup", "exact 0..n−1", "workgroups served whole", "neighbours in lane order", "GPU ms (median)"]
-                note="Ten runs per size, from data/h100-tickets.json, written by examples/atomic_counter_report.rs on that GPU. Tickets mostly \
+                note="Ten runs per size, the same kernels run natively on that GPU. Tickets mostly \
                       follow lane order inside a workgroup, while the workgroups themselves are served side by side on many \
                       multiprocessors, so few get an unbroken block." />
         }

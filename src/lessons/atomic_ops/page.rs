@@ -19,7 +19,7 @@ use leptos::prelude::*;
 pub fn AtomicOpsLesson() -> impl IntoView {
     let (model, _, problems) = open_lesson::<AtomicSetup>("atomic-ops");
     view! {
-        <LessonPage id="atomic-ops" title="The whole family of atomics" model=model problems=problems
+        <LessonPage id="atomic-ops" title="The whole family of atomics" model=model problems=problems lead=ATOMIC_OPS_LEAD
             text=|| view! { <div class="prose" inner_html=ATOMIC_OPS_TEXT></div> }
             bar=move || view! { <SetupForm model=model /> }
             start="Start: every thread is about to apply the same atomic to the cell, each with its own operand."
@@ -45,9 +45,11 @@ fn model_outcome(m: &Machine) -> String {
     )
 }
 
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const ATOMIC_OPS_LEAD: &str = "<p>WGSL has eleven atomic built-ins, all on <code>atomic&lt;u32&gt;</code> or <code>atomic&lt;i32&gt;</code> in storage or workgroup memory. <code>atomicLoad</code> and <code>atomicStore</code> read and write. The rest read, change and write back as one indivisible step and return the value they replaced: <code>atomicAdd</code>, <code>atomicSub</code>, <code>atomicMax</code>, <code>atomicMin</code>, <code>atomicAnd</code>, <code>atomicOr</code>, <code>atomicXor</code>, <code>atomicExchange</code>, and <code>atomicCompareExchangeWeak</code>.</p>";
+
 /// The lesson's explanation: constant markup written here, never text from outside.
-const ATOMIC_OPS_TEXT: &str = "<p>WGSL has eleven atomic built-ins, all on <code>atomic&lt;u32&gt;</code> or <code>atomic&lt;i32&gt;</code> in storage or workgroup memory. <code>atomicLoad</code> and <code>atomicStore</code> read and write. The rest read, change and write back as one indivisible step and return the value they replaced: <code>atomicAdd</code>, <code>atomicSub</code>, <code>atomicMax</code>, <code>atomicMin</code>, <code>atomicAnd</code>, <code>atomicOr</code>, <code>atomicXor</code>, <code>atomicExchange</code>, and <code>atomicCompareExchangeWeak</code>.</p>\n\
-<p>Whatever order the GPU serves the invocations in, the result is one they could have given one at a time. That is the whole promise, and it is enough to check a run: the page looks for an order of the invocations that returns exactly what each got back and leaves exactly the final value. With add, sub, max, min, and, or and xor the final value is the same in every order; only the returned values show who went first. The default operands 1, 2, 4, 8… make that readable: the value an invocation gets back from <code>atomicAdd</code> is the sum of the operands of everyone before it. With <code>atomicExchange</code> and <code>atomicStore</code> the last one wins.</p>\n\
+const ATOMIC_OPS_TEXT: &str = "<p>Whatever order the GPU serves the invocations in, the result is one they could have given one at a time. That is the whole promise, and it is enough to check a run: the page looks for an order of the invocations that returns exactly what each got back and leaves exactly the final value. With add, sub, max, min, and, or and xor the final value is the same in every order; only the returned values show who went first. The default operands 1, 2, 4, 8… make that readable: the value an invocation gets back from <code>atomicAdd</code> is the sum of the operands of everyone before it. With <code>atomicExchange</code> and <code>atomicStore</code> the last one wins.</p>\n\
 <p>The type matters where the bits are read as numbers: <code>0xFFFFFFFF</code> is the largest <code>u32</code> but <code>-1</code> as an <code>i32</code>, so <code>atomicMax</code> picks differently, and add and sub wrap around at 32 bits on both types. Switching the type keeps every value's bits.</p>\n\
 <p><code>atomicCompareExchangeWeak(&amp;cell, expected, value)</code> writes <code>value</code> only if the cell holds <code>expected</code>, and returns a struct: <code>old_value</code>, what the cell held, and <code>exchanged</code>, whether it wrote. Make every invocation expect the starting value, each with a new value that differs from it, and at most one wins: the first exchange changes the cell, so every later comparison fails (with the default operands exactly one does, unless every try fails spuriously). If some new value equals the starting value, the cell still holds what the others expect, and more than one can win. \"Weak\" means the exchange may also fail when the cell did hold <code>expected</code> (hardware built on load-linked/store-conditional can lose its reservation); it then returns <code>exchanged = false</code> with <code>old_value == expected</code>, and the cell is unchanged. Code must retry in a loop, as the compare-exchange maximum lesson does. The page counts such spurious failures in every run; the model never has them.</p>";
 
@@ -259,7 +261,7 @@ fn MeasuredElsewhere() -> impl IntoView {
         view! {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["op", "invocations", "runs explained", "final values", "sets of returned values", "spurious failures"]
-                note="100 runs of each op with this page's default operands, in one workgroup and in a workgroup each, from data/h100-atomic-ops.json, written by examples/atomic_ops_report.rs on that GPU." />
+                note="100 runs of each op with this page's default operands, in one workgroup and in a workgroup each, the same kernels run natively on that GPU." />
         }
     })
 }

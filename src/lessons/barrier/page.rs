@@ -24,7 +24,7 @@ pub fn BarrierLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<BarrierVariant>("barrier");
     let variant = model.variant;
     view! {
-        <LessonPage id="barrier" title="Waiting at the barrier" model=model problems=problems
+        <LessonPage id="barrier" title="Waiting at the barrier" model=model problems=problems lead=BARRIER_LEAD
             text=|| view! { <div class="prose" inner_html=BARRIER_TEXT></div> }
             bar=move || view! { <VariantToggle model=model choices=&[
                 (BarrierVariant::With, "With workgroupBarrier()"),
@@ -60,9 +60,11 @@ fn model_outcome(m: &Machine) -> String {
     format!("Finished: {} of {n} threads read their neighbour's value; {stale} read a cell not written yet (0).", n - stale)
 }
 
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const BARRIER_LEAD: &str = "<p>Threads of one workgroup share fast <em>workgroup memory</em> (CUDA calls it shared memory). A common pattern: each thread writes its own cell, then reads cells that other threads wrote. Between the two sits <code>workgroupBarrier()</code> (<code>__syncthreads()</code> in CUDA): a thread that reaches it waits until every thread of its workgroup has arrived; the last arrival releases them all, and their writes to workgroup memory before the barrier are visible to all of them after it.</p>";
+
 /// The lesson's explanation: constant markup written here, never text from outside.
-const BARRIER_TEXT: &str = "<p>Threads of one workgroup share fast <em>workgroup memory</em> (CUDA calls it shared memory). A common pattern: each thread writes its own cell, then reads cells that other threads wrote. Between the two sits <code>workgroupBarrier()</code> (<code>__syncthreads()</code> in CUDA): a thread that reaches it waits until every thread of its workgroup has arrived; the last arrival releases them all, and their writes to workgroup memory before the barrier are visible to all of them after it.</p>\n\
-<p>Step the model: the arrival count climbs to the number of threads, then everyone leaves together, and every read finds its neighbour's value. Take the barrier out and a thread can read its neighbour's cell before the neighbour wrote it; workgroup memory starts at zero, so such a stale read comes back as 0. Lanes that happen to run together, in step, all write before any of them reads, so inside such a group the missing barrier may stay hidden; but nothing promises which lanes run together, or that any do. How many a CPU adapter runs together depends on the adapter (for lavapipe, on the host CPU's vector width); NVIDIA GPUs since Volta, the H100 among them, schedule the threads of a warp independently, so not even a warp of 32 may be assumed to run in lockstep. On the H100 below, the kernel without the barrier read no stale value at all, across warps too. The GPU panel counts the stale reads and where they were.</p>\n\
+const BARRIER_TEXT: &str = "<p>Step the model: the arrival count climbs to the number of threads, then everyone leaves together, and every read finds its neighbour's value. Take the barrier out and a thread can read its neighbour's cell before the neighbour wrote it; workgroup memory starts at zero, so such a stale read comes back as 0. Lanes that happen to run together, in step, all write before any of them reads, so inside such a group the missing barrier may stay hidden; but nothing promises which lanes run together, or that any do. How many a CPU adapter runs together depends on the adapter (for lavapipe, on the host CPU's vector width); NVIDIA GPUs since Volta, the H100 among them, schedule the threads of a warp independently, so not even a warp of 32 may be assumed to run in lockstep. On the H100 below, the kernel without the barrier read no stale value at all, across warps too. The GPU panel counts the stale reads and where they were.</p>\n\
 <p>Every thread of the workgroup must reach the same barrier. Put it inside a branch that depends on the thread, like <code>if id &lt; n / 2</code>, and half the threads wait for the other half, who never come: the model gets stuck there. CUDA calls this undefined behaviour and may or may not hang. WGSL rejects it before it runs: the browser's compiler checks that every barrier is in <em>uniform control flow</em>. Pick that variant and run it to see your browser's own message.</p>\n\
 <p>A barrier orders one workgroup only. <code>workgroupBarrier()</code> orders the workgroup's accesses to workgroup memory; <code>storageBarrier()</code> does the same for storage buffers, still within the workgroup. Neither waits for other workgroups: inside one dispatch, another workgroup may not have started yet, or may already be done. When every workgroup must finish a phase before any starts the next, end the dispatch: the next one starts after the first has finished, and sees all of its writes. The last part of the GPU panel shows all three on your GPU.</p>";
 
@@ -194,7 +196,7 @@ fn MeasuredElsewhere() -> impl IntoView {
         view! {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["barrier", "invocations / workgroup", "stale reads", "within a group of 4", "workgroups all arrived before any left"]
-                note="Ten runs per size, from data/h100-barrier.json, written by examples/barrier_report.rs on that GPU. A missing \
+                note="Ten runs per size, the same kernels run natively on that GPU. A missing \
                       barrier that shows nothing on one GPU is still a bug: another GPU, driver or workgroup size can show it." />
         }
     })
@@ -288,7 +290,7 @@ fn MeasuredAcross() -> impl IntoView {
         view! {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["reads", "invocations / workgroup", "runs with stale reads", "stale reads per run"]
-                note="From data/h100-across.json, written by examples/across_report.rs on that GPU. There, workgroups of one \
+                note="The same kernels, run natively on that GPU. There, workgroups of one \
                       dispatch missed the other workgroup's write only at a million invocations, in a few runs." />
         }
     })

@@ -23,7 +23,7 @@ pub fn CasMaxLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<CasInputs>("cas-max");
     let inputs = model.variant;
     view! {
-        <LessonPage id="cas-max" title="A float maximum from compare-exchange" model=model problems=problems
+        <LessonPage id="cas-max" title="A float maximum from compare-exchange" model=model problems=problems lead=CAS_MAX_LEAD
             text=|| view! { <LessonText /> }
             bar=move || view! { <VariantToggle model=model choices=&[
                 (CasInputs::Mixed, "Inputs of both signs"),
@@ -52,9 +52,11 @@ fn model_outcome(m: &Machine) -> String {
     format!("Finished: best is {shown}, the largest input; the threads retried {retries} time(s) in all.")
 }
 
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const CAS_MAX_LEAD: &str = "<p>WGSL's atomics work on <code>u32</code> and <code>i32</code> only: there is no <code>atomicMax</code> for floats. CUDA has the same gap. The way around it is the most general atomic of all, compare-exchange: <code>atomicCompareExchangeWeak(&amp;best, old, new)</code> writes <code>new</code> only if <code>best</code> still holds <code>old</code>, and tells you what it found and whether it swapped.</p>";
+
 /// The lesson's explanation: constant markup written here, never text from outside.
-const CAS_MAX_TEXT: &str = "<p>WGSL's atomics work on <code>u32</code> and <code>i32</code> only: there is no <code>atomicMax</code> for floats. CUDA has the same gap. The way around it is the most general atomic of all, compare-exchange: <code>atomicCompareExchangeWeak(&amp;best, old, new)</code> writes <code>new</code> only if <code>best</code> still holds <code>old</code>, and tells you what it found and whether it swapped.</p>\n\
-<p>Keep the float's bits in an <code>atomic&lt;u32&gt;</code>. Read them, and while your value is above the one you read, try to swap yours in. If the swap fails, someone else changed <code>best</code> first: take the value they left and test again. The comparison is done on floats, after <code>bitcast</code>: compared as integers, the bits of negative floats sort above the positive ones, and <code>-0.0</code> and <code>+0.0</code> are different bit patterns of the same number. The kernel says <code>+0.0</code> is above <code>-0.0</code> so the answer is always the same bits.</p>\n\
+const CAS_MAX_TEXT: &str = "<p>Keep the float's bits in an <code>atomic&lt;u32&gt;</code>. Read them, and while your value is above the one you read, try to swap yours in. If the swap fails, someone else changed <code>best</code> first: take the value they left and test again. The comparison is done on floats, after <code>bitcast</code>: compared as integers, the bits of negative floats sort above the positive ones, and <code>-0.0</code> and <code>+0.0</code> are different bit patterns of the same number. The kernel says <code>+0.0</code> is above <code>-0.0</code> so the answer is always the same bits.</p>\n\
 <p>\"Weak\" means the swap may also fail for no reason on some hardware; the loop just tries again. Every failed swap is a retry, and the retries are what contention costs: many invocations reading the same <code>best</code> and racing to replace it. Step the model in lockstep to see all but one thread fail, then count the retries on your GPU.</p>";
 
 #[component]
@@ -156,7 +158,7 @@ fn MeasuredElsewhere() -> impl IntoView {
         view! {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["inputs", "invocations", "workgroup", "exact runs", "gave up", "retries in a run", "most by one invocation"]
-                note="Ten runs per size after a warm-up, from data/h100-cas-max.json, written by examples/cas_max_report.rs on that GPU." />
+                note="Ten runs per size after a warm-up, the same kernels run natively on that GPU." />
         }
     })
 }

@@ -26,7 +26,7 @@ pub fn HistogramLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<HistogramVariant>("histogram");
     let variant = model.variant;
     view! {
-        <LessonPage id="histogram" title="Histograms and contention" model=model problems=problems
+        <LessonPage id="histogram" title="Histograms and contention" model=model problems=problems lead=HISTOGRAM_LEAD
             text=|| view! { <div class="prose" inner_html=HISTOGRAM_TEXT></div> }
             bar=move || view! { <VariantToggle model=model choices=&[
                 (HistogramVariant::Plain, "Plain +="),
@@ -61,10 +61,12 @@ fn model_outcome(m: &Machine) -> String {
     }
 }
 
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const HISTOGRAM_LEAD: &str = "<p>A histogram counts how many values fall in each bin: every invocation reads a value and adds one to its bin. Written as <code>bins[v] = bins[v] + 1</code>, that is a load, an add and a store, and two invocations counting into one bin at once both load the same count: one increment is lost, exactly as in the lost-update lesson. Step the model in lockstep: every thread loads before any stores, and each busy bin ends at 1.</p>";
+
 /// The lesson's explanation: constant markup written here, never text from outside.
-const HISTOGRAM_TEXT: &str = "<p>A histogram counts how many values fall in each bin: every invocation reads a value and adds one to its bin. Written as <code>bins[v] = bins[v] + 1</code>, that is a load, an add and a store, and two invocations counting into one bin at once both load the same count: one increment is lost, exactly as in the lost-update lesson. Step the model in lockstep: every thread loads before any stores, and each busy bin ends at 1.</p>\n\
-<p><code>atomicAdd(&amp;bins[v], 1u)</code> keeps every count. What it costs depends on the GPU. The seed expects <em>contention</em>: adds to one address done one after another, so few bins would mean waiting in line, while a histogram of 1M values over 256 bins averages about 4,000 updates per bin, which hardware pipelines well. The H100 below did otherwise: every value in one bin was its fastest case (27.5 µs for 1M values, against 172 to 443 µs for 2 to 256 bins), and at 16M values 4 to 256 bins all took between 4.0 and 5.5 ms. Adds to one address from the lanes of one warp can be combined into a single add before they reach memory, so one busy bin need not mean one add at a time. The sweep below shows what your GPU does.</p>\n\
-<p>The third way keeps a private set of bins per workgroup in workgroup memory: the workgroup's invocations count there with atomicAdd, wait at a barrier, then add each bin they touched to the storage buffer with one atomicAdd, one per bin per workgroup instead of one per value. The seed puts one workgroup-memory atomic at about 10× faster than one on global memory (20–30 cycles against 200–600). Timing whole kernels does not isolate that ratio: private bins also cut the storage-buffer atomics from one per value to one per bin per workgroup, and add a barrier and a merge. The GPU panel times all three on your GPU, each dispatch repeated 20 times inside one timed pass, and sweeps the number of bins the data hits from 1 to 256.</p>";
+const HISTOGRAM_TEXT: &str = "<p><code>atomicAdd(&amp;bins[v], 1u)</code> keeps every count. What it costs depends on the GPU. A common estimate expects <em>contention</em>: adds to one address done one after another, so few bins would mean waiting in line, while a histogram of 1M values over 256 bins averages about 4,000 updates per bin, which hardware pipelines well. The H100 below did otherwise: every value in one bin was its fastest case (27.5 µs for 1M values, against 172 to 443 µs for 2 to 256 bins), and at 16M values 4 to 256 bins all took between 4.0 and 5.5 ms. Adds to one address from the lanes of one warp can be combined into a single add before they reach memory, so one busy bin need not mean one add at a time. The sweep below shows what your GPU does.</p>\n\
+<p>The third way keeps a private set of bins per workgroup in workgroup memory: the workgroup's invocations count there with atomicAdd, wait at a barrier, then add each bin they touched to the storage buffer with one atomicAdd, one per bin per workgroup instead of one per value. The same estimate puts one workgroup-memory atomic at about 10× faster than one on global memory (20–30 cycles against 200–600). Timing whole kernels does not isolate that ratio: private bins also cut the storage-buffer atomics from one per value to one per bin per workgroup, and add a barrier and a merge. The GPU panel times all three on your GPU, each dispatch repeated 20 times inside one timed pass, and sweeps the number of bins the data hits from 1 to 256.</p>";
 
 /// The same three in CUDA (seed: the broken and correct histograms, and the privatized one).
 const CUDA: &str = "__global__ void histogram_broken(const unsigned *data, unsigned *bins, unsigned n) {\n    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) bins[data[i]]++;                 // load, add, store: counts lost\n}\n\n__global__ void histogram_atomic(const unsigned *data, unsigned *bins, unsigned n) {\n    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) atomicAdd(&bins[data[i]], 1);\n}\n\n__global__ void histogram_private(const unsigned *data, unsigned *bins, unsigned n) {\n    __shared__ unsigned local[256];\n    for (unsigned b = threadIdx.x; b < 256; b += blockDim.x) local[b] = 0;\n    __syncthreads();\n    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n        atomicAdd(&local[data[i]], 1);        // shared-memory atomic\n    __syncthreads();\n    for (unsigned b = threadIdx.x; b < 256; b += blockDim.x)\n        if (local[b]) atomicAdd(&bins[b], local[b]);\n}";
@@ -290,7 +292,7 @@ fn MeasuredElsewhere() -> impl IntoView {
             .collect_view();
         let exact = rows.iter().filter(|r| r.variant != "plain").all(|r| r.exact);
         // How many times faster private bins were than atomicAdd on the storage bins, over
-        // every size and number of bins measured: the seed's estimate is about 10×.
+        // every size and number of bins measured: the common estimate is about 10×.
         let ratios: Vec<f64> = rows
             .iter()
             .filter(|r| r.variant == "atomic")
@@ -305,7 +307,7 @@ fn MeasuredElsewhere() -> impl IntoView {
             <MeasuredDetails adapter=adapter>
                 {charts}
                 <p class="muted">{format!(
-                    "Medians of five timed passes of 20 dispatches, from data/h100-histogram.json, written by examples/histogram_report.rs on that GPU; the atomic ways equalled the CPU's histogram {}. There, private bins were {lo:.1}× to {hi:.0}× faster than atomicAdd on the storage bins, depending on how many bins the data hits. That compares whole kernels, not one workgroup-memory atomic with one global atomic as the seed's 10× does.",
+                    "Medians of five timed passes of 20 dispatches, the same kernels run natively on that GPU; the atomic ways equalled the CPU's histogram {}. There, private bins were {lo:.1}× to {hi:.0}× faster than atomicAdd on the storage bins, depending on how many bins the data hits. That compares whole kernels, not one workgroup-memory atomic with one global atomic as the common estimate of 10× does.",
                     if exact { "every time" } else { "NOT every time" },
                 )}</p>
             </MeasuredDetails>

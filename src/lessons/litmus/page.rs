@@ -548,7 +548,7 @@ fn measured_on_h100(text: RwSignal<String>) -> Option<impl IntoView> {
     Some(view! {
         <MeasuredDetails adapter=adapter.clone()>
             {table}
-            <p class="muted">"From data/h100-litmus.json, written by examples/litmus_report.rs on that GPU. Each configuration as the lab runs it (at least 65,536 instances per dispatch, placement, memory, barrier), about ten million instances each; weak: allowed by WGSL, reached by no interleaving."</p>
+            <p class="muted">"The same kernels, run natively on that GPU. Each configuration as the lab runs it (at least 65,536 instances per dispatch, placement, memory, barrier), about ten million instances each; weak: allowed by WGSL, reached by no interleaving."</p>
         </MeasuredDetails>
     })
 }

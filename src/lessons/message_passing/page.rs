@@ -31,7 +31,7 @@ pub fn MessagePassingLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<MessagePassingVariant>("message-passing");
     let variant = model.variant;
     view! {
-        <LessonPage id="message-passing" title="Message passing and memory order" model=model problems=problems
+        <LessonPage id="message-passing" title="Message passing and memory order" model=model problems=problems lead=MESSAGE_PASSING_LEAD
             text=move || view! {
                 <div class="prose" inner_html=MESSAGE_PASSING_TEXT></div>
                 <Interleavings variant=variant />
@@ -97,14 +97,16 @@ fn Interleavings(variant: RwSignal<MessagePassingVariant>) -> impl IntoView {
     }
 }
 
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const MESSAGE_PASSING_LEAD: &str = "<p>One invocation writes a result and then raises a flag; another waits for the flag and then reads the result. That hand-over is <em>message passing</em>, and every GPU program that passes data between invocations through memory leans on it. The litmus test keeps four accesses: the writer stores <code>data = 1</code> then <code>flag = 1</code>; the reader loads the flag, then the data. Reading flag 1 with data 0 would mean the flag overtook the data it announces: the <strong>weak</strong> outcome.</p>";
+
 /// The lesson's explanation: constant markup written here, never text from outside.
-const MESSAGE_PASSING_TEXT: &str = "<p>One invocation writes a result and then raises a flag; another waits for the flag and then reads the result. That hand-over is <em>message passing</em>, and every GPU program that passes data between invocations through memory leans on it. The litmus test keeps four accesses: the writer stores <code>data = 1</code> then <code>flag = 1</code>; the reader loads the flag, then the data. Reading flag 1 with data 0 would mean the flag overtook the data it announces: the <strong>weak</strong> outcome.</p>\n\
-<p>The model takes the threads' steps one at a time, and in any order you choose, weak never happens: to read flag 1 the writer's flag store has run, and its data store ran before that. The table counts every order the model can take; schedule the steps by hand and try to reach flag 1, data 0.</p>\n\
+const MESSAGE_PASSING_TEXT: &str = "<p>The model takes the threads' steps one at a time, and in any order you choose, weak never happens: to read flag 1 the writer's flag store has run, and its data store ran before that. The table counts every order the model can take; schedule the steps by hand and try to reach flag 1, data 0.</p>\n\
 <p>A GPU need not behave like any one order of steps. In WGSL every atomic is <em>relaxed</em>: indivisible, but silent about when other memory becomes visible. Beyond each single location, whose accesses every invocation sees in one order, WGSL orders memory only with barriers (and <code>workgroupUniformLoad</code>, which contains one), and they order memory among the invocations of <em>one workgroup</em>: <code>workgroupBarrier()</code> for workgroup memory, <code>storageBarrier()</code> for storage buffers. So with writer and reader in different workgroups, WGSL allows the weak outcome in all three variants that put them there, barriers or not. In one workgroup, with <code>storageBarrier()</code> between the writes and between the reads, every data store comes before every data load: the data is always seen, and flag 0 / data 1 and flag 1 / data 1 are the only outcomes allowed.</p>\n\
-<p>CUDA gives the pair what WGSL lacks. The seed's producer–consumer puts <code>__threadfence()</code> between the data and the flag, and again after the reader's spin; or it stores the flag with <code>memory_order_release</code> and loads it with <code>memory_order_acquire</code> on a device-scope <code>cuda::atomic</code>. WGSL has no fence and no memory order: the portable way to hand data to another workgroup is to end the dispatch and read it in the next one, as the barrier lesson's storage-buffer part shows.</p>\n\
+<p>CUDA gives the pair what WGSL lacks. The usual CUDA producer–consumer puts <code>__threadfence()</code> between the data and the flag, and again after the reader's spin; or it stores the flag with <code>memory_order_release</code> and loads it with <code>memory_order_acquire</code> on a device-scope <code>cuda::atomic</code>. WGSL has no fence and no memory order: the portable way to hand data to another workgroup is to end the dispatch and read it in the next one, as the barrier lesson's storage-buffer part shows.</p>\n\
 <p>The GPU panel runs the test on every invocation at once: each writes one instance and reads another, written in a different workgroup, paired through a shuffled order of workgroups and a permutation of lanes, with each flag stored far from its data. Before its accesses each invocation waits, for at most 256 loads, until the writer it reads from has started, so the two overlap in time. The kernel counts the outcomes itself into four counters, read back at the end. Zero weak outcomes is a valid result: the memory model allows them, it does not promise them.</p>";
 
-/// The seed's producer–consumer in CUDA, both ways: fences, and acquire/release.
+/// The usual producer–consumer in CUDA, both ways: fences, and acquire/release.
 const CUDA: &str = "__device__ int data;\n__device__ int flag;\n\n// Fences: order the plain stores and loads around an atomic flag.\n__global__ void producer() {\n    data = 42;\n    __threadfence();                      // data visible device-wide before the flag\n    atomicExch(&flag, 1);\n}\n\n__global__ void consumer(int *result) {\n    while (atomicAdd(&flag, 0) == 0) { }  // spin on the flag\n    __threadfence();                      // no load below moves above the spin\n    *result = data;\n}\n\n// Memory orders: the flag itself carries the ordering.\n__device__ cuda::atomic<int, cuda::thread_scope_device> ready{0};\n\n__global__ void producer_release() {\n    data = 42;\n    ready.store(1, cuda::std::memory_order_release);\n}\n\n__global__ void consumer_acquire(int *result) {\n    while (ready.load(cuda::std::memory_order_acquire) == 0) { }\n    *result = data;\n}";
 
 fn variant_label(v: MessagePassingVariant) -> &'static str {
@@ -358,9 +360,9 @@ fn MeasuredElsewhere() -> impl IntoView {
             MessagePassingVariant::ALL.iter().filter(|v| v.allows(Outcome::Weak) && weak_of(**v).0 == 0).map(|v| variant_label(*v)).collect();
         let relaxed_weak = weak_of(MessagePassingVariant::Relaxed).0;
         let seed = if relaxed_weak > 0 {
-            " The seed's warning, that without a fence a reader may see the flag set and the data stale, holds there."
+            " The usual warning, that without a fence a reader may see the flag set and the data stale, held there."
         } else {
-            " The seed's warning, that without a fence a reader may see the flag set and the data stale, never came true there."
+            " The usual warning, that without a fence a reader may see the flag set and the data stale, never came true there."
         };
         let unseen = if allowed_unseen.is_empty() {
             String::new()
@@ -408,7 +410,7 @@ fn MeasuredElsewhere() -> impl IntoView {
                 <TextTable headers=headers rows=rows test_id="measured-litmus-table" />
                 <p class="muted" data-testid="measured-weak">{format!("Weak outcomes there: {}.{seed}{unseen}", totals.join("; "))}</p>
                 <p class="muted">{format!(
-                    "From data/h100-message-passing.json, written by examples/message_passing_report.rs on that GPU. Throughput there: {} instances/s with {} per dispatch against {} with the smallest test per dispatch: {:.0}×.",
+                    "The same kernels, run natively on that GPU. Throughput there: {} instances/s with {} per dispatch against {} with the smallest test per dispatch: {:.0}×.",
                     per_second(report.many_per_second), report.many_instances, per_second(report.smallest_per_second), report.many_per_second / report.smallest_per_second.max(1e-9)
                 )}</p>
             </MeasuredDetails>

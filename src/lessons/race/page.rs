@@ -29,7 +29,7 @@ pub fn RaceLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Variant>("race");
     let ModelState { variant, threads, .. } = model;
     view! {
-        <LessonPage id="race" title="The lost update" model=model problems=problems
+        <LessonPage id="race" title="The lost update" model=model problems=problems lead=RACE_LEAD
             text=|| view! { <LessonText /> }
             bar=move || view! { <VariantToggle model=model choices=&[(Variant::Racy, "Racy: atomicLoad, add, atomicStore"), (Variant::Atomic, "Atomic: atomicAdd")] /> }
             start="Start: every thread is about to run its first instruction; the counter is 0." outcome=model_outcome
@@ -65,9 +65,11 @@ fn model_outcome(m: &Machine) -> String {
     }
 }
 
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const RACE_LEAD: &str = "<p>In source code <code>counter++</code> looks like one step. The GPU takes three: it <strong>loads</strong> the counter into a register, <strong>adds</strong> one to the register, and <strong>stores</strong> the register back. Between the load and the store there is a window. If another thread stores in that window, one of the two stores overwrites the other: an increment is gone. This is a <em>lost update</em>, and the count it leaves behind depends on timing, so it can change from run to run.</p>";
+
 /// The lesson's explanation: constant markup written here, never text from outside.
-const RACE_TEXT: &str = "<p>In source code <code>counter++</code> looks like one step. The GPU takes three: it <strong>loads</strong> the counter into a register, <strong>adds</strong> one to the register, and <strong>stores</strong> the register back. Between the load and the store there is a window. If another thread stores in that window, one of the two stores overwrites the other: an increment is gone. This is a <em>lost update</em>, and the count it leaves behind depends on timing, so it can change from run to run.</p>\n\
-<p>Threads that run in lockstep, like the lanes of one SIMD group, all load the same value before any of them stores, so a whole group's increments collapse into one. Threads that run strictly one after another lose nothing. Real GPUs do both at once, which is why a racy count of 1,024 increments can end anywhere from 1 to 1,024.</p>\n\
+const RACE_TEXT: &str = "<p>Threads that run in lockstep, like the lanes of one SIMD group, all load the same value before any of them stores, so a whole group's increments collapse into one. Threads that run strictly one after another lose nothing. Real GPUs do both at once, which is why a racy count of 1,024 increments can end anywhere from 1 to 1,024.</p>\n\
 <p><code>atomicAdd</code> does the load, the add and the store as one indivisible operation: no other thread can touch the counter in between, so every increment counts, and the value it returns (the one it replaced) is different for every caller. Step the model below, then run the same kernel on your GPU.</p>";
 
 #[component]
@@ -297,7 +299,7 @@ fn MeasuredElsewhere() -> impl IntoView {
             .collect();
         view! {
             <MeasuredTable adapter=report.adapter rows=rows headers=&["kernel", "invocations", "workgroup", "final count"]
-                note="From data/h100-race.json, written by examples/race_report.rs on that GPU." />
+                note="The same kernels, run natively on that GPU." />
         }
     })
 }

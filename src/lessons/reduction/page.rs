@@ -1,4 +1,4 @@
-//! The reduction page: the seed's tree stepped in the model, the same tree traced on the GPU
+//! The reduction page: the eight-value tree stepped in the model, the same tree traced on the GPU
 //! step by step, and a large sum by a tree of workgroups against atomicAdd, timed.
 
 use crate::lessons::reduction::gpu::{run_comparison, run_trace, Comparison, Ways};
@@ -24,7 +24,7 @@ const REPEATS: u32 = 20; // the lesson text says 20
 pub fn ReductionLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Tree>("reduction");
     view! {
-        <LessonPage id="reduction" title="Summing in a tree" model=model problems=problems
+        <LessonPage id="reduction" title="Summing in a tree" model=model problems=problems lead=REDUCTION_LEAD
             text=|| view! { <div class="prose" inner_html=REDUCTION_TEXT></div> }
             start="Start: each thread holds one value of the input; cells is the workgroup's memory."
             outcome=model_outcome
@@ -53,12 +53,14 @@ fn model_outcome(m: &Machine) -> String {
     }
 }
 
-/// The lesson's explanation: constant markup written here, never text from outside.
-const REDUCTION_TEXT: &str = "<p>Summing an array is the classic use of a barrier. A workgroup loads one value per thread into workgroup memory. Then the threads in the lower half add the cell half the width above their own into it; the width halves, and again, until one cell holds the sum. With 8 threads and the values 3, 1, 4, 1, 5, 9, 2, 6: stride 4 leaves 8, 10, 6, 7; stride 2 leaves 14, 17; stride 1 leaves 31.</p>\n\
-<p>Between steps every thread waits at <code>workgroupBarrier()</code>, including the threads with nothing to add: a thread must not read a cell before the thread that owns it has written this step's sum. The barrier stands outside the <code>if</code>, so every thread reaches it, and the loop's stride is the same for all of them, so the browser's compiler accepts it.</p>\n\
-<p>A large array takes a tree of workgroups: each workgroup writes one partial sum, and the next dispatch sums the partials, until one value is left. The other way is one line: every invocation calls <code>atomicAdd</code> on one counter. It is correct; what it costs depends on the GPU. The seed assumes the adds to one address are done one after another: 1,024 of them at about 600 cycles each against some 80 cycles of tree, which it calls roughly 5,000 times slower (its own figures, 614,400 cycles against 80, give about 7,700). A GPU need not work that way: it can combine the adds of one warp to the same address into one. On the H100 below, atomicAdd beat the tree up to 65,536 values and summed 4,194,304 values in about 0.1 ms, far too fast for one add at a time. The GPU panel times both on your GPU, each repeated 20 times inside one timed pass, and shows the ratio you actually get.</p>";
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const REDUCTION_LEAD: &str = "<p>Summing an array is the classic use of a barrier. A workgroup loads one value per thread into workgroup memory. Then the threads in the lower half add the cell half the width above their own into it; the width halves, and again, until one cell holds the sum. With 8 threads and the values 3, 1, 4, 1, 5, 9, 2, 6: stride 4 leaves 8, 10, 6, 7; stride 2 leaves 14, 17; stride 1 leaves 31.</p>";
 
-/// The seed's CUDA reduction, the same tree with __syncthreads().
+/// The lesson's explanation: constant markup written here, never text from outside.
+const REDUCTION_TEXT: &str = "<p>Between steps every thread waits at <code>workgroupBarrier()</code>, including the threads with nothing to add: a thread must not read a cell before the thread that owns it has written this step's sum. The barrier stands outside the <code>if</code>, so every thread reaches it, and the loop's stride is the same for all of them, so the browser's compiler accepts it.</p>\n\
+<p>A large array takes a tree of workgroups: each workgroup writes one partial sum, and the next dispatch sums the partials, until one value is left. The other way is one line: every invocation calls <code>atomicAdd</code> on one counter. It is correct; what it costs depends on the GPU. A common estimate assumes the adds to one address are done one after another: 1,024 of them at about 600 cycles each against some 80 cycles of tree, which it calls roughly 5,000 times slower (its own figures, 614,400 cycles against 80, give about 7,700). A GPU need not work that way: it can combine the adds of one warp to the same address into one. On the H100 below, atomicAdd beat the tree up to 65,536 values and summed 4,194,304 values in about 0.1 ms, far too fast for one add at a time. The GPU panel times both on your GPU, each repeated 20 times inside one timed pass, and shows the ratio you actually get.</p>";
+
+/// The usual CUDA reduction, the same tree with __syncthreads().
 const CUDA: &str = "__global__ void reduce(const unsigned *input, unsigned *partials, unsigned n) {\n    __shared__ unsigned s[256];\n    unsigned tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;\n    s[tid] = i < n ? input[i] : 0;\n    __syncthreads();\n    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {\n        if (tid < stride) s[tid] += s[tid + stride];\n        __syncthreads();          // outside the if: every thread reaches it\n    }\n    if (tid == 0) partials[blockIdx.x] = s[0];\n}";
 
 /// The traced tree of one workgroup as wide as the model, read back and set against the table.
@@ -170,7 +172,7 @@ fn ComparisonReport(
             if atomic_ok { "right" } else { "wrong" }
         )
     } else if ok {
-        format!("Both sums are right: {want}. The seed estimated atomicAdd at about 5,000× slower than the tree, assuming one add at a time; here atomicAdd was {ratio}.")
+        format!("Both sums are right: {want}. A common estimate puts atomicAdd at about 5,000× slower than the tree, assuming one add at a time; here atomicAdd was {ratio}.")
     } else {
         let tree = run.tree_sum.map_or("not run".to_owned(), |sum| sum.to_string());
         format!("Wrong sum: tree {tree}, atomic {} over {} repeats, expected {want} each.", run.atomic_total, run.repeats)
@@ -225,8 +227,8 @@ fn MeasuredElsewhere() -> impl IntoView {
         view! {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["values / workgroup", "sums right", "tree dispatches", "tree ms per sum", "atomicAdd ms per sum", "atomicAdd ÷ tree"]
-                note="Medians of five runs of 20 repeats each, from data/h100-reduction.json, written by examples/reduction_report.rs on \
-                      that GPU. The seed's 5,000× is its estimate from cycle counts, assuming one add at a time; the last column \
+                note="Medians of five runs of 20 repeats each, the same kernels run natively on \
+                      that GPU. The common 5,000× is an estimate from cycle counts, assuming one add at a time; the last column \
                       hardware is far from it." />
         }
     })
