@@ -135,7 +135,7 @@ fn AppendReport(result: AppendResult) -> impl IntoView {
                 figure(format!("Inputs below {LIMIT} (expected count)"), c.expected.to_string()).id("gpu-expected"),
                 figure("Observed count", run.count.to_string()).id("gpu-observed"),
                 figure("Slots in input order", format!("{} of {}", c.in_input_order, run.count)).id("gpu-input-order"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
             ] />
             <p class=if c.is_permutation { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.is_permutation.to_string()>{verdict}</p>
             <p data-testid="gpu-order-change" data-changed=changed.map(|k| k.to_string())>{order_text}</p>

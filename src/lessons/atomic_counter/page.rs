@@ -122,7 +122,7 @@ fn TicketReport(result: TicketResult) -> impl IntoView {
                 figure("Observed final next", run.next.to_string()).id("gpu-observed"),
                 figure("Workgroups served whole", format!("{} of {}", c.whole_workgroups, c.workgroups)).id("gpu-whole-workgroups"),
                 figure("Neighbours in lane order", format!("{} of {}", c.in_lane_order, params.invocations.saturating_sub(c.workgroups))).id("gpu-lane-order"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock{gpu_time}")),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock{gpu_time}")).timed_on(&adapter),
             ] />
             <p class=if c.is_permutation { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.is_permutation.to_string()>{verdict}</p>
             <p class="muted">

@@ -227,12 +227,12 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
                 figure("Final values seen", finals).id("gpu-finals"),
                 figure("Different sets of returned values", t.distinct_returns.to_string()).id("gpu-patterns"),
                 figure("Spurious compare-exchange failures", t.spurious.to_string()).id("gpu-spurious"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission")),
-                figure("Runs per second", format!("{:.0}", runs.len() as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission")).timed_on(&adapter),
+                figure("Runs per second", format!("{:.0}", runs.len() as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second").timed_on(&adapter),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             <TextTable headers=headers rows=rows caption=caption.to_owned() />
-            <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }

@@ -127,19 +127,34 @@ fn BarrierReport(result: BarrierResult) -> impl IntoView {
             "With the barrier: {} stale read(s), {restarted} workgroup(s) with a restarted counter, {} of {} ordered. This GPU broke the barrier's promise.",
             c.stale, c.ordered_workgroups, c.workgroups
         ),
-        (_, _) => format!(
-            "{} of {n} reads were stale ({} across groups of 4 lanes, {} within one); in {} of {} workgroups with each ticket once, nobody left before all arrived.{}",
-            c.stale,
-            c.stale_across_four,
-            c.stale_within_four,
-            c.ordered_workgroups,
-            c.whole_ticket_workgroups,
-            if restarted > 0 {
-                format!(" In {restarted} workgroup(s) the ticket counter restarted part-way: this device zeroed workgroup memory again while other lanes were already using it. WGSL zeroes workgroup variables once, before any invocation uses them, so that is a bug in this device's implementation; the lesson's barrier could not prevent it, since each lane takes its first ticket before the barrier.")
+        (_, _) => {
+            let reads = if c.stale == 0 {
+                format!("This time none of the {n} reads was stale: every neighbour happened to write before it was read. Without the barrier nothing promised that, and the next run or another GPU may differ.")
+            } else {
+                format!(
+                    "{} of {n} reads found their neighbour's cell not yet written ({} of them across groups of 4 lanes, {} within one): without the barrier a read does not wait for the write it needs.",
+                    c.stale, c.stale_across_four, c.stale_within_four
+                )
+            };
+            let order = if c.whole_ticket_workgroups > 0 {
+                format!(" Of the {} workgroup(s) whose tickets came out whole, {} had every arrival before every departure, by luck rather than by promise.", c.whole_ticket_workgroups, c.ordered_workgroups)
             } else {
                 String::new()
-            }
-        ),
+            };
+            let restart = if restarted > 0 {
+                format!(" In {restarted} of {} workgroup(s) the ticket counter restarted part-way: this device zeroed workgroup memory again while other lanes were already using it. WGSL zeroes workgroup variables once, before any invocation uses them, so that is a bug in this device's implementation; the lesson's barrier could not prevent it, since each lane takes its first ticket before the barrier.", c.workgroups)
+            } else {
+                String::new()
+            };
+            format!("{reads}{order}{restart}")
+        }
+    };
+    // Without the barrier a stale read is the lesson's point, said as a warning, not a success.
+    let tone = match (ok, variant) {
+        (false, _) => "bad",
+        (true, BarrierVariant::With) => "ok",
+        (true, _) if c.stale > 0 || restarted > 0 => "warn",
+        (true, _) => "ok",
     };
     // The first workgroup's tickets in order: (ticket, lane, arriving).
     let first = (params.workgroup_size.min(n)) as usize;
@@ -162,13 +177,13 @@ fn BarrierReport(result: BarrierResult) -> impl IntoView {
                 figure("…within a group of 4 lanes", c.stale_within_four.to_string()).id("gpu-stale-within"),
                 figure("Workgroups: all arrived before any left", format!("{} of {}", c.ordered_workgroups, c.workgroups)).id("gpu-ordered"),
                 figure("Workgroups with each ticket once", format!("{} of {}", c.whole_ticket_workgroups, c.workgroups)).id("gpu-whole-tickets"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
             ] />
-            <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
+            <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             {c.tickets_whole().then(|| view! {
                 <TicketReplay events=events lanes=first />
             })}
-            <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
             <pre class="raw" hidden data-testid="gpu-got">{got}</pre>
         </div>

@@ -125,7 +125,7 @@ fn CasReport(result: CasResult) -> impl IntoView {
                 figure("Retries in all", c.total_retries.to_string()).id("gpu-retries"),
                 figure("Most by one invocation", c.most_retries.to_string()).id("gpu-most-retries"),
                 figure("Gave up", run.gave_up.to_string()).id("gpu-gave-up"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             <p class="muted">{format!("{mean:.3} retries per invocation on average. Adapter: {}.", adapter.name)}</p>

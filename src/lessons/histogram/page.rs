@@ -212,7 +212,7 @@ fn CountReport(
             <TextTable headers=vec!["way".into(), "sum of the bins".into(), "lost".into(), "equals the CPU's".into(), "ms per dispatch".into()]
                 rows=rows caption=format!("{n} values hitting {distinct} bin(s), workgroups of {}, {repeats} dispatch(es) into the same bins", params.workgroup_size) test_id="histogram-table" />
             <p class=if partial { "notice" } else if ok { "verdict ok" } else { "verdict bad" } data-testid=if partial { "gpu-first-look" } else { "gpu-verdict" } data-ok=ok.to_string()>{verdict}</p>
-            <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }
@@ -242,9 +242,9 @@ fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoin
     let rows = times.iter().map(|(x, runs)| std::iter::once(x.to_string()).chain(runs.iter().map(|r| r.1.map_or("—".into(), |ms| format!("{ms:.4}")))).collect()).collect();
     let (name, title, x_title, first) = if by_size {
         let distinct = points.first().map_or(0, |p| p.distinct);
-        ("size-sweep", format!("{distinct} bin(s) hit, workgroups of {}, on {}", params.workgroup_size, adapter.name), "values", "values")
+        ("size-sweep", format!("{distinct} bin(s) hit, workgroups of {}, on {}", params.workgroup_size, crate::ui::figures::timed_adapter(&adapter)), "values", "values")
     } else {
-        ("sweep", format!("{} values, workgroups of {}, on {}", params.invocations, params.workgroup_size, adapter.name), "bins the data hits", "bins hit")
+        ("sweep", format!("{} values, workgroups of {}, on {}", params.invocations, params.workgroup_size, crate::ui::figures::timed_adapter(&adapter)), "bins the data hits", "bins hit")
     };
     let export = move || {
         let json = crate::lessons::histogram::export::sweep(&adapter, params, &points, by_size, REPEATS, wall_ms);

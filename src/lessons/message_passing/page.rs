@@ -312,7 +312,7 @@ fn ThroughputReport(adapter: AdapterSummary, variant: MessagePassingVariant, par
         <div class="run-report" data-testid="throughput-report" data-ratio=format!("{ratio:.1}")>
             <TextTable headers=vec!["way".into(), "instances per dispatch".into(), "dispatches".into(), "instances counted".into(), "wall ms".into(), "instances/s".into()]
                 rows=vec![row("many per dispatch", &result.many), row("smallest test per dispatch", &result.smallest)]
-                caption=format!("{} on {}", variant_label(variant), adapter.name) test_id="throughput-table" />
+                caption=format!("{} on {}", variant_label(variant), crate::ui::figures::timed_adapter(&adapter)) test_id="throughput-table" />
             <p class="verdict" data-testid="throughput-verdict">{format!(
                 "{ratio:.0}× more instances per second with many per dispatch; the goal is at least 1000×, {} on this GPU.",
                 if met { "met" } else { "not met" }

@@ -122,7 +122,7 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
             (format!("syncscope-race-{}-{}.json", r.variant.name(), r.params.invocations), json.to_pretty())
         }
     };
-    let RunResult { variant, params, batch, wall_ms, .. } = result;
+    let RunResult { adapter, variant, params, batch, wall_ms, .. } = result;
     let expected = params.invocations;
     let allowed = variant.allowed_final_counts(expected);
     let last = *batch.finals.last().unwrap_or(&0);
@@ -152,7 +152,7 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
                 figure("Lost updates", (expected - last.min(expected)).to_string()).id("gpu-lost"),
                 figure("Runs", runs.to_string()).id("gpu-runs"),
                 figure("Runs per second", format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock{}", gpu_time.map(|t| format!(", {t}")).unwrap_or_default())).id("gpu-wall-ms").raw(format!("{wall_ms:.3}")),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock{}", gpu_time.map(|t| format!(", {t}")).unwrap_or_default())).timed_on(&adapter).id("gpu-wall-ms").raw(format!("{wall_ms:.3}")),
             ] />
             <p class=if all_allowed { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=all_allowed.to_string()>{verdict}</p>
             <Show when=move || { runs > 1 }>

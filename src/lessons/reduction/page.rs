@@ -184,17 +184,17 @@ fn ComparisonReport(
                 figure("Sum (CPU)", want.to_string()).id("gpu-expected"),
                 figure("Tree sum (GPU)", run.tree_sum.map_or("running…".to_owned(), |sum| sum.to_string())).id("gpu-tree-sum"),
                 figure("Tree dispatches per sum", run.levels.to_string()),
-                figure("Tree, per sum", if run.tree_sum.is_some() { ms(run.tree_ns) } else { "running…".to_owned() }).id("gpu-tree-ms"),
-                figure("atomicAdd, per sum", ms(run.atomic_ns)).id("gpu-atomic-ms"),
+                figure("Tree, per sum", if run.tree_sum.is_some() { ms(run.tree_ns) } else { "running…".to_owned() }).id("gpu-tree-ms").timed_on(&adapter),
+                figure("atomicAdd, per sum", ms(run.atomic_ns)).id("gpu-atomic-ms").timed_on(&adapter),
                 figure("atomicAdd against the tree", ratio).id("gpu-ratio"),
                 figure("Round trip", if run.tree_sum.is_some() {
                     format!("{wall_ms:.1} ms wall clock, {} repeats each", run.repeats)
                 } else {
                     format!("{wall_ms:.1} ms wall clock, atomicAdd once")
-                }),
+                }).timed_on(&adapter),
             ] />
             <p class=if partial { "notice" } else if ok { "verdict ok" } else { "verdict bad" } data-testid=if partial { "gpu-first-look" } else { "gpu-verdict" } data-ok=ok.to_string()>{verdict}</p>
-            <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }

@@ -94,16 +94,32 @@ fn GpuSpinlock(lock: RwSignal<Lock>, sizes: SizeFields) -> impl IntoView {
 fn LockReport(result: LockResult) -> impl IntoView {
     let LockResult { adapter, lock, params, run, wall_ms } = result;
     let c = check(lock, params, run);
-    let verdict = match (c.consistent, lock, c.excluded) {
-        (false, _, _) => "The counts break what atomics guarantee: this GPU's atomics misbehaved.".to_owned(),
-        (true, Lock::None, _) => format!("No lock: {} of {} increments lost, as in the race lesson.", c.lost, params.invocations),
-        (true, _, true) => format!(
-            "This time the lock held: no overlap, no increment lost; {} invocation(s) gave up after {MAX_TRIES} tries. Nothing guarantees the next run.",
-            run.gave_up
+    // Said in the lesson's terms: a lock that held while most waiters starved is the lesson's
+    // point, not a success, so only a run where everyone got in, one at a time, reads as ok.
+    let n = params.invocations;
+    let (verdict, tone) = match (c.consistent, lock, c.excluded) {
+        (false, _, _) => ("The counts break what atomics guarantee: this GPU's atomics misbehaved.".to_owned(), "bad"),
+        (true, Lock::None, _) => (
+            format!("No lock: {} of {n} increments lost, the lost update of the first lesson: nothing here keeps two invocations apart.", c.lost),
+            "warn",
         ),
-        (true, _, false) => format!(
-            "The lock did not exclude: {} overlap(s), {} increment(s) lost; {} gave up.",
-            run.overlaps, c.lost, run.gave_up
+        (true, _, true) if run.gave_up == 0 => (
+            format!("All {n} invocations got the lock, one at a time: no overlap, no increment lost. That is what this GPU did this time; WGSL promises neither that every waiter gets its turn nor that the lock excludes."),
+            "ok",
+        ),
+        (true, _, true) => (
+            format!(
+                "{} of {n} invocations gave up after {MAX_TRIES} tries without ever getting the lock. The {} that got in did exclude each other (no overlap, nothing lost), but a spinning lock on a GPU starves its waiters: nothing promises any of them a turn.",
+                run.gave_up, run.entered
+            ),
+            "warn",
+        ),
+        (true, _, false) => (
+            format!(
+                "The lock did not exclude: {} time(s) an invocation entered while another was inside, and {} increment(s) were lost; {} of {n} gave up. Relaxed atomics order nothing around the lock.",
+                run.overlaps, c.lost, run.gave_up
+            ),
+            "warn",
         ),
     };
     let export = {
@@ -122,10 +138,10 @@ fn LockReport(result: LockResult) -> impl IntoView {
                 figure("Counter", run.counter.to_string()).id("gpu-counter"),
                 figure("Increments lost", c.lost.to_string()).id("gpu-lost"),
                 figure("Entered while another was inside", run.overlaps.to_string()).id("gpu-overlaps"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
             ] />
-            <p class=if c.consistent { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.consistent.to_string()>{verdict}</p>
-            <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=c.consistent.to_string()>{verdict}</p>
+            <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }

@@ -178,12 +178,12 @@ fn TiledReport(result: TiledResult) -> impl IntoView {
                 figure("Runs with wrong cells", format!("{runs_wrong} of {runs}")).id("gpu-runs-wrong"),
                 figure("Wrong cells, last run", format!("{} of {cells}", last_wrong.len())).id("gpu-wrong").raw(last_wrong.len().to_string()),
                 figure("Most wrong in one run", most.to_string()),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission")),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission")).timed_on(&adapter),
                 figure("Runs per second", format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             {detail}
-            <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }

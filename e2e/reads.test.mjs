@@ -1,0 +1,160 @@
+// Every page reads as a student meets it: the scene's text at reading size on a phone and a
+// desktop, no label lying over another, a short lead before the first control, a title of its
+// own, a way on to the previous and next page, and no word about how the site was made.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite } from './support/fixture.mjs';
+import { lessonIds, openPage, screenshotPath } from './support/browser.mjs';
+
+const site = useSite();
+const WIDTHS = [375, 1280];
+/** A page that names the site's own making: its source articles, its repository's files. */
+const INTERNAL = [/\bthe seed\b/i, /\bseed's\b/i, /\bseeds\b/i, /\bdata\/[\w-]+\.json\b/, /\bexamples\/\w+\.rs\b/, /\bsrc\/\w+/, /\bshaders\/\w+/, /\bREADME\b/];
+
+/** The rendered size of every visible text of the page's scenes (font size × the scene's
+ * scale), and each text's box. */
+function sceneTexts(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const svg of document.querySelectorAll('[data-testid=scene] > svg')) {
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      for (const t of svg.querySelectorAll('text')) {
+        const box = t.getBoundingClientRect();
+        if (box.width === 0 || !t.textContent.trim()) continue;
+        out.push({
+          text: t.textContent.trim(),
+          px: parseFloat(getComputedStyle(t).fontSize) * scale,
+          box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom },
+        });
+      }
+    }
+    return out;
+  });
+}
+
+/** Pairs of texts whose boxes overlap by more than a sliver. */
+function overlaps(texts) {
+  const out = [];
+  for (let i = 0; i < texts.length; i++) {
+    for (let j = i + 1; j < texts.length; j++) {
+      const [a, b] = [texts[i].box, texts[j].box];
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 1 && h > 1) out.push(`"${texts[i].text}" over "${texts[j].text}"`);
+    }
+  }
+  return out;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+test('every scene reads at 375 and 1280 px, step by step to the end, with no label over another', async () => {
+  const lessons = await lessonIds(site.browser, site.url);
+  const failures = [];
+  for (const lesson of lessons) {
+    for (const width of WIDTHS) {
+      const page = await openPage(site.browser, `${site.url}?lesson=${lesson}`, {
+        viewport: { width, height: 900 },
+        reducedMotion: 'reduce',
+      });
+      await page.getByTestId('model-player').waitFor();
+      await page.getByTestId('scene').first().scrollIntoViewIfNeeded();
+      const sizes = [];
+      // Every step of the default run, each checked for labels lying over each other.
+      for (let step = 0; step < 400; step++) {
+        const texts = await sceneTexts(page);
+        sizes.push(...texts.map((t) => t.px));
+        for (const o of overlaps(texts)) failures.push(`${lesson} at ${width} px, step ${step}: ${o}`);
+        const [at, total] = (await page.getByTestId('step-index').textContent()).match(/\d+/g).map(Number);
+        if (at >= total) break;
+        await page.keyboard.press('ArrowRight');
+      }
+      assert.ok(sizes.length > 0, `${lesson} at ${width} px: the scene drew no text`);
+      const [mid, least] = [median(sizes), Math.min(...sizes)];
+      console.log(`# ${lesson} at ${width} px: scene text ${mid.toFixed(1)} px median, ${least.toFixed(1)} px smallest`);
+      if (mid < 11) failures.push(`${lesson} at ${width} px: scene text ${mid.toFixed(1)} px median (< 11)`);
+      if (least < 9) failures.push(`${lesson} at ${width} px: scene text ${least.toFixed(1)} px at its smallest (< 9)`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 0) failures.push(`${lesson} at ${width} px: the page is ${overflow} px wider than the screen`);
+      await page.locator('.model-panel').screenshot({ path: screenshotPath(`reads-${lesson}-${width}`) });
+      assert.deepEqual(page.errors, [], lesson);
+      await page.context().close();
+    }
+  }
+  assert.deepEqual(failures.slice(0, 20), [], `${failures.length} problem(s)`);
+});
+
+test('a barrier inside a branch ends stuck, never open', async () => {
+  const page = await openPage(site.browser, `${site.url}?lesson=barrier&variant=in-branch&threads=4`, { reducedMotion: 'reduce' });
+  await page.getByTestId('model-player').waitFor();
+  await page.keyboard.press('End');
+  const gate = page.getByTestId('scene-gate');
+  assert.equal(await gate.getAttribute('data-arrived'), '2');
+  assert.equal(await gate.getAttribute('data-of'), '4', 'the gate counts the whole workgroup');
+  assert.equal(await gate.locator('.gate-count').textContent(), '2 of 4');
+  assert.doesNotMatch(await gate.getAttribute('class'), /open/);
+  assert.ok(await page.getByTestId('scene-gate-stuck').isVisible(), 'the gate says it is stuck');
+  assert.deepEqual(page.errors, []);
+});
+
+/** Words of the page's main text, in document order, before its first control. */
+function wordsBeforeFirstControl(page) {
+  return page.evaluate(() => {
+    const main = document.querySelector('main');
+    const control = 'a[href], button, input, select, textarea, summary, [role=button], [tabindex="0"]';
+    const walker = document.createTreeWalker(main, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    let words = 0;
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.nodeType === Node.ELEMENT_NODE) {
+        if (n.matches(control)) return words;
+        continue;
+      }
+      const parent = n.parentElement;
+      if (parent.closest('svg, [hidden], [aria-hidden=true]') || !parent.getClientRects().length) continue;
+      words += n.textContent.split(/\s+/).filter((w) => /\w/.test(w)).length;
+    }
+    return words;
+  });
+}
+
+test('every page: its own title, a lead of at most 120 words, a way on, and no internal words', async () => {
+  const lessons = await lessonIds(site.browser, site.url);
+  const pages = [...lessons, 'litmus', 'cuda-map'];
+  const titles = new Set();
+  for (const id of pages) {
+    const page = await openPage(site.browser, `${site.url}?lesson=${id}`);
+    await page.locator('main h1').first().waitFor();
+    const h1 = (await page.locator('main h1').first().textContent()).trim();
+    await page.waitForFunction(() => document.title.endsWith(' — syncscope'));
+    const title = await page.title();
+    assert.equal(title, `${h1} — syncscope`, id);
+    titles.add(title);
+
+    const words = await wordsBeforeFirstControl(page);
+    console.log(`# ${id}: ${words} words before the first control`);
+    assert.ok(words <= 120, `${id}: ${words} words before the first control`);
+
+    const nav = page.locator('nav.lesson-nav');
+    await nav.waitFor();
+    assert.ok((await nav.locator('a').count()) >= 1, `${id}: no previous or next`);
+
+    // Everything the page says, its folded text opened.
+    for (const fold of await page.locator('details:not([open]) > summary').all()) await fold.click();
+    const text = await page.locator('body').innerText();
+    for (const word of INTERNAL) assert.doesNotMatch(text, word, `${id} speaks of how it was made`);
+    assert.deepEqual(page.errors, [], id);
+    await page.context().close();
+  }
+  assert.equal(titles.size, pages.length, 'every page a title of its own');
+
+  // The course leads on to the lab, and the lab to the reference.
+  const last = await openPage(site.browser, `${site.url}?lesson=${lessons.at(-1)}`);
+  assert.equal(await last.getByTestId('lesson-next').getAttribute('href'), '?lesson=litmus');
+  const lab = await openPage(site.browser, `${site.url}?lesson=litmus`);
+  assert.equal(await lab.getByTestId('lesson-prev').getAttribute('href'), `?lesson=${lessons.at(-1)}`);
+  assert.equal(await lab.getByTestId('lesson-next').getAttribute('href'), '?lesson=cuda-map');
+  assert.deepEqual([...last.errors, ...lab.errors], []);
+});
