@@ -35,7 +35,7 @@ fn every_variant_within_its_promise() {
 fn the_sweep_covers_every_bin_count_and_variant() {
     let Some(ctx) = gpu() else { return };
     let p = GpuParams { invocations: 1 << 16, workgroup_size: 256 };
-    let points = pollster::block_on(run_sweep(&ctx, p, 2)).unwrap();
+    let points = pollster::block_on(run_sweep(&ctx, p, 2, &mut |_, _| {})).unwrap();
     assert_eq!(points.iter().map(|s| s.distinct).collect::<Vec<_>>(), DISTINCT.to_vec());
     for point in &points {
         assert_eq!(point.runs.len(), 3);
@@ -49,7 +49,7 @@ fn the_sweep_covers_every_bin_count_and_variant() {
 #[test]
 fn the_size_sweep_covers_every_size_exactly_where_atomic() {
     let Some(ctx) = gpu() else { return };
-    let points = pollster::block_on(run_size_sweep(&ctx, 256, 16, &SIZES, 2)).unwrap();
+    let points = pollster::block_on(run_size_sweep(&ctx, 256, 16, &SIZES, 2, &mut |_, _| {})).unwrap();
     assert_eq!(points.iter().map(|p| p.values).collect::<Vec<_>>(), SIZES.to_vec());
     for point in &points {
         assert_eq!(point.distinct, 16);

@@ -79,6 +79,8 @@ pub struct GpuJob<T: Send + Sync + 'static> {
     pub partial: RwSignal<bool>,
     /// Milliseconds from the click to the first result in hand, partial or whole.
     pub first_result_ms: RwSignal<Option<f64>>,
+    /// Parts done and parts in all, for a run made of parts (a sweep's points).
+    pub progress: RwSignal<Option<(usize, usize)>>,
     clicked: StoredValue<f64>,
 }
 
@@ -99,6 +101,7 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
             round_trip_ms: RwSignal::new(None),
             partial: RwSignal::new(false),
             first_result_ms: RwSignal::new(None),
+            progress: RwSignal::new(None),
             clicked: StoredValue::new(0.0),
         }
     }
@@ -152,6 +155,7 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
         };
         self.clicked.set_value(clicked);
         self.first_result_ms.set(None);
+        self.progress.set(None);
         let GpuJob { result, round_trip_ms, partial, first_result_ms, .. } = self;
         // Only this part depends on the result's type; the bookkeeping around it is shared.
         let job = async move {
@@ -215,6 +219,35 @@ pub fn RunForm<T: Send + Sync + 'static>(
     let name = name.unwrap_or("gpu");
     let gpu = expect_context::<super::gpu::GpuHandle>();
     let busy = move || gpu.context().is_none() || job.running.get();
+    // Seconds since the click, ticking while the run goes on: past the first second the form
+    // shows that it is still working, and how far when the run is made of parts.
+    let elapsed = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        if !job.running.get() {
+            return;
+        }
+        elapsed.set(0);
+        let start = super::gpu::now_ms();
+        leptos::task::spawn_local(async move {
+            while job.running.try_get_untracked() == Some(true) {
+                gloo_timers::future::TimeoutFuture::new(250).await;
+                elapsed.try_set(((super::gpu::now_ms() - start) / 1000.0) as u32);
+            }
+        });
+    });
+    let still_running = move || {
+        (job.running.get() && elapsed.get() >= 1).then(|| {
+            let parts = job.progress.get();
+            let (value, max) = parts.map_or((None, None), |(done, of)| (Some(done.to_string()), Some(of.to_string())));
+            let parts = parts.map(|(done, of)| format!("{done} of {of} done, "));
+            view! {
+                <span class="still-running" data-testid=format!("{name}-elapsed")>
+                    <progress value=value max=max aria-label="progress of the run"></progress>
+                    {format!("{}{} s", parts.unwrap_or_default(), elapsed.get())}
+                </span>
+            }
+        })
+    };
     view! {
         <div class="gpu-form">
             {sizes.map(|sizes| view! { <SizeInputs sizes=sizes /> })}
@@ -229,6 +262,7 @@ pub fn RunForm<T: Send + Sync + 'static>(
             <span class="muted" aria-live="polite" data-testid=format!("{name}-progress")>{move || {
                 job.running.get().then_some(if job.partial.get() { "first figures below; the rest is running…" } else { "running…" })
             }}</span>
+            {still_running}
         </div>
         {move || job.error.get().map(|e| view! { <p class="notice warn" role="alert" data-testid=format!("{name}-error")>{e}</p> })}
     }

@@ -54,19 +54,29 @@ pub struct SweepPoint {
 }
 
 /// The contention sweep: every number of distinct bins in [`DISTINCT`], at one size.
-pub async fn run_sweep(ctx: &GpuContext, params: GpuParams, repeats: u32) -> Result<Vec<SweepPoint>, GpuError> {
+/// `done(k, of)` is told after each point, for a page to show how far the sweep has come.
+pub async fn run_sweep(ctx: &GpuContext, params: GpuParams, repeats: u32, done: &mut dyn FnMut(usize, usize)) -> Result<Vec<SweepPoint>, GpuError> {
     let mut points = Vec::new();
     for distinct in DISTINCT {
         points.push(sweep_point(ctx, params, distinct, repeats).await?);
+        done(points.len(), DISTINCT.len());
     }
     Ok(points)
 }
 
 /// The size sweep: every data size in `sizes`, at one number of distinct bins.
-pub async fn run_size_sweep(ctx: &GpuContext, workgroup_size: u32, distinct: u32, sizes: &[u32], repeats: u32) -> Result<Vec<SweepPoint>, GpuError> {
+pub async fn run_size_sweep(
+    ctx: &GpuContext,
+    workgroup_size: u32,
+    distinct: u32,
+    sizes: &[u32],
+    repeats: u32,
+    done: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<SweepPoint>, GpuError> {
     let mut points = Vec::new();
     for &values in sizes {
         points.push(sweep_point(ctx, GpuParams { invocations: values, workgroup_size }, distinct, repeats).await?);
+        done(points.len(), sizes.len());
     }
     Ok(points)
 }

@@ -123,7 +123,7 @@ fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
     let run_sweep_job = Callback::new(move |()| {
         sweep.start(sizes, move |ctx, params| async move {
             let t0 = now_ms();
-            let points = run_sweep(&ctx, params, REPEATS).await?;
+            let points = run_sweep(&ctx, params, REPEATS, &mut |done, of| sweep.progress.set(Some((done, of)))).await?;
             Ok((ctx.adapter.clone(), params, points, now_ms() - t0))
         })
     });
@@ -132,7 +132,7 @@ fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
         let distinct = distinct.get_untracked();
         size_sweep.start(sizes, move |ctx, params| async move {
             let t0 = now_ms();
-            let points = run_size_sweep(&ctx, params.workgroup_size, distinct, &SIZES, REPEATS).await?;
+            let points = run_size_sweep(&ctx, params.workgroup_size, distinct, &SIZES, REPEATS, &mut |done, of| size_sweep.progress.set(Some((done, of)))).await?;
             Ok((ctx.adapter.clone(), params, points, now_ms() - t0))
         })
     });

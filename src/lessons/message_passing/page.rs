@@ -270,6 +270,20 @@ fn LitmusReport(
     } else {
         format!("Every instance counted once, and no forbidden outcome. No weak outcome in these runs ({}): allowed but not promised, and this GPU did not show it here.", weak.join(", "))
     };
+    // What the outcome counts of the relaxed variant say in words, from its own numbers: an
+    // "interleaved 0" means the two halves never overlapped in time, not that they cannot.
+    let reading = ran.iter().find(|(v, _)| *v == MessagePassingVariant::Relaxed).map(|(_, r)| {
+        let count = |o: Outcome| r.counts[o.slot()];
+        let (reader, writer, mixed, weak) = (count(Outcome::ReaderFirst), count(Outcome::WriterFirst), count(Outcome::Interleaved), count(Outcome::Weak));
+        let overlap = if mixed == 0 {
+            "none read flag 0 with data 1, which needs the reader's two loads to fall between the writer's two stores: here the two halves of an instance never overlapped in time, so the outcome that needs it never came up".to_owned()
+        } else {
+            format!("{mixed} read flag 0 with data 1: the reader's loads fell between the writer's stores, the two halves running at once")
+        };
+        format!(
+            "Reading the relaxed row: {reader} reader(s) looked before the writer wrote anything (0, 0); {writer} looked after it wrote both (1, 1); {overlap}; and {weak} saw the flag without the data (1, 0), the weak outcome."
+        )
+    });
     let dispatches = ran.first().map_or(0, |(_, r)| r.dispatches);
     let instances = ran.first().map_or(0, |(_, r)| r.layout.instances());
     let mut headers = vec!["variant".to_owned()];
@@ -278,9 +292,10 @@ fn LitmusReport(
     view! {
         <div class="run-report" data-testid="gpu-report" data-partial=partial.to_string()>
             {partial.then(|| view! { <p class="notice" data-testid="gpu-first-look">"A first look: the relaxed variant's first dispatch, read back while all four variants run."</p> })}
-            <LogBarChart title=format!("{instances} instances × {dispatches} dispatches per variant, workgroups of {}, on {}", params.workgroup_size, adapter.name)
+            <LogBarChart title=format!("{instances} instances × {dispatches} dispatches per variant, workgroups of {}, on {}", params.workgroup_size, crate::ui::figures::timed_adapter(&adapter))
                 groups=Outcome::ALL.iter().map(|o| short_label(*o)).collect() series=series test_id="litmus-chart" />
             <TextTable headers=headers rows=rows test_id="litmus-table" />
+            {reading.map(|text| view! { <p data-testid="litmus-reading">{text}</p> })}
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
