@@ -121,7 +121,14 @@ pub fn ModelView(
     let cursor = Signal::derive(move || session.with(|s| s.cursor()));
     let total = Signal::derive(move || session.with(|s| s.known_ticks()));
     let seek = Callback::new(move |i: usize| session.update(|s| {
-        s.seek(i);
+        let reached = s.seek(i);
+        // By hand, a step past the ticks taken moves the lowest-numbered thread that can move:
+        // Step is never a dead control, and the lanes stay the way to choose.
+        if reached + 1 == i && s.schedule() == Schedule::Manual {
+            if let Some(t) = s.current().threads.iter().position(|t| t.status == crate::model::ThreadStatus::Ready) {
+                let _ = s.step_thread(t);
+            }
+        }
     }));
     let machine = Memo::new(move |_| session.with(|s| s.current().clone()));
     // The whole run's trace, worked out again only when its known steps change.
@@ -178,7 +185,7 @@ pub fn ModelView(
         <Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=manual on_step_thread=step_thread />
         <Timeline trace=trace revision=revision threads=threads cursor=cursor seek=seek />
         <Show when=move || manual.get()>
-            <p class="hint">"Manual schedule: click the lane of the thread that moves next (or keys 1–8)."</p>
+            <p class="hint">"Manual schedule: click the lane of the thread that moves next (or keys 1–8); Step moves the lowest-numbered thread that can."</p>
         </Show>
         <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
         <p class="outcome" data-testid="model-outcome">{outcome}</p>

@@ -20,10 +20,10 @@ pub fn CudaMap() -> impl IntoView {
                             let lesson = r.lesson.and_then(crate::lessons::link);
                             view! {
                                 <tr>
-                                    <td><code>{r.cuda}</code></td>
-                                    <td>{r.wgsl}</td>
-                                    <td>{r.instead}</td>
-                                    <td>{lesson.map(|l| view! { <a href=format!("?lesson={}", l.id)>{l.title}</a> })}</td>
+                                    <td data-label="CUDA"><code>{r.cuda}</code></td>
+                                    <td data-label="WGSL">{r.wgsl}</td>
+                                    <td data-label="What WGSL lacks">{r.instead}</td>
+                                    <td data-label="See it run">{lesson.map(|l| view! { <a href=format!("?lesson={}", l.id)>{l.title}</a> })}</td>
                                 </tr>
                             }
                         }).collect_view()}
