@@ -104,7 +104,8 @@ test('a barrier inside a branch ends stuck, never open', async () => {
 function wordsBeforeFirstControl(page) {
   return page.evaluate(() => {
     const main = document.querySelector('main');
-    const control = 'a[href], button, input, select, textarea, summary, [role=button], [tabindex="0"]';
+    // A glossary term takes focus to show its meaning; it is part of the text, not a control.
+    const control = 'a[href], button, input, select, textarea, summary, [role=button], [tabindex="0"]:not(.term)';
     const walker = document.createTreeWalker(main, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     let words = 0;
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -157,4 +158,22 @@ test('every page: its own title, a lead of at most 120 words, a way on, and no i
   assert.equal(await lab.getByTestId('lesson-prev').getAttribute('href'), `?lesson=${lessons.at(-1)}`);
   assert.equal(await lab.getByTestId('lesson-next').getAttribute('href'), '?lesson=cuda-map');
   assert.deepEqual([...last.errors, ...lab.errors], []);
+});
+
+test("the site's terms show their meaning on hover and on keyboard focus", async () => {
+  const page = await openPage(site.browser, `${site.url}?lesson=barrier`);
+  await page.getByTestId('model-player').waitFor();
+  const term = page.locator('[data-testid=lead] .term').first();
+  assert.equal(await term.getAttribute('data-term'), 'workgroup');
+  const meaning = term.locator('.gloss');
+  assert.equal(await meaning.isVisible(), false);
+  await term.focus();
+  assert.ok(await meaning.isVisible(), 'shown on focus');
+  assert.match(await meaning.textContent(), /block, in CUDA/);
+  await page.mouse.move(0, 0);
+  await term.evaluate((e) => e.blur());
+  assert.equal(await meaning.isVisible(), false, 'hidden again once focus leaves');
+  await term.hover();
+  assert.ok(await meaning.isVisible(), 'shown on hover');
+  assert.deepEqual(page.errors, []);
 });

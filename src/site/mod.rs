@@ -1,7 +1,8 @@
 //! The site's plumbing, knowing no lesson: URL parameters and their messages, a lesson's
 //! settings as they travel in its link, permalinks, and (in the browser) reading the address
-//! and talking to an embedding page.
+//! and talking to an embedding page; the glossary of the words the pages use.
 
+pub mod glossary;
 pub mod param;
 pub mod permalink;
 pub mod settings;

@@ -62,7 +62,7 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
         <article class=format!("lesson {id}")>
             <h1>{title}</h1>
             <LinkProblems problems=problems />
-            <div class="prose lead" data-testid="lead" inner_html=lead></div>
+            <div class="prose lead" data-testid="lead" inner_html=crate::site::glossary::gloss(lead)></div>
             <div class="lesson-bar">
                 {bar.map_or_else(|| view! { <span></span> }.into_any(), |b| b.run())}
                 <CopyLink />

@@ -56,7 +56,7 @@ const APPEND_TEXT: &str = "<p>Each keeper calls <code>atomicAdd(&amp;count, 1)</
 
 #[component]
 fn LessonText() -> impl IntoView {
-    view! { <div class="prose" inner_html=APPEND_TEXT.replace("{LIMIT}", &LIMIT.to_string())></div> }
+    view! { <div class="prose" inner_html=crate::site::glossary::gloss(&APPEND_TEXT.replace("{LIMIT}", &LIMIT.to_string()))></div> }
 }
 
 /// The same kernel in CUDA.

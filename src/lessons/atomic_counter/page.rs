@@ -62,7 +62,7 @@ const TICKETS_TEXT: &str = "<p>That is how parallel code claims things without a
 
 #[component]
 fn LessonText() -> impl IntoView {
-    view! { <div class="prose" inner_html=TICKETS_TEXT></div> }
+    view! { <div class="prose" inner_html=crate::site::glossary::gloss(TICKETS_TEXT)></div> }
 }
 
 /// The same kernel in CUDA, where atomicAdd also returns the old value.

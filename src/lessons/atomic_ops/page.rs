@@ -20,7 +20,7 @@ pub fn AtomicOpsLesson() -> impl IntoView {
     let (model, _, problems) = open_lesson::<AtomicSetup>("atomic-ops");
     view! {
         <LessonPage id="atomic-ops" title="The whole family of atomics" model=model problems=problems lead=ATOMIC_OPS_LEAD
-            text=|| view! { <div class="prose" inner_html=ATOMIC_OPS_TEXT></div> }
+            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(ATOMIC_OPS_TEXT)></div> }
             bar=move || view! { <SetupForm model=model /> }
             start="Start: every thread is about to apply the same atomic to the cell, each with its own operand."
             outcome=model_outcome

@@ -25,7 +25,7 @@ pub fn BarrierLesson() -> impl IntoView {
     let variant = model.variant;
     view! {
         <LessonPage id="barrier" title="Waiting at the barrier" model=model problems=problems lead=BARRIER_LEAD
-            text=|| view! { <div class="prose" inner_html=BARRIER_TEXT></div> }
+            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(BARRIER_TEXT)></div> }
             bar=move || view! { <VariantToggle model=model choices=&[
                 (BarrierVariant::With, "With workgroupBarrier()"),
                 (BarrierVariant::Without, "Without it"),

@@ -61,7 +61,7 @@ const CAS_MAX_TEXT: &str = "<p>Keep the float's bits in an <code>atomic&lt;u32&g
 
 #[component]
 fn LessonText() -> impl IntoView {
-    view! { <div class="prose" inner_html=CAS_MAX_TEXT></div> }
+    view! { <div class="prose" inner_html=crate::site::glossary::gloss(CAS_MAX_TEXT)></div> }
 }
 
 /// CUDA has atomicCAS on 32-bit words and __float_as_int / __int_as_float for the bits.

@@ -27,7 +27,7 @@ pub fn HistogramLesson() -> impl IntoView {
     let variant = model.variant;
     view! {
         <LessonPage id="histogram" title="Histograms and contention" model=model problems=problems lead=HISTOGRAM_LEAD
-            text=|| view! { <div class="prose" inner_html=HISTOGRAM_TEXT></div> }
+            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(HISTOGRAM_TEXT)></div> }
             bar=move || view! { <VariantToggle model=model choices=&[
                 (HistogramVariant::Plain, "Plain +="),
                 (HistogramVariant::Atomic, "atomicAdd on the bins"),

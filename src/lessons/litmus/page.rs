@@ -89,7 +89,7 @@ pub fn LitmusLab() -> impl IntoView {
         <article class="lesson litmus">
             <h1>"The litmus lab"</h1>
             <LinkProblems problems=problems />
-            <div class="prose lead" data-testid="lead" inner_html=LAB_LEAD></div>
+            <div class="prose lead" data-testid="lead" inner_html=crate::site::glossary::gloss(LAB_LEAD)></div>
             <div class="lesson-bar">
                 <span></span>
                 <CopyLink />
@@ -105,7 +105,7 @@ pub fn LitmusLab() -> impl IntoView {
             </div>
             <details class="background" data-testid="background">
                 <summary>"More on litmus tests: what the lab checks, and how it runs them"</summary>
-                <div class="prose" inner_html=LAB_TEXT></div>
+                <div class="prose" inner_html=crate::site::glossary::gloss(LAB_TEXT)></div>
             </details>
             <Panel id="lab-model" title="Step it as sequential consistency">
                 {lab_model.run()}

@@ -33,7 +33,7 @@ pub fn MessagePassingLesson() -> impl IntoView {
     view! {
         <LessonPage id="message-passing" title="Message passing and memory order" model=model problems=problems lead=MESSAGE_PASSING_LEAD
             text=move || view! {
-                <div class="prose" inner_html=MESSAGE_PASSING_TEXT></div>
+                <div class="prose" inner_html=crate::site::glossary::gloss(MESSAGE_PASSING_TEXT)></div>
                 <Interleavings variant=variant />
                 <p>
                     <a data-testid="open-in-lab" href=move || lab_link(variant.get())

@@ -74,7 +74,7 @@ const RACE_TEXT: &str = "<p>Threads that run in lockstep, like the lanes of one 
 
 #[component]
 fn LessonText() -> impl IntoView {
-    view! { <div class="prose" inner_html=RACE_TEXT></div> }
+    view! { <div class="prose" inner_html=crate::site::glossary::gloss(RACE_TEXT)></div> }
 }
 
 /// What one press of "run" or "run 100×" gave back.
@@ -226,7 +226,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
     let replay_lanes = Signal::derive(move || timeline.with(|t| t.as_ref().map_or(0, |(_, t)| t.lanes)));
 
     view! {
-        <div class="prose" inner_html=REPLAY_TEXT></div>
+        <div class="prose" inner_html=crate::site::glossary::gloss(REPLAY_TEXT)></div>
         <button on:click=record disabled=move || gpu.context().is_none() || running.get() data-testid="replay-record">
             {move || format!("Record {} invocations on my GPU ({} kernel)", replay_size(threads.get()), variant.get().name())}
         </button>

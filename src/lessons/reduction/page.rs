@@ -25,7 +25,7 @@ pub fn ReductionLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Tree>("reduction");
     view! {
         <LessonPage id="reduction" title="Summing in a tree" model=model problems=problems lead=REDUCTION_LEAD
-            text=|| view! { <div class="prose" inner_html=REDUCTION_TEXT></div> }
+            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(REDUCTION_TEXT)></div> }
             start="Start: each thread holds one value of the input; cells is the workgroup's memory."
             outcome=model_outcome
             kernel=Signal::derive(Tree::kernel) cuda=CUDA.to_owned()

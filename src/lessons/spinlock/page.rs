@@ -23,7 +23,7 @@ pub fn SpinlockLesson() -> impl IntoView {
     let lock = model.variant;
     view! {
         <LessonPage id="spinlock" title="A spinlock, and why not" model=model problems=problems lead=SPINLOCK_LEAD
-            text=|| view! { <div class="prose" inner_html=SPINLOCK_TEXT></div> }
+            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(SPINLOCK_TEXT)></div> }
             bar=move || view! { <VariantToggle model=model choices=&[
                 (Lock::None, "No lock"),
                 (Lock::SpinThenEnter, "Spin, then enter after the loop"),

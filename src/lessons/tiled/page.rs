@@ -22,7 +22,7 @@ pub fn TiledLesson() -> impl IntoView {
     let variant = model.variant;
     view! {
         <LessonPage id="tiled" title="Tiles and two barriers" model=model problems=problems lead=TILED_LEAD
-            text=|| view! { <div class="prose" inner_html=TILED_TEXT></div> }
+            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TILED_TEXT)></div> }
             bar=move || view! { <VariantToggle model=model choices=&[
                 (TiledVariant::Both, "Both barriers"),
                 (TiledVariant::WithoutFirst, "Without the first"),
