@@ -24,6 +24,12 @@ pub trait LessonVariant: Copy + PartialEq + std::fmt::Debug + 'static {
     fn from_name(name: &str) -> Option<Self>;
     fn machine(self, threads: usize) -> Machine;
 
+    /// One thing to try with this variant in the model, and what to notice: shown in the model
+    /// panel, so the reader is taught while stepping rather than before.
+    fn try_this(self) -> &'static str {
+        ""
+    }
+
     /// Reads the lesson's own link parameters into `self`, with a message for each refused
     /// one. Returns the thread count they imply, if they imply one.
     fn read_extra(&mut self, _get: &dyn Fn(&str) -> Option<String>, _problems: &mut Vec<String>) -> Option<usize> {

@@ -99,6 +99,10 @@ impl Append {
 }
 
 impl crate::site::settings::LessonVariant for Append {
+    fn try_this(self) -> &'static str {
+        "Step with round-robin, then with random: the count is always the number of values kept, but which value lands in which slot follows the order the threads took their tickets."
+    }
+
     const NAMES: &'static [&'static str] = &[];
     const DEFAULT: Append = Append;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;

@@ -103,6 +103,10 @@ impl Tickets {
 }
 
 impl crate::site::settings::LessonVariant for Tickets {
+    fn try_this(self) -> &'static str {
+        "Pick random and try a few seeds: which thread gets which ticket changes with the order, but the tickets are always 0, 1, 2 … each exactly once."
+    }
+
     const NAMES: &'static [&'static str] = &[];
     const DEFAULT: Tickets = Tickets;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;

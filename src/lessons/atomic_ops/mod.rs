@@ -327,6 +327,10 @@ pub fn parse_operands(text: &str, ty: IntType) -> Result<Vec<i64>, String> {
 }
 
 impl crate::site::settings::LessonVariant for AtomicSetup {
+    fn try_this(self) -> &'static str {
+        "Pick max on i32 with operands 3,-1,7, then the same on u32: on u32, −1 is the largest value of all, since the same bits read unsigned are 4,294,967,295."
+    }
+
     const NAMES: &'static [&'static str] = &AtomicOp::NAMES;
     const KEY: &'static str = "op";
     const DEFAULT: AtomicSetup = AtomicSetup::DEFAULT;

@@ -149,6 +149,15 @@ pub fn ticket_machine(program: Arc<Program>, events: &[(u32, usize, bool)], lane
 }
 
 impl crate::site::settings::LessonVariant for BarrierVariant {
+    fn try_this(self) -> &'static str {
+        match self.name() {
+            "with" => "Pick serial and step: each thread stops at the gate until the last one arrives, so every read finds its neighbour's value.",
+            "without" => "Pick serial and step: thread 0 runs to its end alone and reads its neighbour's cell before the neighbour wrote it (stale). Lockstep hides the bug.",
+            "in-branch" => "Step to the end: the threads inside the if wait at the gate for threads that never come, and the gate never opens. The browser's compiler refuses this kernel outright.",
+            _ => "",
+        }
+    }
+
     const NAMES: &'static [&'static str] = &["with", "without", "in-branch"];
     const DEFAULT: BarrierVariant = BarrierVariant::With;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;

@@ -123,6 +123,14 @@ impl CasInputs {
 }
 
 impl crate::site::settings::LessonVariant for CasInputs {
+    fn try_this(self) -> &'static str {
+        match self.name() {
+            "mixed" => "Pick round-robin and step: a thread whose compare-exchange finds best already changed tries again with the value it found. Whatever the order, best ends at the largest input.",
+            "non-positive" => "Step to the end: best ends at +0.0. As floats +0.0 and −0.0 are equal, so the loop compares their bits to choose +0.0.",
+            _ => "",
+        }
+    }
+
     const NAMES: &'static [&'static str] = &["mixed", "non-positive"];
     const DEFAULT: CasInputs = CasInputs::Mixed;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;

@@ -141,6 +141,15 @@ impl HistogramVariant {
 }
 
 impl crate::site::settings::LessonVariant for HistogramVariant {
+    fn try_this(self) -> &'static str {
+        match self.name() {
+            "plain" => "Step in lockstep: every thread loads its bin before any stores, so each busy bin ends at 1 and the ✕ marks say whose counts were lost.",
+            "atomic" => "Try any schedule: every count survives, since each += is one atomicAdd that no other thread can split.",
+            "private" => "Step through: threads count into their workgroup's own bins first, then after the barrier add each bin once into the shared ones.",
+            _ => "",
+        }
+    }
+
     const NAMES: &'static [&'static str] = &["plain", "atomic", "private"];
     const DEFAULT: HistogramVariant = HistogramVariant::Plain;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;

@@ -186,6 +186,10 @@ impl MessagePassingVariant {
 }
 
 impl crate::site::settings::LessonVariant for MessagePassingVariant {
+    fn try_this(self) -> &'static str {
+        "Pick manual and try to make the reader see flag 1 with data 0: no order of the steps does it. The weak outcome needs a GPU's memory, which the panel below runs."
+    }
+
     const NAMES: &'static [&'static str] = &["relaxed", "storage-barrier", "workgroup-barrier", "same-workgroup"];
     const DEFAULT: MessagePassingVariant = MessagePassingVariant::Relaxed;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;

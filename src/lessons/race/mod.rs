@@ -130,6 +130,14 @@ pub const MAX_REPLAY_INVOCATIONS: u32 = 16;
 pub type RaceSettings = crate::site::settings::LessonSettings<Variant>;
 
 impl crate::site::settings::LessonVariant for Variant {
+    fn try_this(self) -> &'static str {
+        match self.name() {
+            "racy" => "Pick round-robin with 2 threads and step to the end: the counter ends at 1, not 2. Thread 1 loaded 0 before thread 0 stored, and its store wrote over thread 0's (the ✕ on the cell).",
+            "atomic" => "Try every schedule, and 6 threads: the counter always ends at the thread count. atomicAdd loads, adds and stores in one step that no other thread can split.",
+            _ => "",
+        }
+    }
+
     const NAMES: &'static [&'static str] = &["racy", "atomic"];
     const DEFAULT: Variant = Variant::Racy;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;

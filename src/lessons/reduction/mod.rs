@@ -97,6 +97,10 @@ impl Tree {
 }
 
 impl crate::site::settings::LessonVariant for Tree {
+    fn try_this(self) -> &'static str {
+        "Pick serial and step: no thread adds at stride 2 before every thread has finished stride 4. The barrier after each level keeps the tree in order, whatever the schedule."
+    }
+
     const NAMES: &'static [&'static str] = &[];
     const DEFAULT: Tree = Tree;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;

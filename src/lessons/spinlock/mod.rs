@@ -111,6 +111,15 @@ impl Lock {
 }
 
 impl crate::site::settings::LessonVariant for Lock {
+    fn try_this(self) -> &'static str {
+        match self.name() {
+            "no-lock" => "Pick round-robin and step: two threads load the same counter, and one increment is lost, as in the first lesson.",
+            "spin-then-enter" => "Pick round-robin and step: the thread that took the lock gets to its increment only after it leaves the loop, while the others keep spending tries on the lock.",
+            "enter-in-loop" => "Pick round-robin and step: the winner increments and releases inside the loop, so the next thread can take the lock at its next try.",
+            _ => "",
+        }
+    }
+
     const NAMES: &'static [&'static str] = &["no-lock", "spin-then-enter", "enter-in-loop"];
     const DEFAULT: Lock = Lock::EnterInLoop;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;

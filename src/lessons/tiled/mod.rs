@@ -141,6 +141,15 @@ impl TiledVariant {
 }
 
 impl crate::site::settings::LessonVariant for TiledVariant {
+    fn try_this(self) -> &'static str {
+        match self.name() {
+            "both" => "Pick serial and step: each thread stops at the first barrier until all 16 have copied their cells into the tiles, and c comes out right.",
+            "without-first" => "Pick serial and step: thread 0 multiplies with tile cells nobody has copied yet, and c comes out wrong. Now pick lockstep: the same bug hides.",
+            "without-second" => "Pick serial and step: a thread copies the next tile over cells its neighbours have not used yet, and c comes out wrong.",
+            _ => "",
+        }
+    }
+
     const NAMES: &'static [&'static str] = &["both", "without-first", "without-second"];
     const DEFAULT: TiledVariant = TiledVariant::Both;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS..=MODEL_THREADS;
