@@ -301,6 +301,23 @@ struct CellState {
     touched: bool,
     /// The thread whose update this step's store erased.
     lost: Option<usize>,
+    /// What this step did to the cell, said beside it: "t0 wrote 1", "t2: 0→1", "4 read 0".
+    change: Option<String>,
+}
+
+/// What the accesses of one step did to one cell, short enough to sit under it.
+fn change_of(here: &[&Access]) -> Option<String> {
+    let first = here.first()?;
+    let same_kind = here.iter().all(|a| a.kind == first.kind);
+    let value = |a: &Access| a.value.map_or_else(String::new, |v| v.to_string());
+    match (here.len(), first.kind) {
+        (1, AccessKind::Read) => Some(format!("t{} read {}", first.thread, value(first))),
+        (1, AccessKind::Write) => Some(format!("t{} wrote {}", first.thread, value(first))),
+        (1, AccessKind::ReadModifyWrite) => Some(format!("t{}: {}→{}", first.thread, first.old.map_or_else(String::new, |v| v.to_string()), value(first))),
+        (n, AccessKind::Read) if same_kind => Some(format!("{n} read {}", value(first))),
+        (n, AccessKind::Write) if same_kind => Some(format!("{n} wrote")),
+        (n, _) => Some(format!("{n} threads")),
+    }
 }
 
 /// Signals that outlive the views reading them, grown as a larger model needs more.
@@ -373,7 +390,9 @@ pub fn Scene(
             this_step.with(|step| {
                 for (a, cell) in states(cell_store, m.memory.len()).iter().enumerate() {
                     let here = || step.iter().filter(move |x| x.cell == Some(a));
+                    let accesses: Vec<&Access> = here().filter(|x| matches!(x.kind, AccessKind::Read | AccessKind::Write | AccessKind::ReadModifyWrite)).collect();
                     set_if_changed(cell, CellState {
+                        change: change_of(&accesses),
                         value: m.memory[a],
                         held: here().any(|x| x.kind == AccessKind::ReadModifyWrite),
                         touched: here().next().is_some(),
@@ -490,11 +509,18 @@ pub fn Scene(
                 let state = state.clone();
                 move || state.with(|s| s.value.to_string())
             };
-            let lost_mark = move || state.with(|s| s.lost).map(|erased| view! {
-                <text class="mark lost" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">
-                    <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
-                    {format!("✕ t{erased} lost")}
-                </text>
+            // Under the cell, one note at a time: a lost update, else what this step did to it.
+            let lost_mark = move || state.with(|s| match (s.lost, &s.change) {
+                (Some(erased), _) => Some(view! {
+                    <text class="mark lost" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">
+                        <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
+                        {format!("✕ t{erased} lost")}
+                    </text>
+                }.into_any()),
+                (None, Some(change)) => Some(view! {
+                    <text class="change" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">{change.clone()}</text>
+                }.into_any()),
+                (None, None) => None,
             });
             view! {
                 <g class=class(a, false) data-testid=format!("scene-cell-{a}")>

@@ -126,7 +126,7 @@ impl crate::site::settings::LessonVariant for CasInputs {
     fn try_this(self) -> &'static str {
         match self.name() {
             "mixed" => "Pick round-robin and step: a thread whose compare-exchange finds best already changed tries again with the value it found. Whatever the order, best ends at the largest input.",
-            "non-positive" => "Step to the end: best ends at +0.0. As floats +0.0 and −0.0 are equal, so the loop compares their bits to choose +0.0.",
+            "non-positive" => "Step to the end: best ends at 0, thread 3's −0.0. The model counts in whole numbers, where −0.0 and +0.0 are one 0; on the GPU below they differ in their sign bit, and the loop must pick +0.0.",
             _ => "",
         }
     }
