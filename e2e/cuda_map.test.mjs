@@ -47,3 +47,17 @@ test("every lesson's code panel links to the map", async () => {
     await page.context().close();
   }
 });
+
+test('the map filters its rows by the words typed, and every row comes back when they go', async () => {
+  const page = await openPage(site.browser, `${site.url}?lesson=cuda-map`);
+  const table = page.getByTestId('cuda-map-table');
+  await table.waitFor();
+  const all = await table.locator('tbody tr').count();
+  await page.getByTestId('cuda-map-filter').fill('FENCE');
+  const shown = await table.locator('tbody tr:visible').allTextContents();
+  assert.ok(shown.length >= 1 && shown.length < all, `${shown.length} of ${all} rows shown`);
+  for (const row of shown) assert.match(row, /fence/i);
+  await page.getByTestId('cuda-map-filter').fill('');
+  assert.equal(await table.locator('tbody tr:visible').count(), all);
+  assert.deepEqual(page.errors, []);
+});

@@ -6,12 +6,23 @@ use leptos::prelude::*;
 
 #[component]
 pub fn CudaMap() -> impl IntoView {
+    // Rows whose text holds every word typed into the filter, in any case.
+    let filter = RwSignal::new(String::new());
+    let shown = move |row: &crate::lessons::cuda_map::MapRow| {
+        let text = format!("{} {} {}", row.cuda, row.wgsl, row.instead).to_lowercase();
+        filter.with(|f| f.to_lowercase().split_whitespace().all(|word| text.contains(word)))
+    };
     view! {
         <article class="lesson cuda-map">
             <h1>{INFO.title}</h1>
             <div class="prose">
-                <p>"CUDA gives a thread many ways to wait and to order memory: scopes, fences, memory orders, split barriers, latches, semaphores and a grid-wide barrier. WGSL has far fewer, because it must run on every GPU a browser meets. Its whole kit: barriers that reach one workgroup, atomics on 32-bit integers that are all relaxed, and the end of a dispatch. Each row below says what stands in for a CUDA construct, what is missing, and how to live without it; the link opens a lesson where the WGSL side runs on your GPU."</p>
+                <p>"CUDA gives a thread many ways to wait and to order memory. WGSL, which must run on every GPU a browser meets, has three: barriers that reach one workgroup, relaxed atomics on 32-bit integers, and the end of a dispatch. Each row says what stands in for a CUDA construct, what is missing, and how to live without it; its link opens a lesson where the WGSL side runs on your GPU."</p>
             </div>
+            <label class="map-filter">
+                "Find a construct "
+                <input type="search" placeholder="fence, barrier, atomic…" data-testid="cuda-map-filter"
+                    prop:value=move || filter.get() on:input=move |e| filter.set(event_target_value(&e)) />
+            </label>
             <div class="returned-wrap">
                 <table class="returned cuda-map-table" data-testid="cuda-map-table">
                     <thead><tr><th>"CUDA"</th><th>"WGSL"</th><th>"What WGSL lacks, and what to do instead"</th><th>"See it run"</th></tr></thead>
@@ -19,7 +30,7 @@ pub fn CudaMap() -> impl IntoView {
                         {ROWS.iter().map(|r| {
                             let lesson = r.lesson.and_then(crate::lessons::link);
                             view! {
-                                <tr>
+                                <tr hidden=move || !shown(r)>
                                     <td data-label="CUDA"><code>{r.cuda}</code></td>
                                     <td data-label="WGSL">{r.wgsl}</td>
                                     <td data-label="What WGSL lacks">{r.instead}</td>
