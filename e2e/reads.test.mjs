@@ -97,6 +97,7 @@ test('a barrier inside a branch ends stuck, never open', async () => {
   assert.equal(await gate.locator('.gate-count').textContent(), '2 of 4');
   assert.doesNotMatch(await gate.getAttribute('class'), /open/);
   assert.ok(await page.getByTestId('scene-gate-stuck').isVisible(), 'the gate says it is stuck');
+  await page.getByTestId('scene').screenshot({ path: screenshotPath('reads-barrier-in-branch') });
   assert.deepEqual(page.errors, []);
 });
 

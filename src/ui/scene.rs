@@ -35,6 +35,8 @@ const TOP: f64 = 26.0;
 const BLOCK_GAP: f64 = 12.0;
 /// Width of one character of the lanes' 12 px monospace text.
 const CHAR_W: f64 = 7.3;
+/// Fewer characters of a lane's next instruction than this are not worth showing.
+const MIN_INSTRUCTION: usize = 6;
 /// Below the gate: room for the word saying it is stuck.
 const GATE_FOOT: f64 = 16.0;
 
@@ -78,10 +80,11 @@ impl Layout {
         let longest = program.register_names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
         let reg_w = reg_w.max(6.7 * longest + 8.0);
         // Room for the name and, in full lanes, some of the next instruction; on a narrow
-        // screen the instruction gives way first.
+        // screen the instruction gives way first (the code panel marks it too), the registers never.
         let text_room = if compact { 40.0 } else { 134.0 };
         let wanted = if compact { COMPACT_LANE_W } else { LANE_W }.max(text_room + regs * reg_w);
-        let least = if compact { wanted } else { (34.0 + 8.0 * CHAR_W + regs * reg_w).min(wanted) };
+        // At the least, the name and a "stale" mark beside the registers.
+        let least = if compact { wanted } else { (40.0 + 5.0 * 6.8 + regs * reg_w).min(wanted) };
         let lane_w = wanted.min(room).max(least);
         let per_column = if compact { COMPACT_FROM } else { threads.max(1) };
         let columns = threads.div_ceil(per_column).max(1);
@@ -119,7 +122,7 @@ impl Layout {
         let mut y = mem_top;
         for (i, (space, members)) in groups.iter().enumerate() {
             if i > 0 {
-                y += 16.0; // room for this group's caption
+                y += 22.0; // room for this group's caption, clear of the notes under the cells above
             }
             spaces.push((*space, mem_x, y - 8.0));
             for (j, &a) in members.iter().enumerate() {
@@ -639,9 +642,9 @@ impl LaneState {
         class
     }
 
-    /// The next instruction, cut to `room` characters.
+    /// The next instruction, cut to `room` characters; nothing where too few fit to be read.
     fn instruction(&self, program: &Program, room: usize) -> String {
-        let text = if self.status.is_some() { program.describe(self.pc) } else { String::new() };
+        let text = if self.status.is_some() && room >= MIN_INSTRUCTION { program.describe(self.pc) } else { String::new() };
         if text.chars().count() > room { format!("{}…", text.chars().take(room - 1).collect::<String>()) } else { text }
     }
 
@@ -750,7 +753,7 @@ fn scene_lane(
     let x0 = layout.lane_x(t);
     let (lane_w, reg_w, compact) = (layout.lane_w, layout.reg_w, layout.compact);
     let first_reg = x0 + lane_w - regs as f64 * reg_w;
-    let room = ((lane_w - regs as f64 * reg_w - 44.0) / CHAR_W).max(4.0) as usize;
+    let room = ((lane_w - regs as f64 * reg_w - 44.0) / CHAR_W).max(0.0) as usize;
     let text_y = y + h / 2.0 + if compact { 4.0 } else { 4.5 };
     let handle = LaneHandle {
         t,
