@@ -572,6 +572,7 @@ pub fn Scene(
 
     view! {
         <div class="scene" node_ref=container class:compact=move || layout.with(|l| l.compact) data-testid="scene"
+            class:finished=move || machine.with(|m| m.threads.iter().all(|t| t.status == ThreadStatus::Done))
             data-moving=move || moving.get().to_string()>
             <svg role="img" aria-label=label viewBox=move || layout.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height))
                 width=move || layout.with(|l| format!("{:.0}", l.width))
@@ -589,11 +590,14 @@ pub fn Scene(
 
 /// The compact lanes' register values, where each is written.
 fn painted_registers(layout: &Layout, lanes: &[LaneState]) -> Vec<Painted> {
+    // A finished thread fades while others run; once all have finished, the final values are
+    // the point, drawn at full strength.
+    let all_done = lanes.iter().all(|l| l.status == Some(ThreadStatus::Done));
     lanes
         .iter()
         .enumerate()
-        .flat_map(|(t, lane)| {
-            let faded = lane.status == Some(ThreadStatus::Done);
+        .flat_map(move |(t, lane)| {
+            let faded = lane.status == Some(ThreadStatus::Done) && !all_done;
             (0..lane.regs.len()).map(move |r| Painted { at: layout.register_text(t, r, lane.regs.len()), text: lane.register(r), faded })
         })
         .collect()

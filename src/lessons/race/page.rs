@@ -133,10 +133,24 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
         *counts.entry(*c).or_default() += 1;
     }
     let bins: Vec<(u32, u32)> = counts.into_iter().collect();
-    let verdict = if all_allowed {
-        format!("Every final count is one the model allows ({}..={}).", allowed.start(), allowed.end())
-    } else {
-        "A final count lies outside what the model allows: this GPU broke the rules.".to_owned()
+    // Said from the counts, in the lesson's terms: a racy run that lost updates did what the
+    // lesson is about, and reads as a warning; only atomicAdd's exact count reads as ok.
+    let (lowest, highest) = (batch.finals.iter().copied().min().unwrap_or(0), batch.finals.iter().copied().max().unwrap_or(0));
+    let (verdict, tone) = match (all_allowed, variant) {
+        (false, _) => ("A final count lies outside what the model allows: this GPU broke the rules.".to_owned(), "bad"),
+        (true, Variant::Atomic) => (format!("Every run counted exactly {expected}, as atomicAdd promises: no update lost."), "ok"),
+        (true, Variant::Racy) if lowest == expected => (
+            format!("Every run counted all {expected} this time: no two updates overlapped. Nothing promises that; racy code may end anywhere from 1 to {expected}, and another size or GPU will show it."),
+            "ok",
+        ),
+        (true, Variant::Racy) if runs == 1 => (
+            format!("The counter ended at {last} of {expected}: {} increments were lost, each where an invocation stored over another's update between its load and its store. Racy code may end anywhere from 1 to {expected}.", expected - last),
+            "warn",
+        ),
+        (true, Variant::Racy) => (
+            format!("Over {runs} runs the counter ended between {lowest} and {highest} of {expected}: up to {} increments lost in a run, a different number each time. Racy code may end anywhere from 1 to {expected}.", expected - lowest),
+            "warn",
+        ),
     };
     let gpu_time = batch.gpu_ns.map(|ns| format!("{:.3} ms on the GPU (timestamp queries)", ns / 1e6));
     view! {
@@ -154,7 +168,7 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
                 figure("Runs per second", format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
                 figure("Round trip", format!("{wall_ms:.1} ms wall clock{}", gpu_time.map(|t| format!(", {t}")).unwrap_or_default())).timed_on(&adapter).id("gpu-wall-ms").raw(format!("{wall_ms:.3}")),
             ] />
-            <p class=if all_allowed { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=all_allowed.to_string()>{verdict}</p>
+            <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=all_allowed.to_string()>{verdict}</p>
             <Show when=move || { runs > 1 }>
                 <Histogram bins=bins.clone() x_label="final count" y_label="runs" allowed=allowed.clone() />
             </Show>

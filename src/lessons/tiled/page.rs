@@ -132,6 +132,8 @@ fn TiledReport(result: TiledResult) -> impl IntoView {
         _ => bounded,
     };
     let cells = (n * n) as usize;
+    // Wrong cells without a barrier are the lesson's point: a warning, not a success.
+    let tone = if !ok { "verdict bad" } else if runs_wrong > 0 { "verdict warn" } else { "verdict ok" };
     let verdict = match (variant, ok) {
         (TiledVariant::Both, false) if !bounded => "A cell holds more than any tile could sum to: the GPU broke a promise.".to_owned(),
         (_, false) if !bounded => "A cell holds more than any tile could sum to. Without the barrier invocations race on the tile, and WGSL promises no value for a racing read: no promise broken, and no result to trust.".to_owned(),
@@ -181,7 +183,7 @@ fn TiledReport(result: TiledResult) -> impl IntoView {
                 figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission")).timed_on(&adapter),
                 figure("Runs per second", format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
             ] />
-            <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
+            <p class=tone data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             {detail}
             <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
