@@ -7,7 +7,14 @@ import { useSite } from './support/fixture.mjs';
 import { lessonIds, openPage, screenshotPath } from './support/browser.mjs';
 
 const site = useSite();
-const WIDTHS = [375, 1280];
+/** Every lesson is stepped through at two of these and jumped to its end at the other two, and
+ * screenshot at all four. */
+const VIEWS = [
+  { width: 375, colorScheme: 'dark', everyStep: true },
+  { width: 1280, colorScheme: 'light', everyStep: true },
+  { width: 375, colorScheme: 'light', everyStep: false },
+  { width: 1280, colorScheme: 'dark', everyStep: false },
+];
 /** A page that names the site's own making: its source articles, its repository's files. */
 const INTERNAL = [/\bthe seed\b/i, /\bseed's\b/i, /\bdata\/[\w-]+\.json\b/, /\bexamples\/\w+\.rs\b/, /\bsrc\/\w+/, /\bshaders\/\w+/, /\bREADME\b/];
 
@@ -51,13 +58,14 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-test('every scene reads at 375 and 1280 px, step by step to the end, with no label over another', async () => {
+test('every scene reads at 375 and 1280 px, light and dark, step by step to the end, with no label over another', async () => {
   const lessons = await lessonIds(site.browser, site.url);
   const failures = [];
   for (const lesson of lessons) {
-    for (const width of WIDTHS) {
+    for (const { width, colorScheme, everyStep } of VIEWS) {
       const page = await openPage(site.browser, `${site.url}?lesson=${lesson}`, {
         viewport: { width, height: 900 },
+        colorScheme,
         reducedMotion: 'reduce',
       });
       await page.getByTestId('model-player').waitFor();
@@ -67,19 +75,19 @@ test('every scene reads at 375 and 1280 px, step by step to the end, with no lab
       for (let step = 0; step < 400; step++) {
         const texts = await sceneTexts(page);
         sizes.push(...texts.map((t) => t.px));
-        for (const o of overlaps(texts)) failures.push(`${lesson} at ${width} px, step ${step}: ${o}`);
+        for (const o of overlaps(texts)) failures.push(`${lesson} at ${width} px ${colorScheme}, step ${step}: ${o}`);
         const [at, total] = (await page.getByTestId('step-index').textContent()).match(/\d+/g).map(Number);
         if (at >= total) break;
-        await page.keyboard.press('ArrowRight');
+        await page.keyboard.press(everyStep ? 'ArrowRight' : 'End');
       }
       assert.ok(sizes.length > 0, `${lesson} at ${width} px: the scene drew no text`);
       const [mid, least] = [median(sizes), Math.min(...sizes)];
-      console.log(`# ${lesson} at ${width} px: scene text ${mid.toFixed(1)} px median, ${least.toFixed(1)} px smallest`);
+      console.log(`# ${lesson} at ${width} px, ${colorScheme}: scene text ${mid.toFixed(1)} px median, ${least.toFixed(1)} px smallest`);
       if (mid < 11) failures.push(`${lesson} at ${width} px: scene text ${mid.toFixed(1)} px median (< 11)`);
       if (least < 9) failures.push(`${lesson} at ${width} px: scene text ${least.toFixed(1)} px at its smallest (< 9)`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (overflow > 0) failures.push(`${lesson} at ${width} px: the page is ${overflow} px wider than the screen`);
-      await page.locator('.model-panel').screenshot({ path: screenshotPath(`reads-${lesson}-${width}`) });
+      await page.screenshot({ path: screenshotPath(`reads-${lesson}-${width}-${colorScheme}`), fullPage: true });
       assert.deepEqual(page.errors, [], lesson);
       await page.context().close();
     }
