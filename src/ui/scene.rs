@@ -85,15 +85,17 @@ impl Layout {
         let wanted = if compact { COMPACT_LANE_W } else { LANE_W }.max(text_room + regs * reg_w);
         // At the least, the name and a "stale" mark beside the registers.
         let least = if compact { wanted } else { (40.0 + 5.0 * 6.8 + regs * reg_w).min(wanted) };
-        let lane_w = wanted.min(room).max(least);
+        // A barrier's gate and its count stand right of the lanes, within the room too.
+        let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
+        let gate_room = if has_barrier { 16.0 + 8.0 * CHAR_W } else { 0.0 };
+        let lane_w = wanted.min(room - gate_room).max(least);
         let per_column = if compact { COMPACT_FROM } else { threads.max(1) };
         let columns = threads.div_ceil(per_column).max(1);
-        let columns_per_row = (((room + 8.0) / (lane_w + 8.0)).floor() as usize).clamp(1, columns);
+        let columns_per_row = (((room - gate_room + 8.0) / (lane_w + 8.0)).floor() as usize).clamp(1, columns);
         let block_rows = columns.div_ceil(columns_per_row);
         let block_h = threads.min(per_column) as f64 * row_h;
         let lanes_bottom = TOP + block_rows as f64 * (block_h + BLOCK_GAP) - BLOCK_GAP;
         let lanes_right = columns_per_row as f64 * (lane_w + 8.0) - 8.0;
-        let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
         let gate_x = has_barrier.then_some(lanes_right + 16.0);
         let beside_x = lanes_right + if has_barrier { 16.0 + GATE_W + 44.0 } else { 36.0 };
 

@@ -84,10 +84,9 @@ impl TiledVariant {
 
     pub fn program(self) -> Program {
         let index = |per_row, per_col, step, per_step, shown| TileIndex { width: TILE, per_row, per_col, step, per_step, shown };
-        let mut lines = vec![
-            Line { instr: Instr::SetImm { reg: ACC, value: 0 }, marker: "acc" },
-            Line { instr: Instr::SetImm { reg: M, value: 0 }, marker: "tiles" },
-        ];
+        // `acc` and `m` start at 0 as every register does: the model's first step copies a cell,
+        // rather than spending a step per thread on setting them.
+        let mut lines = Vec::new();
         let tile_top = lines.len();
         lines.push(Line {
             instr: Instr::CopyToOwn { from: "a", from_base: A, at: index(N, 1, M, TILE, "[row * n + m * tile + tx]"), to: "tile_a", to_base: TILE_A },
