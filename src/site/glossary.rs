@@ -16,50 +16,54 @@ pub const TERMS: &[(&str, &str)] = &[
 /// `html` with the first use of each term in [`TERMS`] wrapped as a focusable term that shows
 /// its meaning. Only running text is touched: never inside a tag, nor inside `<code>`, `<a>` or
 /// an earlier term. `html` is the site's own constant markup, never text from outside.
+///
+/// Written over bytes, without `format!` or string searchers: it runs in every lesson page's
+/// wasm, where each of those would cost more than the work it does.
 pub fn gloss(html: &str) -> String {
     let mut out = html.to_owned();
     for (term, meaning) in TERMS {
-        if let Some((at, len)) = first_use(&out, term) {
-            let word = &out[at..at + len];
-            let wrapped = format!(
-                "<span class=\"term\" tabindex=\"0\" data-term=\"{term}\">{word}<span class=\"gloss\" role=\"tooltip\">{meaning}</span></span>"
-            );
-            out.replace_range(at..at + len, &wrapped);
+        if let Some(at) = first_use(out.as_bytes(), term.as_bytes()) {
+            let word = out[at..at + term.len()].to_owned();
+            let mut wrapped = String::with_capacity(word.len() + meaning.len() + 96);
+            for piece in [r#"<span class="term" tabindex="0" data-term=""#, term, r#"">"#, &word, r#"<span class="gloss" role="tooltip">"#, meaning, "</span></span>"] {
+                wrapped.push_str(piece);
+            }
+            out.replace_range(at..at + term.len(), &wrapped);
         }
     }
     out
 }
 
-/// Where `term` is first used in running text: its byte offset and length.
-fn first_use(html: &str, term: &str) -> Option<(usize, usize)> {
-    let lower = html.to_ascii_lowercase();
-    let bytes = lower.as_bytes();
-    let mut from = 0;
-    while let Some(found) = lower[from..].find(term) {
-        let at = from + found;
-        let end = at + term.len();
-        let word_edge = |i: Option<&u8>| i.is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_' || *c == b'-'));
-        let whole = word_edge(at.checked_sub(1).and_then(|i| bytes.get(i))) && word_edge(bytes.get(end));
-        if whole && in_running_text(&lower[..at]) {
-            return Some((at, term.len()));
+/// Where `term` (lower case) is first used in running text, as a whole word in any case.
+fn first_use(html: &[u8], term: &[u8]) -> Option<usize> {
+    let word_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    // Outside a tag while `tag` is false; inside `<code>`, `<a …>` or `<span …>` while `depth` > 0.
+    let (mut tag, mut depth) = (false, 0usize);
+    let mut i = 0;
+    while i < html.len() {
+        let c = html[i];
+        if c == b'<' {
+            let rest = &html[i + 1..];
+            let opens = |name: &[u8]| rest.len() > name.len() && rest[..name.len()].eq_ignore_ascii_case(name) && !word_char(rest[name.len()]);
+            let closes = rest.first() == Some(&b'/');
+            if closes && [&b"/code"[..], b"/a", b"/span"].iter().any(|n| opens(n)) {
+                depth = depth.saturating_sub(1);
+            } else if [&b"code"[..], b"a", b"span"].iter().any(|n| opens(n)) {
+                depth += 1;
+            }
+            tag = true;
+        } else if c == b'>' {
+            tag = false;
+        } else if !tag && depth == 0 && html.len() - i >= term.len() && html[i..i + term.len()].eq_ignore_ascii_case(term) {
+            let before = i.checked_sub(1).map(|b| html[b]);
+            let after = html.get(i + term.len()).copied();
+            if !before.is_some_and(word_char) && !after.is_some_and(word_char) {
+                return Some(i);
+            }
         }
-        from = end;
+        i += 1;
     }
     None
-}
-
-/// Whether text that follows `before` is running text: outside any tag, and outside `<code>`,
-/// `<a>` and an earlier term's markup.
-fn in_running_text(before: &str) -> bool {
-    if before.rfind('<') > before.rfind('>') {
-        return false;
-    }
-    let open = |tag: &str| before.matches(&format!("<{tag}")).count();
-    let closed = |tag: &str| before.matches(&format!("</{tag}>")).count();
-    ["code", "a ", "span"].iter().all(|tag| {
-        let name = tag.trim();
-        open(tag) <= closed(name)
-    })
 }
 
 #[cfg(test)]

@@ -9,8 +9,10 @@ pub fn CudaMap() -> impl IntoView {
     // Rows whose text holds every word typed into the filter, in any case.
     let filter = RwSignal::new(String::new());
     let shown = move |row: &crate::lessons::cuda_map::MapRow| {
-        let text = format!("{} {} {}", row.cuda, row.wgsl, row.instead).to_lowercase();
-        filter.with(|f| f.to_lowercase().split_whitespace().all(|word| text.contains(word)))
+        // ASCII case only: the constructs' names are ASCII, and Unicode case tables would
+        // outweigh the page's own code.
+        let text = [row.cuda, row.wgsl, row.instead].join(" ").to_ascii_lowercase();
+        filter.with(|f| f.to_ascii_lowercase().split_ascii_whitespace().all(|word| text.contains(word)))
     };
     view! {
         <article class="lesson cuda-map">
