@@ -70,9 +70,10 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
             <div class="lesson-grid">
                 <Panel id="model" title="The model">
                     <ModelControls model=model />
-                    <p class="try-this" data-testid="try-this" hidden=move || model.variant.get().try_this().is_empty()>
-                        <strong>"Try this: "</strong>{move || model.variant.get().try_this()}
-                    </p>
+                    {move || {
+                        let text = model.variant.get().try_this();
+                        (!text.is_empty()).then(|| view! { <p class="try-this" data-testid="try-this"><strong>"Try this: "</strong>{text}</p> })
+                    }}
                     <ModelView session=model.session outcome=outcome start=start />
                 </Panel>
                 <Panel id="code" title="The kernel">

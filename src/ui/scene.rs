@@ -515,20 +515,18 @@ pub fn Scene(
                 move || state.with(|s| s.value.to_string())
             };
             // Under the cell, one note at a time: a lost update, else what this step did to it.
-            // One text element whose class and words follow the cell: lighter in the page's wasm
-            // than a view for each kind of note.
-            let note = {
-                let state = state.clone();
-                move || state.with(|s| match (s.lost, &s.change) {
-                    (Some(erased), _) => format!("✕ t{erased} lost"),
-                    (None, Some(change)) => change.clone(),
-                    (None, None) => String::new(),
-                })
-            };
-            let note_class = move || state.with(|s| if s.lost.is_some() { "mark lost" } else { "change" });
-            let lost_mark = view! {
-                <text class=note_class x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">{note}</text>
-            };
+            let lost_mark = move || state.with(|s| match (s.lost, &s.change) {
+                (Some(erased), _) => Some(view! {
+                    <text class="mark lost" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">
+                        <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
+                        {format!("✕ t{erased} lost")}
+                    </text>
+                }.into_any()),
+                (None, Some(change)) => Some(view! {
+                    <text class="change" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">{change.clone()}</text>
+                }.into_any()),
+                (None, None) => None,
+            });
             view! {
                 <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
                     <rect x=x y=y width=w height=h rx="4" />
