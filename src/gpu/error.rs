@@ -40,11 +40,20 @@ impl std::fmt::Display for GpuError {
                 "This browser has no WebGPU, so the real kernel cannot run here. The model still \
                  works. {HOW_TO_ENABLE}"
             ),
+            #[cfg(target_arch = "wasm32")]
             GpuError::NoAdapter(why) => write!(
                 f,
                 "WebGPU is present but offered no GPU adapter ({why}). The browser may block this \
                  GPU or its driver, or run without GPU access. The model still works; \
                  chrome://gpu (or your browser's equivalent) says why. {HOW_TO_ENABLE}"
+            ),
+            // Natively (tests, the real-GPU reports) no browser is involved: what is missing is
+            // a Vulkan driver.
+            #[cfg(not(target_arch = "wasm32"))]
+            GpuError::NoAdapter(why) => write!(
+                f,
+                "No Vulkan adapter ({why}). Install a Vulkan driver (on Debian, mesa-vulkan-drivers \
+                 gives the CPU's lavapipe) or run where a GPU and its driver are."
             ),
             GpuError::NoDevice(why) => write!(f, "The GPU adapter refused to open a device: {why}"),
             GpuError::DeviceLost(why) => {
@@ -60,3 +69,13 @@ impl std::fmt::Display for GpuError {
 }
 
 impl std::error::Error for GpuError {}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    #[test]
+    fn natively_a_missing_adapter_is_a_missing_vulkan_driver_not_a_browser_setting() {
+        let text = super::GpuError::NoAdapter("none found".into()).to_string();
+        assert!(text.contains("Vulkan") && text.contains("none found"), "{text}");
+        assert!(!text.contains("chrome://"), "{text}");
+    }
+}
