@@ -35,6 +35,8 @@ const TOP: f64 = 26.0;
 const BLOCK_GAP: f64 = 12.0;
 /// Width of one character of the lanes' 12 px monospace text.
 const CHAR_W: f64 = 7.3;
+/// Width of one character of the 11 px text: headers, captions and marks.
+const SMALL_CHAR_W: f64 = 6.8;
 /// Fewer characters of a lane's next instruction than this are not worth showing.
 const MIN_INSTRUCTION: usize = 6;
 /// Below the gate: room for the word saying it is stuck.
@@ -75,16 +77,16 @@ impl Layout {
         let compact = threads >= COMPACT_FROM;
         let regs = program.register_names.len() as f64;
         let (row_h, reg_w) = if compact { (COMPACT_ROW_H, COMPACT_REG_W) } else { (ROW_H, REG_W) };
-        // Each register's box as wide as its name above it (about 6.7 units a character at the
-        // header's 11 px), so names like `expected` and `exchanged` do not run together.
+        // Each register's box as wide as its name above it, so names like `expected` and
+        // `exchanged` do not run together.
         let longest = program.register_names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
-        let reg_w = reg_w.max(6.7 * longest + 8.0);
+        let reg_w = reg_w.max(SMALL_CHAR_W * longest + 8.0);
         // Room for the name and, in full lanes, some of the next instruction; on a narrow
         // screen the instruction gives way first (the code panel marks it too), the registers never.
         let text_room = if compact { 40.0 } else { 134.0 };
         let wanted = if compact { COMPACT_LANE_W } else { LANE_W }.max(text_room + regs * reg_w);
         // At the least, the name and a "stale" mark beside the registers.
-        let least = if compact { wanted } else { (40.0 + 5.0 * 6.8 + regs * reg_w).min(wanted) };
+        let least = if compact { wanted } else { (40.0 + 5.0 * SMALL_CHAR_W + regs * reg_w).min(wanted) };
         // A barrier's gate and its count stand right of the lanes, within the room too.
         let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
         let gate_room = if has_barrier { 16.0 + 8.0 * CHAR_W } else { 0.0 };
@@ -138,8 +140,8 @@ impl Layout {
         let mut row_bottom = y;
         let mut right = mem_x;
         for g in &program.grids {
-            // Room for the caption too (about 6.7 units a character at its size).
-            let w = (g.cols as f64 * MATRIX_CELL).max((g.name.len() + 12) as f64 * 6.8);
+            // Room for the caption too.
+            let w = (g.cols as f64 * MATRIX_CELL).max((g.name.len() + 12) as f64 * SMALL_CHAR_W);
             if x + w > max_x && x > mem_x {
                 x = mem_x;
                 y = row_bottom;
@@ -211,7 +213,7 @@ impl Layout {
     /// its registers, in 11 px bold.
     fn badge_chars(&self, program: &Program) -> usize {
         let regs = program.register_names.len() as f64;
-        ((self.lane_w - regs * self.reg_w - 40.0) / 6.8).max(5.0) as usize
+        ((self.lane_w - regs * self.reg_w - 40.0) / SMALL_CHAR_W).max(5.0) as usize
     }
 
     fn cell_centre(&self, a: usize) -> (f64, f64) {
@@ -894,11 +896,11 @@ fn room_of(container: NodeRef<leptos::html::Div>, reflow: bool) -> Signal<f64> {
         let callback = Closure::<dyn Fn()>::new(measure);
         if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
             observer.observe(&div);
-            let observer = send_wrapper::SendWrapper::new(observer);
-            on_cleanup(move || observer.disconnect());
+            // The callback lives exactly as long as its observer: both go with the scene, so a
+            // scene built again (another variant's replay) leaves nothing behind.
+            let held = send_wrapper::SendWrapper::new((observer, callback));
+            on_cleanup(move || held.0.disconnect());
         }
-        // Kept as long as the page: the observer may still call it as the scene leaves.
-        callback.forget();
     });
     room.into()
 }
