@@ -22,6 +22,9 @@ pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod testing;
+
 /// What the site's binaries say when run natively: the site runs in the browser.
 pub fn native_notice() {
     eprintln!("syncscope runs in the browser: `scripts/serve.sh` builds and serves it.");

@@ -23,7 +23,7 @@ pub enum Pages {
         id: &'static str,
         page: fn() -> AnyView,
         #[cfg(feature = "split")]
-        gpu_half: Option<crate::ui::gpu_half::SplitLoaders>,
+        gpu_half: Option<(crate::ui::gpu_half::GpuLoader, crate::ui::model_panel::TextLanesChunk)>,
     },
 }
 
@@ -45,9 +45,10 @@ impl Pages {
     /// This page, its GPU half and its model's lanes as text loaded by `load` and `lanes`
     /// (chunks of their own).
     #[cfg(feature = "split")]
-    pub const fn split(self, load: crate::ui::gpu_half::Loader, lanes: crate::ui::gpu_half::TextLanesLoader) -> Pages {
+    pub const fn split(self, load: crate::ui::gpu_half::Loader, lanes: crate::ui::model_panel::TextLanesLoader) -> Pages {
+        use crate::ui::{gpu_half::GpuLoader, model_panel::TextLanesChunk};
         match self {
-            Pages::One { id, page, .. } => Pages::One { id, page, gpu_half: Some(crate::ui::gpu_half::SplitLoaders(load, lanes)) },
+            Pages::One { id, page, .. } => Pages::One { id, page, gpu_half: Some((GpuLoader(load), TextLanesChunk(lanes))) },
             other => other,
         }
     }
@@ -69,9 +70,11 @@ fn App(pages: &'static Pages) -> impl IntoView {
     let later = false;
     let gpu = GpuHandle::connect_when_wanted(later);
     provide_context(gpu);
+    provide_context(crate::ui::gpu_half::Wanted(gpu.wanted));
     #[cfg(feature = "split")]
-    if let Pages::One { gpu_half: Some(loaders), .. } = *pages {
-        provide_context(loaders);
+    if let Pages::One { gpu_half: Some((gpu_half, text_lanes)), .. } = *pages {
+        provide_context(gpu_half);
+        provide_context(text_lanes);
     }
     let lesson = query::get("lesson").filter(|id| !id.is_empty());
     let chosen: Option<(&'static str, fn() -> AnyView)> = match *pages {

@@ -23,8 +23,8 @@ pub struct GpuHandle {
     generation: RwSignal<u64>,
     /// Pipelines being compiled ahead of the reader's first run.
     pub warming: RwSignal<usize>,
-    /// Whether the page wants its GPU half yet (see [`crate::ui::gpu_half`]); the GPU is looked
-    /// for once it does.
+    /// Whether the page wants its GPU half yet ([`crate::ui::gpu_half::Wanted`]); the GPU is
+    /// looked for once it does.
     pub wanted: RwSignal<bool>,
 }
 
@@ -142,9 +142,21 @@ pub fn now_ms() -> f64 {
 #[component]
 pub fn GpuStatus() -> impl IntoView {
     #[cfg(feature = "split")]
-    return crate::ui::gpu_half::status();
+    return split_status();
     #[cfg(not(feature = "split"))]
     status_line()
+}
+
+/// [`GpuStatus`] in the split build: the waiting line, then, once the GPU is wanted, the status
+/// line from the GPU half.
+#[cfg(feature = "split")]
+fn split_status() -> AnyView {
+    use crate::ui::gpu_half::{loaded, GpuLoader, GpuPart, Part};
+    let gpu = expect_context::<GpuHandle>();
+    let Some(GpuLoader(load)) = use_context::<GpuLoader>() else {
+        return waiting_line();
+    };
+    (move || if gpu.wanted.get() { loaded(load(GpuPart::new(Part::Status, ()))) } else { waiting_line() }).into_any()
 }
 
 /// The line before the GPU is looked for.

@@ -13,10 +13,10 @@
 //! - in the split build the page's binary (`page_main!`) wraps that function in
 //!   `#[leptos::lazy]`: only there, so each page's wasm carries its own GPU half and no
 //!   other's, and the splitter cuts whatever only that wrapper reaches into the chunk.
+//!
+//! This module is the bottom of the UI's loading: it names no other UI module, so the panels
+//! that load their parts through it (the GPU status line, the model's lanes as text) can.
 
-#[cfg(feature = "split")]
-use crate::ui::GpuHandle;
-use crate::ui::model_panel::TextLanes;
 use leptos::prelude::*;
 use std::any::Any;
 #[cfg(feature = "split")]
@@ -34,8 +34,8 @@ pub enum Part {
     /// GPU panel, and as heavy (the scene and the outcome table), so they come with it.
     LabModel,
     LabOutcomes,
-    /// The GPU's status line ([`GpuStatus`](crate::ui::gpu::GpuStatus)): the page binary's
-    /// wrapper builds it, never a lesson.
+    /// The GPU's status line (`ui::gpu::GpuStatus`): the page binary's wrapper builds it,
+    /// never a lesson.
     Status,
 }
 
@@ -63,7 +63,7 @@ impl GpuPart {
     }
 }
 
-/// The view a page's GPU half builds, for [`LessonPage`](crate::ui::lesson_page::LessonPage)'s
+/// The view a page's GPU half builds, for `ui::lesson_page::LessonPage`'s
 /// `gpu` and `after`: `gpu_half!(Part::Panel, (variant, sizes))` calls the page module's own
 /// `gpu_half` with that part and those signals (Copy handles, so each call takes them anew).
 macro_rules! gpu_half {
@@ -81,20 +81,21 @@ pub(crate) use gpu_half;
 #[cfg(feature = "split")]
 pub type Loader = fn(GpuPart) -> Pin<Box<dyn Future<Output = AnyView>>>;
 
-/// A page binary's lazy wrapper around [`thread_lanes_as_text`](crate::ui::model_panel::thread_lanes_as_text).
-#[cfg(feature = "split")]
-pub type TextLanesLoader = fn(TextLanes) -> Pin<Box<dyn Future<Output = AnyView>>>;
-
-/// The page's loaders, provided by the app for a page built split.
+/// The page's loader of its GPU half, provided by the app for a page built split.
 #[cfg(feature = "split")]
 #[derive(Clone, Copy)]
-pub struct SplitLoaders(pub Loader, pub TextLanesLoader);
+pub struct GpuLoader(pub Loader);
+
+/// Whether the page wants its GPU half yet: false until the reader nears the GPU panel, then
+/// true for good. Provided by the app (the GPU is looked for once it turns true).
+#[derive(Clone, Copy)]
+pub struct Wanted(pub RwSignal<bool>);
 
 /// A part while its chunk loads (nothing), then the part. Built untracked: a `Suspend` would
 /// otherwise run its future again, rebuilding the whole part, whenever a signal the part reads
 /// while it is being built changes.
 #[cfg(feature = "split")]
-fn loaded(part: Pin<Box<dyn Future<Output = AnyView>>>) -> AnyView {
+pub fn loaded(part: Pin<Box<dyn Future<Output = AnyView>>>) -> AnyView {
     struct Untracked(Pin<Box<dyn Future<Output = AnyView>>>);
     impl Future for Untracked {
         type Output = AnyView;
@@ -105,51 +106,19 @@ fn loaded(part: Pin<Box<dyn Future<Output = AnyView>>>) -> AnyView {
     Suspend::new(send_wrapper::SendWrapper::new(Untracked(part))).into_any()
 }
 
-/// [`GpuStatus`](crate::ui::gpu::GpuStatus) in the split build: the waiting line, then, once
-/// the GPU is wanted, the status line from the GPU half.
-#[cfg(feature = "split")]
-pub fn status() -> AnyView {
-    let gpu = expect_context::<GpuHandle>();
-    let Some(SplitLoaders(load, _)) = use_context::<SplitLoaders>() else {
-        return crate::ui::gpu::waiting_line();
-    };
-    (move || {
-        if gpu.wanted.get() {
-            loaded(load(GpuPart::new(Part::Status, ())))
-        } else {
-            crate::ui::gpu::waiting_line()
-        }
-    })
-    .into_any()
-}
-
-/// The model's state as text, its thread lanes: built only when the reader opens that view, and
-/// in the split build fetched then, as a chunk of its own (a sixth of the model's code).
-pub fn text_lanes(lanes: TextLanes) -> AnyView {
-    #[cfg(feature = "split")]
-    {
-        let Some(SplitLoaders(_, load)) = use_context::<SplitLoaders>() else {
-            return ().into_any();
-        };
-        loaded(load(lanes))
-    }
-    #[cfg(not(feature = "split"))]
-    crate::ui::model_panel::thread_lanes_as_text(lanes)
-}
-
 /// Shows a part of the GPU half once the reader nears the GPU panel, loading its chunk then.
 #[cfg(feature = "split")]
 pub fn when_wanted(part: impl Fn() -> GpuPart + Send + Sync + 'static) -> ViewFn {
     let part = std::sync::Arc::new(part);
     ViewFn::from(move || {
-        let gpu = expect_context::<GpuHandle>();
-        let Some(SplitLoaders(load, _)) = use_context::<SplitLoaders>() else {
+        let Wanted(wanted) = expect_context::<Wanted>();
+        let Some(GpuLoader(load)) = use_context::<GpuLoader>() else {
             return ().into_any();
         };
         let part = std::sync::Arc::clone(&part);
         (move || {
             let part = std::sync::Arc::clone(&part);
-            gpu.wanted.get().then(move || loaded(load(part())))
+            wanted.get().then(move || loaded(load(part())))
         })
         .into_any()
     })
@@ -162,7 +131,7 @@ pub fn want_when_near(selector: &'static str) {
     #[cfg(feature = "split")]
     {
         use wasm_bindgen::prelude::*;
-        let gpu = expect_context::<GpuHandle>();
+        let Wanted(wanted) = expect_context::<Wanted>();
         // After the first render, when the panel is in the document.
         Effect::new(move |_| {
             let Some(window) = web_sys::window() else { return };
@@ -176,14 +145,14 @@ pub fn want_when_near(selector: &'static str) {
                 panel.get_bounding_client_rect().top() < below + 200.0
             };
             if near() {
-                gpu.wanted.set(true);
+                wanted.set(true);
                 return;
             }
             // Scroll and resize both move the panel; a listener that, once it has fired,
             // costs one signal read per event.
             let check = Closure::<dyn Fn()>::new(move || {
-                if gpu.wanted.try_get_untracked() == Some(false) && near() {
-                    gpu.wanted.try_set(true);
+                if wanted.try_get_untracked() == Some(false) && near() {
+                    wanted.try_set(true);
                 }
             });
             for event in ["scroll", "resize"] {

@@ -197,7 +197,7 @@ pub fn ModelView(
         }>
             <summary>"The same state as text"</summary>
             <Show when=move || as_text.get()>
-                {move || crate::ui::gpu_half::text_lanes(TextLanes { machine, moved, on_step_thread: step_thread })}
+                {move || text_lanes(TextLanes { machine, moved, on_step_thread: step_thread })}
             </Show>
         </details>
         {move || fault().map(|f| view! { <p class="notice warn" role="alert" data-testid="model-fault">{f}</p> })}
@@ -262,8 +262,7 @@ pub fn VariantToggle<V: LessonVariant + Send + Sync>(
 }
 
 /// What the model's state as text (its thread lanes) is drawn from. In the split build the
-/// lanes are a chunk of their own, fetched when a reader first opens that view (see
-/// [`crate::ui::gpu_half::text_lanes`]).
+/// lanes are a chunk of their own, fetched when a reader first opens that view ([`text_lanes`]).
 pub struct TextLanes {
     pub machine: Memo<Machine>,
     pub moved: Memo<Vec<usize>>,
@@ -274,4 +273,28 @@ pub struct TextLanes {
 pub fn thread_lanes_as_text(lanes: TextLanes) -> AnyView {
     let TextLanes { machine, moved, on_step_thread } = lanes;
     view! { <ThreadLanes machine=machine moved=moved on_step_thread=on_step_thread can_pick=false /> }.into_any()
+}
+
+/// A page binary's lazy wrapper around [`thread_lanes_as_text`]: fetches its chunk on the first
+/// call.
+#[cfg(feature = "split")]
+pub type TextLanesLoader = fn(TextLanes) -> std::pin::Pin<Box<dyn std::future::Future<Output = AnyView>>>;
+
+/// The page's loader of the lanes as text, provided by the app for a page built split.
+#[cfg(feature = "split")]
+#[derive(Clone, Copy)]
+pub struct TextLanesChunk(pub TextLanesLoader);
+
+/// The model's state as text, its thread lanes: built only when the reader opens that view, and
+/// in the split build fetched then, as a chunk of its own (a sixth of the model's code).
+fn text_lanes(lanes: TextLanes) -> AnyView {
+    #[cfg(feature = "split")]
+    {
+        let Some(TextLanesChunk(load)) = use_context::<TextLanesChunk>() else {
+            return ().into_any();
+        };
+        crate::ui::gpu_half::loaded(load(lanes))
+    }
+    #[cfg(not(feature = "split"))]
+    thread_lanes_as_text(lanes)
 }

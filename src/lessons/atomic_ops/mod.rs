@@ -7,6 +7,8 @@ pub mod measured;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
 
 use crate::site::param::quote;
 use crate::gpu::Kernel;

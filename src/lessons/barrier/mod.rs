@@ -9,6 +9,8 @@ pub mod across;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;

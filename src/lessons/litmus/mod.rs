@@ -11,6 +11,8 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
 
 use crate::model::litmus::sc::Move;
 use crate::model::litmus::wgsl::{self, Execution};

@@ -1,0 +1,59 @@
+//! The compare-exchange maximum in the model: under every schedule `best` ends at the largest
+//! input, each thread's retries are counted, and a thread only retries when another swapped.
+
+use crate::lessons::cas_max::{above, true_max, CasInputs, BEST, INPUT, MODEL_START, MODEL_THREADS};
+use crate::model::{splitmix64, Effect, Schedule, Session};
+
+#[test]
+fn every_schedule_ends_at_the_largest_input() {
+    for inputs in [CasInputs::Mixed, CasInputs::NonPositive] {
+        for n in MODEL_THREADS {
+            let want = (0..n as u32).map(|i| inputs.model_value(i)).max().unwrap();
+            let mut schedules = vec![Schedule::Lockstep, Schedule::RoundRobin, Schedule::Serial];
+            schedules.extend((0..60).map(|i| Schedule::Random { seed: splitmix64(i) }));
+            for schedule in schedules {
+                let mut s = Session::new(inputs.machine(n), schedule);
+                let end = s.run_to_end().clone();
+                s.seek(s.known_ticks());
+                assert!(end.is_finished(), "{inputs:?} {n} {schedule:?}");
+                assert_eq!(end.memory[BEST], want.max(MODEL_START), "{inputs:?} {n} threads, {schedule:?}");
+                // Each thread's recorded retries are its failed swaps, and every failed swap
+                // saw a value some other thread had swapped in after this one read it.
+                let mut failed = vec![0i64; n];
+                for (_, e) in s.past_events() {
+                    if let Effect::CompareExchanged { exchanged: false, old, expected, .. } = e.effect {
+                        failed[e.thread] += 1;
+                        assert!(old > expected, "a failed swap means best grew: {old} vs {expected}");
+                    }
+                }
+                assert_eq!(end.memory[INPUT + n..].to_vec(), failed, "{inputs:?} {n} threads, {schedule:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn lockstep_makes_everyone_but_one_retry() {
+    // All threads read best together and try to swap together: one wins each round.
+    let n = 4;
+    let mut s = Session::new(CasInputs::Mixed.machine(n), Schedule::Lockstep);
+    let end = s.run_to_end().clone();
+    let retries: Vec<i64> = end.memory[INPUT + n..].to_vec();
+    assert!(retries.iter().sum::<i64>() >= 1, "{retries:?}");
+    let mut serial = Session::new(CasInputs::Mixed.machine(n), Schedule::Serial);
+    let end = serial.run_to_end().clone();
+    assert!(end.memory[INPUT + n..].iter().all(|&r| r == 0), "one at a time, nobody retries");
+}
+
+#[test]
+fn the_float_maximum_prefers_plus_zero_and_handles_negatives() {
+    assert!(above(0.0, -0.0) && !above(-0.0, 0.0));
+    assert!(above(-1.0, -2.0) && !above(-2.0, -1.0));
+    // Negative floats' bits are larger as integers: the bit pattern order is not the value order.
+    assert!((-2.0f32).to_bits() > (1.0f32).to_bits());
+    let m = true_max(CasInputs::NonPositive, 1000);
+    assert_eq!(m.to_bits(), 0, "the non-positive inputs' maximum is +0.0");
+    let m = true_max(CasInputs::Mixed, 1000);
+    assert!(m > 600.0 && m <= 625.0, "{m}");
+    assert!((0..1000).any(|i| CasInputs::Mixed.value(i) < 0.0));
+}

@@ -1,0 +1,261 @@
+//! The litmus lab: what it reads from a link, the outcome table's verdicts, the kernels it
+//! writes for every preset, and those kernels run natively (lavapipe in CI): every instance
+//! counted once and nothing the memory model forbids. Weak outcomes are printed, never asserted.
+
+use std::time::Instant;
+use crate::lessons::litmus::generate::kernels;
+use crate::lessons::litmus::gpu::{compile, run, Shape, CPU_SPIN_LIMIT, INSTANCES, SPIN_LIMIT, WORKGROUP_SIZE};
+use crate::lessons::litmus::{export, preset_of, preset_text, rows, BarrierModifier, LabSettings, Wgsl, MAX_TEXT};
+use crate::model::litmus::{Placement, PRESETS};
+use crate::model::Space;
+
+use crate::testing::gpu;
+
+fn link(pairs: &[(&str, &str)]) -> (LabSettings, Vec<String>) {
+    LabSettings::parse(|k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| (*v).to_owned()))
+}
+
+fn settings(preset: &str, placement: Placement, memory: Space, barrier: BarrierModifier) -> LabSettings {
+    LabSettings { text: preset_text(preset), placement, memory, barrier }
+}
+
+/// Every way the lab can run a preset: both placements in storage memory, workgroup memory in
+/// one workgroup, each without and with a barrier of the memory's class.
+fn configurations() -> Vec<(Placement, Space, BarrierModifier)> {
+    vec![
+        (Placement::Across, Space::Storage, BarrierModifier::None),
+        (Placement::Same, Space::Storage, BarrierModifier::None),
+        (Placement::Same, Space::Storage, BarrierModifier::Storage),
+        (Placement::Same, Space::Workgroup, BarrierModifier::None),
+        (Placement::Same, Space::Workgroup, BarrierModifier::Workgroup),
+        (Placement::Across, Space::Storage, BarrierModifier::Storage),
+    ]
+}
+
+#[test]
+fn a_link_opens_a_preset_or_a_test_and_refuses_what_it_cannot_read() {
+    let (s, problems) = link(&[("preset", "sb"), ("placement", "same"), ("barrier", "storage")]);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(s.text, "T0: x=1; r0=y\nT1: y=1; r1=x");
+    assert_eq!((s.placement, s.barrier), (Placement::Same, BarrierModifier::Storage));
+    // The link the page writes reopens the same state.
+    let pairs = s.to_pairs();
+    let (again, _) = LabSettings::parse(|k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()));
+    assert_eq!(again, s);
+    assert_eq!(pairs[0], ("preset", "sb".to_owned()), "a preset's text is linked by name");
+
+    let own = "T0: x = 1; r0 = atomicAdd(y, 2)\nT1: y = 3; r1 = x";
+    let (s, problems) = link(&[("test", own)]);
+    assert!(problems.is_empty());
+    assert_eq!(s.text, own);
+    assert_eq!(s.to_pairs()[0], ("test", own.to_owned()));
+
+    let (s, problems) = link(&[("preset", "nope"), ("placement", "sideways"), ("memory", "disk"), ("barrier", "fence")]);
+    assert_eq!(s, LabSettings::default());
+    assert_eq!(problems.len(), 4, "{problems:?}");
+    assert!(problems[0].contains("preset=") && problems[0].contains("mp, sb"), "{}", problems[0]);
+
+    let (s, problems) = link(&[("memory", "workgroup")]);
+    assert_eq!(s.placement, Placement::Same, "workgroup memory needs one workgroup");
+    assert_eq!(problems.len(), 1);
+
+    let long = "T0: x=1;".repeat(MAX_TEXT);
+    let (s, problems) = link(&[("test", &long)]);
+    assert_eq!(s.text, LabSettings::default().text);
+    assert!(problems[0].contains("longer than"), "{problems:?}");
+    assert_eq!(preset_of("T0: x = 1 ; y = 1 | T1 : r0 = y ; r1 = x"), Some("mp"), "spacing and separators do not matter");
+}
+
+#[test]
+fn mistakes_name_their_line_and_column_and_oversized_tests_are_refused() {
+    let mut s = LabSettings { text: "T0: x = 1\nT1: r0 = q".into(), ..LabSettings::default() };
+    let e = s.test().unwrap_err();
+    assert_eq!(e.line, Some((2, 10)), "{e}");
+    assert!(e.message.contains("unknown location"), "{e}");
+    // Sixteen stores and sixteen loads of x: far too many candidate executions to weigh.
+    s.text = (0..4).map(|t| format!("T{t}: x=1; x=2; x=3; r{a}=x; r{b}=x; r{c}=x", a = 3 * t, b = 3 * t + 1, c = 3 * t + 2)).collect::<Vec<_>>().join("\n");
+    let e = s.test().unwrap_err();
+    assert!(e.line.is_none() && e.message.contains("candidate executions"), "{e}");
+}
+
+#[test]
+fn the_table_gives_both_verdicts_and_their_reasons() {
+    let table = |s: &LabSettings| rows(&s.test().unwrap());
+    let find = |rows: &[crate::lessons::litmus::Row], name: &str| rows.iter().find(|r| r.name == name).cloned().unwrap();
+    let mp = table(&settings("mp", Placement::Across, Space::Storage, BarrierModifier::None));
+    assert_eq!(mp.len(), 4);
+    let weak = find(&mp, "r0=1 r1=0");
+    assert!(weak.sc.is_none() && weak.allowed(), "weak message passing: allowed, not sequentially consistent");
+    for r in mp.iter().filter(|r| r.name != "r0=1 r1=0") {
+        let moves = r.sc.as_ref().expect("the other three are interleavings");
+        assert_eq!(moves.len(), 4);
+    }
+    // In one workgroup with storageBarrier() between the accesses, the weak outcome is forbidden.
+    let fenced = table(&settings("mp", Placement::Same, Space::Storage, BarrierModifier::Storage));
+    match &find(&fenced, "r0=1 r1=0").wgsl {
+        Wgsl::Forbidden(why) => assert!(!why.is_empty()),
+        other => panic!("expected forbidden, got {other:?}"),
+    }
+    // Coherence: a location's final value is part of the outcome, and 2+2W lists it.
+    let coww = table(&settings("coww", Placement::Across, Space::Storage, BarrierModifier::None));
+    assert_eq!(coww.iter().map(|r| (r.name.as_str(), r.allowed())).collect::<Vec<_>>(), [("x=0", false), ("x=1", false), ("x=2", true)]);
+    // Whatever an interleaving reaches, WGSL allows.
+    for (name, _) in PRESETS {
+        for (p, m, b) in configurations() {
+            for r in table(&settings(name, p, m, b)) {
+                assert!(r.sc.is_none() || r.allowed(), "{name} {p:?} {m:?} {b:?}: {}", r.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_export_lists_every_outcome_with_its_verdicts() {
+    let s = settings("sb", Placement::Across, Space::Storage, BarrierModifier::None);
+    let t = s.test().unwrap();
+    let json = export(&s, &t, &rows(&t), None).to_pretty();
+    assert!(json.contains("\"test\": \"T0: x=1; r0=y\\nT1: y=1; r1=x\""), "{json}");
+    assert_eq!(json.matches("\"outcome\"").count(), 4);
+    assert!(json.contains("\"execution\": \"T0: r0 = y reads the initial 0; T1: r1 = x reads the initial 0\""), "{json}");
+}
+
+#[test]
+fn every_preset_has_kernels_that_name_its_statements() {
+    for (name, _) in PRESETS {
+        for (p, m, b) in configurations() {
+            let s = settings(name, p, m, b);
+            let t = s.test().unwrap();
+            let k = kernels(&t, &s.text, WORKGROUP_SIZE);
+            assert_eq!(k.outcomes, t.outcomes().len(), "{name}");
+            assert!(k.test.source.contains("fn main"), "{name}");
+            // Every barrier the test has stands at the top of the kernel, reached by every lane.
+            let barriers = k.test.source.lines().filter(|l| l.trim_start().starts_with("workgroupBarrier()") || l.trim_start().starts_with("storageBarrier()")).count();
+            let most = t.threads.iter().map(|ops| ops.iter().filter(|o| matches!(o, crate::model::litmus::Op::Barrier(_))).count()).max().unwrap();
+            let copy_out = usize::from(m == Space::Workgroup && !t.overwritten().is_empty());
+            assert!(barriers >= most + copy_out, "{name} {p:?} {m:?} {b:?}: {barriers} barriers for {most}");
+            for l in k.test.source.lines().filter(|l| l.contains("Barrier()")) {
+                assert!(l.starts_with("    ") && !l.starts_with("     "), "{name}: a barrier inside a branch: {l:?}");
+            }
+        }
+    }
+}
+
+fn now_ms() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e3
+}
+
+#[test]
+fn every_preset_runs_natively_counting_every_instance_and_nothing_forbidden() {
+    let Some(ctx) = gpu() else { return };
+    // lavapipe runs on the CPU, so the lab waits the CPU's shorter time for partners there.
+    if ctx.adapter.name.contains("llvmpipe") {
+        assert!(ctx.adapter.is_cpu, "{:?}", ctx.adapter);
+    }
+    for (name, _) in PRESETS {
+        for (p, m, b) in configurations() {
+            let s = settings(name, p, m, b);
+            let t = s.test().unwrap();
+            let table = rows(&t);
+            let compiled = pollster::block_on(compile(&ctx, kernels(&t, &s.text, WORKGROUP_SIZE))).unwrap_or_else(|e| panic!("{name} {p:?} {m:?} {b:?}: {e}"));
+            let counts = pollster::block_on(run(&ctx, &t, &compiled, INSTANCES, 2, 1, now_ms)).unwrap();
+            assert_eq!(counts.shape, Shape::of(&t, INSTANCES));
+            assert_eq!(counts.spin_limit, if ctx.adapter.is_cpu { CPU_SPIN_LIMIT } else { SPIN_LIMIT });
+            assert!(counts.shape.instances >= INSTANCES);
+            assert_eq!(counts.unlisted, 0, "{name} {p:?} {m:?} {b:?}");
+            assert_eq!(counts.counts.iter().sum::<u64>(), counts.instances(), "{name} {p:?} {m:?} {b:?}: every instance counted once");
+            let mut weak = Vec::new();
+            for (r, &c) in table.iter().zip(&counts.counts) {
+                assert!(r.allowed() || c == 0, "{name} {p:?} {m:?} {b:?}: forbidden {} seen {c} times", r.name);
+                if r.sc.is_none() && c > 0 {
+                    weak.push(format!("{} {c}", r.name));
+                }
+            }
+            if b == BarrierModifier::None {
+                eprintln!("{name} {p:?} {m:?} on {}: {:.0} instances/s, weak: {}", ctx.adapter.name, counts.per_second(), if weak.is_empty() { "none".into() } else { weak.join(", ") });
+            }
+        }
+    }
+}
+
+#[test]
+fn random_texts_never_panic_the_lab() {
+    let alphabet: Vec<char> = "T0123:xyzr=;|() ,atomicAdExchngeWkBrrsto\n&u".chars().collect();
+    let mut seed = 11u64;
+    let mut next = || {
+        seed = crate::model::splitmix64(seed);
+        seed
+    };
+    for i in 0..2000 {
+        let len = (next() % 60) as usize;
+        let text: String = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+        let placement = if i % 2 == 0 { Placement::Same } else { Placement::Across };
+        let s = LabSettings { text, placement, memory: Space::Storage, barrier: BarrierModifier::None };
+        if let Ok(t) = s.test() {
+            let table = rows(&t);
+            let k = kernels(&t, &s.text, WORKGROUP_SIZE);
+            assert_eq!(k.outcomes, table.len());
+        }
+    }
+}
+
+#[test]
+fn the_model_player_steps_each_interleaving_to_its_outcome() {
+    use crate::lessons::litmus::LabModel;
+    for (name, _) in PRESETS {
+        for (p, m, b) in configurations() {
+            let t = settings(name, p, m, b).test().unwrap();
+            let model = LabModel::of(&t);
+            for r in rows(&t) {
+                let Some(moves) = &r.sc else { continue };
+                let mut session = model.replay(moves);
+                assert_eq!(session.cursor(), 0, "the reader steps it from the start");
+                let end = session.run_to_end().clone();
+                assert!(end.is_finished(), "{name} {p:?} {m:?} {b:?} {}: every thread done", r.name);
+                assert_eq!(LabModel::outcome(&t, &end), r.name, "{name} {p:?} {m:?} {b:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_h100_figures_cover_every_preset_and_add_up() {
+    use crate::data::measured::Table;
+    use crate::lessons::litmus::measured::{parse_litmus_report, read_outcomes, H100_LITMUS, SCHEMA};
+    assert_eq!(Table::parse(H100_LITMUS).expect("data/h100-litmus.json has a table").conforms(SCHEMA), Ok(()));
+    let (adapter, configs) = parse_litmus_report(H100_LITMUS).expect("data/h100-litmus.json parses");
+    assert!(adapter.contains("H100"), "{adapter}");
+    for (name, _) in PRESETS {
+        for placement in ["across", "same"] {
+            assert!(
+                configs.iter().any(|c| c.preset == name && c.placement == placement && c.memory == "storage" && c.barrier == "none"),
+                "{name} {placement}: no row"
+            );
+        }
+        assert!(configs.iter().any(|c| c.preset == name && c.memory == "workgroup"), "{name}: no workgroup-memory row");
+    }
+    for c in &configs {
+        let at = format!("{} {}", c.preset, c.configuration());
+        assert!(c.instances_per_dispatch >= INSTANCES, "{at}");
+        assert_eq!(u64::from(c.instances), u64::from(c.instances_per_dispatch) * u64::from(c.dispatches), "{at}");
+        let counted: u64 = c.outcomes.iter().map(|o| o.count).sum::<u64>() + u64::from(c.unlisted);
+        assert_eq!(counted, u64::from(c.instances), "{at}: every instance counted once");
+        assert!(c.per_second > 0.0 && c.wall_ms > 0.0, "{at}");
+        // The row's totals are its outcomes', and its verdicts the lab's own for that configuration.
+        assert_eq!(u64::from(c.weak), c.outcomes.iter().filter(|o| o.weak()).map(|o| o.count).sum::<u64>(), "{at}");
+        assert_eq!(u64::from(c.forbidden), c.outcomes.iter().filter(|o| !o.allowed).map(|o| o.count).sum::<u64>(), "{at}");
+        assert_eq!(c.flagged, c.forbidden > 0 || c.unlisted > 0, "{at}");
+        let placement = if c.placement == "same" { Placement::Same } else { Placement::Across };
+        let memory = if c.memory == "workgroup" { Space::Workgroup } else { Space::Storage };
+        let barrier = match c.barrier.as_str() {
+            "storage" => BarrierModifier::Storage,
+            "workgroup" => BarrierModifier::Workgroup,
+            _ => BarrierModifier::None,
+        };
+        let table = rows(&settings(&c.preset, placement, memory, barrier).test().unwrap());
+        let named: Vec<(&str, bool, bool)> = table.iter().map(|r| (r.name.as_str(), r.sc.is_some(), r.allowed())).collect();
+        let read: Vec<(&str, bool, bool)> = c.outcomes.iter().map(|o| (o.outcome.as_str(), o.sc, o.allowed)).collect();
+        assert_eq!(read, named, "{at}: the outcomes in the lab's order, with its verdicts");
+    }
+    assert_eq!(read_outcomes("r0=1 r1=0: 12 sc=maybe wgsl=allowed"), None, "a verdict that does not read is refused");
+}
