@@ -28,7 +28,7 @@ pub mod testing;
 /// What the site's binaries say when run natively: the site runs in the browser.
 pub fn native_notice() {
     eprintln!("syncscope runs in the browser: `scripts/serve.sh` builds and serves it.");
-    eprintln!("Natively, `cargo run --release --example race_report` runs the kernels on this GPU.");
+    eprintln!("Natively, `cargo run --release --example report -- race` runs the kernels on this GPU.");
 }
 
 /// One page of the built site: `syncscope::page_main!("race", race);` is the whole of

@@ -1,10 +1,12 @@
 //! JSON in and out, knowing no lesson. Out: results as JSON documents a reader can download and keep: which GPU, which parameters, and
 //! the raw numbers read back. Written by hand (a few dozen lines) rather than pulling a
-//! serialisation framework into the page; the report runners in `examples/` write through the same
-//! writer. In: [`measured`] reads the real-GPU figures in `data/` by column name.
+//! serialisation framework into the page; the report runners (each lesson's `report.rs`) write through
+//! the same writer, with [`report`]. In: [`measured`] reads the real-GPU figures in `data/` by column name.
 
 mod json;
 pub mod measured;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 
 pub use json::Json;
 

@@ -2,7 +2,8 @@
 //!
 //! A lesson's folder holds its pure part in `mod.rs` (info, variants, model program, allowed
 //! outcomes and checks, and its kernels), its GPU runner (`gpu.rs`), its page (`page.rs`,
-//! browser only), its download (`export.rs`) and its measured-data schema (`measured.rs`). Its
+//! browser only), its download (`export.rs`), its measured-data schema (`measured.rs`), the
+//! runner that measured that data (`report.rs`, native only) and its tests (`tests/`). Its
 //! kernels are under `shaders/<id>/`. Adding a lesson is one folder, one line in [`LESSONS`],
 //! and its tests: the router, the index, the kernel list, the marker test, the browser tests'
 //! lesson lists and the benchmark all read the table.
@@ -109,6 +110,11 @@ pub struct LessonInfo {
     /// use for it, and its code would be downloaded by every reader.
     #[cfg(not(target_arch = "wasm32"))]
     pub models: fn() -> Vec<(Program, Kernel)>,
+    /// Its report runners, by name: each runs its kernels on this machine's GPU and prints the
+    /// figures `data/<gpu>-<name>.json` holds (`cargo run --release --example report -- <name>`).
+    /// Host only, like `models`.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub reports: &'static [(&'static str, fn())],
     /// Its model a few steps in, for the index's thumbnail (none for a reference page).
     pub preview: Option<fn() -> crate::model::Machine>,
     /// Its page.

@@ -1,8 +1,8 @@
-//! The append lesson (`examples/append_report.rs`): its figures from real GPUs (`data/h100-append.json`), read by column name.
+//! The append lesson (`src/lessons/append/report.rs`): its figures from real GPUs (`data/h100-append.json`), read by column name.
 
 use crate::data::measured::{report, Cell, Schema};
 
-/// One size of an append report (`examples/append_report.rs`).
+/// One size of an append report (`src/lessons/append/report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeasuredAppend {
     pub invocations: u32,

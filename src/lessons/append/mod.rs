@@ -7,6 +7,8 @@ pub mod measured;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -37,6 +39,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: Some(super::preview::<Append>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::AppendLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("append", report::main)],
 };
 
 /// A value is kept when it is below this. `shaders/append/append.wgsl` declares the same constant;

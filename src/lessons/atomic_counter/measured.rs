@@ -1,8 +1,8 @@
-//! The atomic-counter lesson (`examples/atomic_counter_report.rs`): its figures from real GPUs (`data/h100-tickets.json`), read by column name.
+//! The atomic-counter lesson (`src/lessons/atomic_counter/report.rs`): its figures from real GPUs (`data/h100-tickets.json`), read by column name.
 
 use crate::data::measured::{report, Cell, Schema};
 
-/// One size of a ticket report (`examples/atomic_counter_report.rs`), its numbers read by the
+/// One size of a ticket report (`src/lessons/atomic_counter/report.rs`), its numbers read by the
 /// report's `columns`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeasuredTickets {

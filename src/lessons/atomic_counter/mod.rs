@@ -6,6 +6,8 @@ pub mod measured;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -36,6 +38,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: Some(super::preview::<Tickets>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::TicketsLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("tickets", report::main)],
 };
 
 /// The counter the tickets come from.

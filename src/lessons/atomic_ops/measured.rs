@@ -1,8 +1,8 @@
-//! The atomic-ops lesson (`examples/atomic_ops_report.rs`): its figures from real GPUs (`data/h100-atomic-ops.json`), read by column name.
+//! The atomic-ops lesson (`src/lessons/atomic_ops/report.rs`): its figures from real GPUs (`data/h100-atomic-ops.json`), read by column name.
 
 use crate::data::measured::{report, Cell, Schema};
 
-/// One op of an atomic-family report (`examples/atomic_ops_report.rs`).
+/// One op of an atomic-family report (`src/lessons/atomic_ops/report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeasuredAtomicOp {
     pub op: String,

@@ -7,6 +7,8 @@ pub mod measured;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -38,6 +40,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: Some(super::preview::<AtomicSetup>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::AtomicOpsLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("atomic-ops", report::main)],
 };
 
 /// Invocations the lesson runs: one per operand.

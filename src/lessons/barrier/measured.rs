@@ -1,8 +1,8 @@
-//! The barrier lesson (`examples/barrier_report.rs`): its figures from real GPUs (`data/h100-barrier.json`), read by column name.
+//! The barrier lesson (`src/lessons/barrier/report.rs`): its figures from real GPUs (`data/h100-barrier.json`), read by column name.
 
 use crate::data::measured::{report, Cell, Schema};
 
-/// One variant and size of a barrier report (`examples/barrier_report.rs`): counts over the
+/// One variant and size of a barrier report (`src/lessons/barrier/report.rs`): counts over the
 /// runs as `(fewest, most)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeasuredBarrier {
@@ -51,7 +51,7 @@ pub fn parse_barrier_report(text: &str) -> Option<(String, Vec<MeasuredBarrier>)
     })
 }
 
-/// One way and size of the storage-buffer demonstration (`examples/across_report.rs`).
+/// One way and size of the storage-buffer demonstration (`src/lessons/barrier/across_report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeasuredAcross {
     pub how: String,
@@ -66,7 +66,7 @@ pub struct MeasuredAcross {
 
 pub const H100_ACROSS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-across.json"));
 
-/// The columns of the storage-buffer report (`examples/across_report.rs`).
+/// The columns of the storage-buffer report (`src/lessons/barrier/across_report.rs`).
 pub const ACROSS_SCHEMA: Schema = &[
     ("how", Cell::Text),
     ("invocations", Cell::Whole),

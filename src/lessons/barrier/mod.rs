@@ -9,6 +9,10 @@ pub mod across;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod across_report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -43,6 +47,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: Some(super::preview::<BarrierVariant>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::BarrierLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("barrier", report::main), ("across", across_report::main)],
 };
 
 /// Registers.

@@ -1,8 +1,8 @@
-//! The cas-max lesson (`examples/cas_max_report.rs`): its figures from real GPUs (`data/h100-cas-max.json`), read by column name.
+//! The cas-max lesson (`src/lessons/cas_max/report.rs`): its figures from real GPUs (`data/h100-cas-max.json`), read by column name.
 
 use crate::data::measured::{report, Cell, Schema};
 
-/// One row of a compare-exchange report (`examples/cas_max_report.rs`).
+/// One row of a compare-exchange report (`src/lessons/cas_max/report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeasuredCas {
     pub inputs: String,

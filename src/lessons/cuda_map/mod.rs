@@ -16,6 +16,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: None,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::CudaMap()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[],
 };
 
 /// One row of the map.

@@ -1,8 +1,8 @@
-//! The histogram lesson (`examples/histogram_report.rs`): its figures from real GPUs (`data/h100-histogram.json`), read by column name.
+//! The histogram lesson (`src/lessons/histogram/report.rs`): its figures from real GPUs (`data/h100-histogram.json`), read by column name.
 
 use crate::data::measured::{report, Cell, Schema};
 
-/// One way, size and number of bins of a histogram report (`examples/histogram_report.rs`).
+/// One way, size and number of bins of a histogram report (`src/lessons/histogram/report.rs`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeasuredHistogram {
     pub variant: String,

@@ -9,6 +9,8 @@ pub mod measured;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -40,6 +42,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: Some(super::preview::<HistogramVariant>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::HistogramLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("histogram", report::main)],
 };
 
 /// The model's bins, and its threads (at least one per bin, for the merge).

@@ -1,4 +1,4 @@
-//! The litmus lab's figures from real GPUs (`examples/litmus_report.rs`): every preset in each
+//! The litmus lab's figures from real GPUs (`src/lessons/litmus/report.rs`): every preset in each
 //! configuration the report runs, read by column name.
 //!
 //! A preset has as many outcomes as its registers and final values can combine to (3 for

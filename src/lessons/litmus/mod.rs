@@ -11,6 +11,8 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -31,6 +33,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: None,
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::LitmusLab()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("litmus", report::main)],
 };
 
 /// Longest test text read from a link or the editor.

@@ -1,10 +1,10 @@
-//! The message-passing lesson (`examples/message_passing_report.rs`): its figures from real GPUs (`data/h100-message-passing.json`), read by column name.
+//! The message-passing lesson (`src/lessons/message_passing/report.rs`): its figures from real GPUs (`data/h100-message-passing.json`), read by column name.
 
 use crate::data::measured::{Cell, Schema, Table};
 
 use crate::data::measured::{decimal, field, number};
 
-/// One variant and size of the message-passing report (`examples/message_passing_report.rs`).
+/// One variant and size of the message-passing report (`src/lessons/message_passing/report.rs`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeasuredLitmus {
     pub variant: String,

@@ -9,6 +9,8 @@ pub mod measured;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -41,6 +43,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: Some(super::preview::<MessagePassingVariant>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::MessagePassingLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("message-passing", report::main)],
 };
 
 /// Registers of the model's threads.

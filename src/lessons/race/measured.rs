@@ -1,5 +1,5 @@
 //! The race lesson: its figures from real GPUs (`data/h100-race.json`, written by
-//! `examples/race_report.rs`), each field read by name.
+//! `src/lessons/race/report.rs`), each field read by name.
 
 use crate::data::measured::{field, number};
 

@@ -1,8 +1,8 @@
-//! The reduction lesson (`examples/reduction_report.rs`): its figures from real GPUs (`data/h100-reduction.json`), read by column name.
+//! The reduction lesson (`src/lessons/reduction/report.rs`): its figures from real GPUs (`data/h100-reduction.json`), read by column name.
 
 use crate::data::measured::{report, Cell, Schema};
 
-/// One size of a reduction report (`examples/reduction_report.rs`): median time per sum.
+/// One size of a reduction report (`src/lessons/reduction/report.rs`): median time per sum.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeasuredReduction {
     pub invocations: u32,

@@ -8,6 +8,8 @@ pub mod measured;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -39,6 +41,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: Some(super::preview::<Tree>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::ReductionLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("reduction", report::main)],
 };
 
 /// Registers.

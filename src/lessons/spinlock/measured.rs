@@ -1,8 +1,8 @@
-//! The spinlock lesson (`examples/spinlock_report.rs`): its figures from real GPUs (`data/h100-spinlock.json`), read by column name.
+//! The spinlock lesson (`src/lessons/spinlock/report.rs`): its figures from real GPUs (`data/h100-spinlock.json`), read by column name.
 
 use crate::data::measured::{report, Cell, Schema};
 
-/// One variant and size of a spinlock report (`examples/spinlock_report.rs`): counts over the
+/// One variant and size of a spinlock report (`src/lessons/spinlock/report.rs`): counts over the
 /// runs as `(fewest, most)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeasuredSpinlock {

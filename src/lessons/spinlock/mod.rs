@@ -7,6 +7,8 @@ pub mod measured;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -39,6 +41,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: Some(super::preview::<Lock>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::SpinlockLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("spinlock", report::main)],
 };
 
 /// Memory cells of the model.

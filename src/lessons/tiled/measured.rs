@@ -1,8 +1,8 @@
-//! The tiled lesson (`examples/tiled_report.rs`): its figures from real GPUs (`data/h100-tiled.json`), read by column name.
+//! The tiled lesson (`src/lessons/tiled/report.rs`): its figures from real GPUs (`data/h100-tiled.json`), read by column name.
 
 use crate::data::measured::{report, Cell, Schema};
 
-/// One variant and size of a tiled-multiply report (`examples/tiled_report.rs`).
+/// One variant and size of a tiled-multiply report (`src/lessons/tiled/report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeasuredTiled {
     pub variant: String,

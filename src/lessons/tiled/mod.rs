@@ -8,6 +8,8 @@ pub mod measured;
 pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -40,6 +42,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     preview: Some(super::preview::<TiledVariant>),
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::TiledLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("tiled", report::main)],
 };
 
 /// The model: one workgroup of `TILE × TILE` threads computing the top-left tile of an

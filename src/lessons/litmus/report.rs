@@ -4,7 +4,9 @@
 //! between their accesses. Prints JSON, one row per configuration: the figures the lab shows
 //! beside the reader's.
 //!
-//!     cargo run --release --example litmus_report > data/<gpu>-litmus.json
+//! ```sh
+//! cargo run --release --example report -- litmus > data/<gpu>-litmus.json
+//! ```
 //!
 //! Counts are the count kernel's own; the model only names the outcomes and gives each its
 //! verdicts. A forbidden outcome or an unlisted instance is recorded and flagged, never asserted
@@ -15,16 +17,15 @@
 //! slow configuration stops short of them: a software rasteriser runs far fewer.
 
 use std::time::Instant;
-use syncscope::data::measured::names;
-use syncscope::data::Json;
-use syncscope::lessons::litmus::generate::kernels;
-use syncscope::lessons::litmus::gpu::{compile, run, Shape, INSTANCES, WORKGROUP_SIZE};
-use syncscope::lessons::litmus::measured::{outcomes_cell, Observed, SCHEMA};
-use syncscope::lessons::litmus::{memory_name, placement_name, preset_text, rows, BarrierModifier, LabSettings};
-use syncscope::model::litmus::{Placement, PRESETS};
-use syncscope::model::Space;
+use crate::data::measured::names;
+use crate::data::Json;
+use crate::lessons::litmus::generate::kernels;
+use crate::lessons::litmus::gpu::{compile, run, Shape, INSTANCES, WORKGROUP_SIZE};
+use crate::lessons::litmus::measured::{outcomes_cell, Observed, SCHEMA};
+use crate::lessons::litmus::{memory_name, placement_name, preset_text, rows, BarrierModifier, LabSettings};
+use crate::model::litmus::{Placement, PRESETS};
+use crate::model::Space;
 
-mod common;
 
 /// Dispatches per submission: a configuration is several submissions, each on its own shuffle
 /// of the workgroups, so no single one runs long enough to meet a driver's watchdog and the
@@ -60,10 +61,11 @@ fn configurations() -> Vec<(&'static str, Placement, Space, BarrierModifier)> {
     all
 }
 
-fn main() {
+/// Runs the report and prints it to standard output.
+pub fn main() {
     let target = env_number("SYNCSCOPE_LITMUS_INSTANCES", 10_000_000).max(1);
     let budget_ms = env_number("SYNCSCOPE_LITMUS_SECONDS", 20) as f64 * 1e3;
-    let ctx = common::gpu_or_exit();
+    let ctx = crate::data::report::gpu_or_exit();
     let mut rows_out = Vec::new();
     let mut flagged = Vec::new();
     for (i, (name, placement, memory, barrier)) in configurations().into_iter().enumerate() {
@@ -79,7 +81,7 @@ fn main() {
         while dispatches < wanted && (dispatches == 0 || wall_ms < budget_ms) {
             let n = CHUNK.min(wanted - dispatches);
             // A different workgroup order for every submission of every configuration.
-            let seed = syncscope::model::splitmix64(((i as u64) << 32) | submission);
+            let seed = crate::model::splitmix64(((i as u64) << 32) | submission);
             let c = pollster::block_on(run(&ctx, &test, &compiled, INSTANCES, n, seed, now_ms)).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(c.shape, shape, "{name}: every submission the same shape");
             for (total, n) in counts.iter_mut().zip(&c.counts) {
@@ -136,7 +138,7 @@ fn main() {
     if !flagged.is_empty() {
         eprintln!("forbidden, unlisted or miscounted instances in: {}", flagged.join("; "));
     }
-    common::print_report(
+    crate::data::report::print_report(
         "litmus/report",
         &ctx,
         &names(SCHEMA),

@@ -3,24 +3,26 @@
 //! dispatch, and across workgroups over two dispatches. Prints, as JSON, how many reads missed
 //! the write they looked for.
 //!
-//!     cargo run --release --example across_report > data/<gpu>-across.json
+//! ```sh
+//! cargo run --release --example report -- across > data/<gpu>-across.json
+//! ```
 //!
 //! Every number is counted from what the GPU wrote.
 
-use syncscope::data::Json;
-use syncscope::lessons::barrier::across::run_across;
-use syncscope::lessons::barrier::{check_across, Across};
-use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::data::Json;
+use crate::lessons::barrier::across::run_across;
+use crate::lessons::barrier::{check_across, Across};
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::barrier;
+use crate::data::measured::names;
+use crate::lessons::barrier;
 
 const RUNS: usize = 10;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let limits = ComputeLimits::from(ctx.adapter.limits);
     let mut rows = Vec::new();
     for how in Across::ALL {
@@ -42,7 +44,7 @@ fn main() {
             ]));
         }
     }
-    common::print_report(
+    crate::data::report::print_report(
         "across/report",
         &ctx,
         &names(barrier::measured::ACROSS_SCHEMA),

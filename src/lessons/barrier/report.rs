@@ -2,25 +2,27 @@
 //! wgpu over Vulkan) and prints, as JSON, the stale reads and how many workgroups had every
 //! arrival before every departure: the figures the barrier lesson shows beside the reader's.
 //!
-//!     cargo run --release --example barrier_report > data/<gpu>-barrier.json
+//! ```sh
+//! cargo run --release --example report -- barrier > data/<gpu>-barrier.json
+//! ```
 //!
 //! Every number is counted from what the GPU wrote.
 
-use syncscope::data::Json;
-use syncscope::lessons::barrier::gpu::run_barrier;
-use syncscope::lessons::barrier::{check, BarrierVariant};
-use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
-use syncscope::site::settings::LessonVariant;
+use crate::data::Json;
+use crate::lessons::barrier::gpu::run_barrier;
+use crate::lessons::barrier::{check, BarrierVariant};
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::site::settings::LessonVariant;
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::barrier;
+use crate::data::measured::names;
+use crate::lessons::barrier;
 
 const RUNS: usize = 10;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let limits = ComputeLimits::from(ctx.adapter.limits);
     let mut rows = Vec::new();
     for variant in [BarrierVariant::With, BarrierVariant::Without] {
@@ -29,7 +31,7 @@ fn main() {
             let run = || pollster::block_on(run_barrier(&ctx, variant, params)).expect("run");
             run(); // warm-up
             let checks: Vec<_> = (0..RUNS).map(|_| check(params, &run())).collect();
-            let span = |f: fn(&syncscope::lessons::barrier::BarrierCheck) -> u32| {
+            let span = |f: fn(&crate::lessons::barrier::BarrierCheck) -> u32| {
                 let values = checks.iter().map(f);
                 (values.clone().min().unwrap_or(0), values.max().unwrap_or(0))
             };
@@ -51,7 +53,7 @@ fn main() {
             ]));
         }
     }
-    common::print_report(
+    crate::data::report::print_report(
         "barrier/report",
         &ctx,
         &names(barrier::measured::SCHEMA),

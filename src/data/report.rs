@@ -1,6 +1,7 @@
-//! What the report runners share: this machine's GPU, or a clear exit without one.
+//! What the report runners share (native only): this machine's GPU, or a clear exit without
+//! one, and the shape every report is printed in.
 
-use syncscope::gpu::GpuContext;
+use crate::gpu::GpuContext;
 
 pub fn gpu_or_exit() -> GpuContext {
     match pollster::block_on(GpuContext::acquire()) {
@@ -18,10 +19,10 @@ pub fn print_report(
     kind: &str,
     ctx: &GpuContext,
     columns: &[&str],
-    rows: Vec<syncscope::data::Json>,
-    extra: Vec<(&str, syncscope::data::Json)>,
+    rows: Vec<crate::data::Json>,
+    extra: Vec<(&str, crate::data::Json)>,
 ) {
-    use syncscope::data::{adapter, Json};
+    use crate::data::{adapter, Json};
     let mut fields = vec![
         ("syncscope", Json::from(kind)),
         ("adapter", adapter(&ctx.adapter)),

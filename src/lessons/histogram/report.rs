@@ -3,26 +3,28 @@
 //! whether the atomic ways were exact, what the plain one lost, and the median time per
 //! dispatch: the figures the histogram lesson charts beside the reader's.
 //!
-//!     cargo run --release --example histogram_report > data/<gpu>-histogram.json
+//! ```sh
+//! cargo run --release --example report -- histogram > data/<gpu>-histogram.json
+//! ```
 //!
 //! Every number is counted or timed on the GPU; the histograms are checked against the CPU.
 
-use syncscope::data::Json;
-use syncscope::lessons::histogram::gpu::run_histogram;
-use syncscope::gpu::params::GpuParams;
-use syncscope::lessons::histogram::{check, HistogramVariant, DISTINCT};
-use syncscope::site::settings::LessonVariant;
+use crate::data::Json;
+use crate::lessons::histogram::gpu::run_histogram;
+use crate::gpu::params::GpuParams;
+use crate::lessons::histogram::{check, HistogramVariant, DISTINCT};
+use crate::site::settings::LessonVariant;
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::histogram;
+use crate::data::measured::names;
+use crate::lessons::histogram;
 
 const PASSES: usize = 5;
 const REPEATS: u32 = 20;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let mut rows = Vec::new();
     for values in [1 << 20, 1 << 24] {
         let params = GpuParams { invocations: values, workgroup_size: 256 };
@@ -48,7 +50,7 @@ fn main() {
             }
         }
     }
-    common::print_report(
+    crate::data::report::print_report(
         "histogram/report",
         &ctx,
         &names(histogram::measured::SCHEMA),

@@ -1,24 +1,26 @@
 //! Runs the append kernel on this machine's GPU (native wgpu over Vulkan) and prints, as JSON,
 //! what it appended: the figures the append lesson shows beside the reader's own.
 //!
-//!     cargo run --release --example append_report > data/<gpu>-append.json
+//! ```sh
+//! cargo run --release --example report -- append > data/<gpu>-append.json
+//! ```
 //!
 //! Every number comes from the GPU: counts and output slots read back.
 
-use syncscope::data::Json;
-use syncscope::lessons::append::gpu::run_append;
-use syncscope::lessons::append::{check, slots_changed};
-use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::data::Json;
+use crate::lessons::append::gpu::run_append;
+use crate::lessons::append::{check, slots_changed};
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::append;
+use crate::data::measured::names;
+use crate::lessons::append;
 
 const RUNS: usize = 10;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let limits = ComputeLimits::from(ctx.adapter.limits);
     let mut rows = Vec::new();
     for (invocations, workgroup_size) in [(1024, 64), (8192, 64), (65_536, 256), (1 << 20, 256)] {
@@ -47,7 +49,7 @@ fn main() {
             Json::from(*in_order.iter().max().unwrap()),
         ]));
     }
-    common::print_report(
+    crate::data::report::print_report(
         "append/report",
         &ctx,
         &names(append::measured::SCHEMA),

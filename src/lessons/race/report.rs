@@ -1,22 +1,25 @@
 //! Runs the race kernels on this machine's GPU (native wgpu over Vulkan) and prints what
 //! they did as JSON: the figures the lessons show as "measured on …" beside the reader's own.
 //!
-//!     cargo run --release --example race_report > data/<gpu>-race.json
+//! ```sh
+//! cargo run --release --example report -- race > data/<gpu>-race.json
+//! ```
 //!
 //! Every number comes from the GPU: final counts read back, tickets recorded by the kernel,
 //! timestamp-query durations.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
-use syncscope::lessons::race::gpu::{run_race, run_replay};
-use syncscope::data::Json;
-use syncscope::gpu::GpuContext;
-use syncscope::lessons::race::{GpuParams, Variant};
-use syncscope::model::ReplayTimeline;
+use crate::lessons::race::gpu::{run_race, run_replay};
+use crate::data::Json;
+use crate::gpu::GpuContext;
+use crate::lessons::race::{GpuParams, Variant};
+use crate::model::ReplayTimeline;
 
 const RUNS: u32 = 100;
 
-fn main() {
+/// Runs the report and prints it to standard output.
+pub fn main() {
     let started = Instant::now();
     let ctx = match pollster::block_on(GpuContext::acquire()) {
         Ok(ctx) => ctx,
@@ -83,9 +86,9 @@ fn main() {
             let timeline = ReplayTimeline::from_records(&run.records, 0, run.final_count).expect("history");
             let order = timeline.steps.iter().map(|s| {
                 let kind = match s.access {
-                    syncscope::model::ReplayAccess::Load { value } => format!("L{value}"),
-                    syncscope::model::ReplayAccess::Store { value } => format!("S{value}"),
-                    syncscope::model::ReplayAccess::ReadModifyWrite { old, .. } => format!("A{old}"),
+                    crate::model::ReplayAccess::Load { value } => format!("L{value}"),
+                    crate::model::ReplayAccess::Store { value } => format!("S{value}"),
+                    crate::model::ReplayAccess::ReadModifyWrite { old, .. } => format!("A{old}"),
                 };
                 Json::from(format!("{}:{kind}", s.lane))
             });

@@ -1,26 +1,28 @@
 //! Runs the ticket kernel on this machine's GPU (native wgpu over Vulkan) and prints, as JSON,
 //! how it handed the tickets out: the figures the ticket lesson shows beside the reader's own.
 //!
-//!     cargo run --release --example atomic_counter_report > data/<gpu>-tickets.json
+//! ```sh
+//! cargo run --release --example report -- tickets > data/<gpu>-tickets.json
+//! ```
 //!
 //! Every number comes from the GPU: tickets read back, timestamp-query durations.
 
-use syncscope::data::Json;
-use syncscope::lessons::atomic_counter::gpu::run_tickets;
-use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
-use syncscope::lessons::atomic_counter::check;
+use crate::data::Json;
+use crate::lessons::atomic_counter::gpu::run_tickets;
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::lessons::atomic_counter::check;
 
 const RUNS: usize = 10;
 /// How many workgroups' service order to keep from each size's first run.
 const ORDER_KEPT: usize = 16;
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::atomic_counter;
+use crate::data::measured::names;
+use crate::lessons::atomic_counter;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let limits = ComputeLimits::from(ctx.adapter.limits);
     let mut rows = Vec::new();
     let mut orders = Vec::new();
@@ -57,7 +59,7 @@ fn main() {
             Json::from(gpu_ms.get(gpu_ms.len() / 2).copied()),
         ]));
     }
-    common::print_report(
+    crate::data::report::print_report(
         "atomic-counter/report",
         &ctx,
         &names(atomic_counter::measured::SCHEMA),

@@ -4,26 +4,28 @@
 //! one-at-a-time order explains, how many final values and sets of returned values came up,
 //! and how many compare-exchanges failed spuriously: the figures that lesson shows.
 //!
-//!     cargo run --release --example atomic_ops_report > data/<gpu>-atomic-ops.json
+//! ```sh
+//! cargo run --release --example report -- atomic-ops > data/<gpu>-atomic-ops.json
+//! ```
 //!
 //! Every number is counted from what the GPU returned.
 
-use syncscope::data::Json;
-use syncscope::lessons::atomic_ops::gpu::run_atomic_op;
-use syncscope::lessons::atomic_ops::{tally, AtomicOp, AtomicSetup, Placement};
-use syncscope::model::IntType;
+use crate::data::Json;
+use crate::lessons::atomic_ops::gpu::run_atomic_op;
+use crate::lessons::atomic_ops::{tally, AtomicOp, AtomicSetup, Placement};
+use crate::model::IntType;
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::atomic_ops;
+use crate::data::measured::names;
+use crate::lessons::atomic_ops;
 
 const RUNS: usize = 100;
 /// The most the lesson runs: the widest race for each returned value.
 const INVOCATIONS: usize = 16;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let mut rows = Vec::new();
     let placements = [Placement::OneWorkgroup, Placement::WorkgroupEach];
     let types = [IntType::U32, IntType::I32];
@@ -46,7 +48,7 @@ fn main() {
             Json::from(t.spurious),
         ]));
     }
-    common::print_report(
+    crate::data::report::print_report(
         "atomic-ops/report",
         &ctx,
         &names(atomic_ops::measured::SCHEMA),

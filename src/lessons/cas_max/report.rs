@@ -2,25 +2,27 @@
 //! prints, as JSON, whether it found the true maximum and how many retries it took: the
 //! figures the cas-max lesson shows beside the reader's own.
 //!
-//!     cargo run --release --example cas_max_report > data/<gpu>-cas-max.json
+//! ```sh
+//! cargo run --release --example report -- cas-max > data/<gpu>-cas-max.json
+//! ```
 //!
 //! Every number comes from the GPU: the result's bits and each invocation's retries.
 
-use syncscope::data::Json;
-use syncscope::lessons::cas_max::gpu::run_cas_max;
-use syncscope::lessons::cas_max::{check, CasInputs};
-use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
-use syncscope::site::settings::LessonVariant;
+use crate::data::Json;
+use crate::lessons::cas_max::gpu::run_cas_max;
+use crate::lessons::cas_max::{check, CasInputs};
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::site::settings::LessonVariant;
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::cas_max;
+use crate::data::measured::names;
+use crate::lessons::cas_max;
 
 const RUNS: usize = 10;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let limits = ComputeLimits::from(ctx.adapter.limits);
     let mut rows = Vec::new();
     for inputs in [CasInputs::Mixed, CasInputs::NonPositive] {
@@ -51,7 +53,7 @@ fn main() {
             ]));
         }
     }
-    common::print_report(
+    crate::data::report::print_report(
         "cas-max/report",
         &ctx,
         &names(cas_max::measured::SCHEMA),

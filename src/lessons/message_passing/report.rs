@@ -3,30 +3,32 @@
 //! instances per dispatch against the smallest test per dispatch. Prints JSON: the figures the
 //! message-passing lesson shows beside the reader's.
 //!
-//!     cargo run --release --example message_passing_report > data/<gpu>-message-passing.json
+//! ```sh
+//! cargo run --release --example report -- message-passing > data/<gpu>-message-passing.json
+//! ```
 //!
 //! Counts are the kernel's own; nothing here is computed by the model. Counts columns follow
 //! `Outcome::ALL`: reader first, writer first, interleaved, weak.
 
 use std::time::Instant;
-use syncscope::data::Json;
-use syncscope::lessons::message_passing::gpu::{compare_throughput, run_litmus};
-use syncscope::gpu::params::GpuParams;
-use syncscope::lessons::message_passing::{check, MessagePassingVariant, Outcome};
-use syncscope::site::settings::LessonVariant;
+use crate::data::Json;
+use crate::lessons::message_passing::gpu::{compare_throughput, run_litmus};
+use crate::gpu::params::GpuParams;
+use crate::lessons::message_passing::{check, MessagePassingVariant, Outcome};
+use crate::site::settings::LessonVariant;
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::message_passing;
+use crate::data::measured::names;
+use crate::lessons::message_passing;
 
 fn now_ms() -> f64 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e3
 }
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let mut rows = Vec::new();
     // Workgroups of 32 (one NVIDIA warp each) as well as 256: more workgroups, more pairs
     // spread over the GPU.
@@ -45,7 +47,7 @@ fn main() {
     let many = GpuParams { invocations: 1 << 20, workgroup_size: 256 };
     let t = pollster::block_on(compare_throughput(&ctx, MessagePassingVariant::Relaxed, many, 10, 1000, 7, now_ms)).expect("throughput");
     eprintln!("throughput: {:.0}/s vs {:.0}/s = {:.0}×", t.many.per_second(), t.smallest.per_second(), t.ratio());
-    common::print_report(
+    crate::data::report::print_report(
         "message-passing/report",
         &ctx,
         &names(message_passing::measured::SCHEMA),

@@ -2,24 +2,26 @@
 //! (native wgpu over Vulkan) and prints, as JSON, how many runs had wrong cells and how many:
 //! the figures the tiled lesson shows beside the reader's.
 //!
-//!     cargo run --release --example tiled_report > data/<gpu>-tiled.json
+//! ```sh
+//! cargo run --release --example report -- tiled > data/<gpu>-tiled.json
+//! ```
 //!
 //! Every cell is compared with the product computed on the CPU.
 
-use syncscope::data::Json;
-use syncscope::lessons::tiled::gpu::run_tiled;
-use syncscope::site::settings::LessonVariant;
-use syncscope::lessons::tiled::{product, wrong_cells, TiledSize, TiledVariant};
+use crate::data::Json;
+use crate::lessons::tiled::gpu::run_tiled;
+use crate::site::settings::LessonVariant;
+use crate::lessons::tiled::{product, wrong_cells, TiledSize, TiledVariant};
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::tiled;
+use crate::data::measured::names;
+use crate::lessons::tiled;
 
 const RUNS: u32 = 100;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let mut rows = Vec::new();
     for variant in TiledVariant::ALL {
         for (n, tile) in [(8, 4), (64, 8), (64, 16), (256, 16), (512, 16)] {
@@ -38,5 +40,5 @@ fn main() {
             ]));
         }
     }
-    common::print_report("tiled/report", &ctx, &names(tiled::measured::SCHEMA), rows, vec![]);
+    crate::data::report::print_report("tiled/report", &ctx, &names(tiled::measured::SCHEMA), rows, vec![]);
 }

@@ -2,25 +2,27 @@
 //! tree of workgroups against atomicAdd into one counter, each repeated inside one timed
 //! pass, and prints the figures as JSON for the lesson to show beside the reader's own.
 //!
-//!     cargo run --release --example reduction_report > data/<gpu>-reduction.json
+//! ```sh
+//! cargo run --release --example report -- reduction > data/<gpu>-reduction.json
+//! ```
 //!
 //! Every time comes from the GPU's timestamp queries; every sum is checked against the CPU.
 
-use syncscope::data::Json;
-use syncscope::lessons::reduction::gpu::{run_comparison, run_trace, Ways};
-use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
-use syncscope::lessons::reduction::{large_sum, trace, VALUES};
+use crate::data::Json;
+use crate::lessons::reduction::gpu::{run_comparison, run_trace, Ways};
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::lessons::reduction::{large_sum, trace, VALUES};
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::reduction;
+use crate::data::measured::names;
+use crate::lessons::reduction;
 
 const REPEATS: u32 = 20;
 const RUNS: usize = 5;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let limits = ComputeLimits::from(ctx.adapter.limits);
     let traced = pollster::block_on(run_trace(&ctx, 8)).expect("trace") == trace(&VALUES[..8]);
     let mut rows = Vec::new();
@@ -34,7 +36,7 @@ fn main() {
             .iter()
             .filter(|c| c.tree_sum.map(u64::from) == Some(want) && u64::from(c.atomic_total) == (want * u64::from(REPEATS)) & 0xFFFF_FFFF)
             .count();
-        let median = |f: fn(&syncscope::lessons::reduction::gpu::Comparison) -> Option<f64>| {
+        let median = |f: fn(&crate::lessons::reduction::gpu::Comparison) -> Option<f64>| {
             let mut v: Vec<f64> = runs.iter().filter_map(f).collect();
             v.sort_by(f64::total_cmp);
             v.get(v.len() / 2).map(|ns| ns / 1e6)
@@ -49,7 +51,7 @@ fn main() {
             Json::from(median(|c| c.atomic_ns)),
         ]));
     }
-    common::print_report(
+    crate::data::report::print_report(
         "reduction/report",
         &ctx,
         &names(reduction::measured::SCHEMA),

@@ -2,25 +2,27 @@
 //! as JSON, how many invocations entered, gave up, overlapped inside, and how many increments
 //! were lost: the figures the spinlock lesson shows beside the reader's own.
 //!
-//!     cargo run --release --example spinlock_report > data/<gpu>-spinlock.json
+//! ```sh
+//! cargo run --release --example report -- spinlock > data/<gpu>-spinlock.json
+//! ```
 //!
 //! Every number is counted by the kernel on the GPU and read back.
 
-use syncscope::data::Json;
-use syncscope::lessons::spinlock::gpu::run_spinlock;
-use syncscope::gpu::params::{check_params, ComputeLimits, GpuParams};
-use syncscope::site::settings::LessonVariant;
-use syncscope::lessons::spinlock::{check, Lock};
+use crate::data::Json;
+use crate::lessons::spinlock::gpu::run_spinlock;
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::site::settings::LessonVariant;
+use crate::lessons::spinlock::{check, Lock};
 
-mod common;
 
-use syncscope::data::measured::names;
-use syncscope::lessons::spinlock;
+use crate::data::measured::names;
+use crate::lessons::spinlock;
 
 const RUNS: usize = 10;
 
-fn main() {
-    let ctx = common::gpu_or_exit();
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
     let limits = ComputeLimits::from(ctx.adapter.limits);
     let mut rows = Vec::new();
     for lock in [Lock::None, Lock::SpinThenEnter, Lock::EnterInLoop] {
@@ -50,7 +52,7 @@ fn main() {
             rows.push(Json::Array(row));
         }
     }
-    common::print_report(
+    crate::data::report::print_report(
         "spinlock/report",
         &ctx,
         &names(spinlock::measured::SCHEMA),
