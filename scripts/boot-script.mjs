@@ -6,7 +6,7 @@
 // Trunk's own outputs do, so a long-lived cache never serves a stale one.
 import fs from 'node:fs';
 import path from 'node:path';
-import crypto from 'node:crypto';
+import { moveInlineBoot, UnexpectedOutput } from './lib/boot.mjs';
 
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) {
@@ -15,16 +15,13 @@ if (!dir) {
 }
 const indexPath = path.join(dir, 'index.html');
 const html = fs.readFileSync(indexPath, 'utf8');
-// Release builds minify the HTML: the attribute may lose its quotes, `init` its name.
-const inline = /<script type="?module"?>([\s\S]*?)<\/script>/;
-const match = html.match(inline);
-if (!match || !/\bimport\b/.test(match[1])) {
-  console.error('boot-script.mjs: no inline start-up script in index.html; Trunk changed its output?');
-  console.error(html);
+let moved;
+try {
+  moved = moveInlineBoot(html);
+} catch (error) {
+  if (!(error instanceof UnexpectedOutput)) throw error;
+  console.error(`boot-script.mjs: ${error.message}`);
   process.exit(1);
 }
-const body = match[1].trim() + '\n';
-const hash = crypto.createHash('sha256').update(body).digest('hex').slice(0, 16);
-const name = `boot-${hash}.js`;
-fs.writeFileSync(path.join(dir, name), body);
-fs.writeFileSync(indexPath, html.replace(inline, `<script type="module" src="./${name}"></script>`));
+fs.writeFileSync(path.join(dir, moved.name), moved.body);
+fs.writeFileSync(indexPath, moved.html);

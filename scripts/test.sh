@@ -1,17 +1,45 @@
 #!/usr/bin/env bash
-# Sets up what is missing, then runs every test tier:
-#   1. host: the model, and the kernels natively on Vulkan (lavapipe without a GPU)
-#   2. browser: the built site in headless Chromium with WebGPU, driven by Playwright
+# Sets up what is missing, then runs every test tier, and prints how long each phase took:
+#   set-up      scripts/setup.sh --test (seconds when everything is installed)
+#   style       cargo fmt --check, then clippy on the host's code and on the browser's
+#   host        cargo test: the models, and the kernels natively on Vulkan (lavapipe without a GPU)
+#   site        the release build of the site (scripts/build.sh)
+#   scripts     the build's post-processing scripts on small fixtures
+#   browser     the built site in headless Chromium with WebGPU, driven by Playwright
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
-"$SYNCSCOPE_ROOT/scripts/setup.sh" --test
 cd "$SYNCSCOPE_ROOT"
 
-log "host tests"
-cargo test --locked
+phases=()
+report() {
+  local status=$?
+  [ ${#phases[@]} -eq 0 ] && return
+  log "phase times:"
+  for p in "${phases[@]}"; do printf '  %-9s %s\n' "${p%%=*}" "${p#*=}" >&2; done
+  [ $status -eq 0 ] || log "failed in phase: ${current:-?}"
+}
+trap report EXIT
 
-log "building the site"
-"$SYNCSCOPE_ROOT/scripts/build.sh"
+# Runs "$@" as the phase $1, and keeps its wall time for the summary.
+phase() {
+  current="$1"
+  shift
+  log "$current"
+  local start=$SECONDS
+  "$@"
+  local took=$((SECONDS - start))
+  phases+=("$current=$((took / 60)) min $((took % 60)) s")
+}
 
-log "browser tests"
-node --test --test-concurrency=1 e2e/
+style() {
+  cargo fmt --check
+  cargo clippy --locked --all-targets -- -D warnings
+  with_wasm_toolchain cargo clippy --locked --target wasm32-unknown-unknown --bins --features split -- -D warnings
+}
+
+phase set-up "$SYNCSCOPE_ROOT/scripts/setup.sh" --test
+phase style style
+phase host cargo test --locked
+phase site "$SYNCSCOPE_ROOT/scripts/build.sh"
+phase scripts node --test scripts/test/
+phase browser node --test --test-concurrency=1 e2e/

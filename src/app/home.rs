@@ -6,6 +6,9 @@ use crate::ui::gpu::GpuStatus;
 use crate::ui::scene::SceneThumbnail;
 use leptos::prelude::*;
 
+/// A lesson's still for its card: its model a few steps in.
+type Preview = Option<fn() -> crate::model::Machine>;
+
 #[component]
 pub fn Home() -> impl IntoView {
     // The stills are drawn after the first frame: the list of lessons is readable and usable
@@ -13,7 +16,7 @@ pub fn Home() -> impl IntoView {
     let stills = RwSignal::new(false);
     request_animation_frame(move || stills.set(true));
     let chapters = Chapter::COURSE.iter().map(|&chapter| {
-        let lessons: Vec<(&'static Link, Option<fn() -> crate::model::Machine>)> =
+        let lessons: Vec<(&'static Link, Preview)> =
             LINKS.iter().zip(PREVIEWS).filter(|(l, _)| l.chapter == chapter).collect();
         view! {
             <section class="chapter" data-chapter=chapter.title()>

@@ -8,6 +8,9 @@ use crate::site::{embed, param, query};
 use crate::ui::GpuHandle;
 use leptos::prelude::*;
 
+/// What builds a page.
+type PageView = fn() -> AnyView;
+
 /// Which pages one wasm carries. The built site gives each page a wasm of its own (see
 /// `src/bin/`), so a reader downloads the page they open and nothing else; development builds
 /// carry them all, so one build serves every page.
@@ -77,7 +80,7 @@ fn App(pages: &'static Pages) -> impl IntoView {
         provide_context(text_lanes);
     }
     let lesson = query::get("lesson").filter(|id| !id.is_empty());
-    let chosen: Option<(&'static str, fn() -> AnyView)> = match *pages {
+    let chosen: Option<(&'static str, PageView)> = match *pages {
         Pages::Whole(find) => lesson.as_deref().and_then(find).map(|l| (l.id, l.page)),
         Pages::Index => None,
         Pages::One { id, page, .. } => Some((id, page)),

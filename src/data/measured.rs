@@ -149,8 +149,8 @@ fn cells(line: &str) -> Vec<String> {
 pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let at = line.find(&format!("\"{key}\": "))? + key.len() + 4;
     let rest = &line[at..];
-    let end = if rest.starts_with('"') {
-        rest[1..].find('"')? + 2
+    let end = if let Some(text) = rest.strip_prefix('"') {
+        text.find('"')? + 2
     } else if rest.starts_with('{') {
         rest.find('}')? + 1
     } else {

@@ -128,7 +128,7 @@ fn log_bars_body(groups: &[&str], series: &[Series]) -> String {
         }
         out += &format!("<text class=\"tick\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{name}</text>", LEFT + group_w * (g as f64 + 0.5), base + 14.0);
     }
-    out += &format!("<text class=\"axis-label\" x=\"4\" y=\"4\" dominant-baseline=\"hanging\">instances (log scale)</text>");
+    out += "<text class=\"axis-label\" x=\"4\" y=\"4\" dominant-baseline=\"hanging\">instances (log scale)</text>";
     out
 }
 

@@ -92,6 +92,12 @@ impl<T: Send + Sync + 'static> Clone for GpuJob<T> {
 
 impl<T: Send + Sync + 'static> Copy for GpuJob<T> {}
 
+impl<T: Send + Sync + 'static> Default for GpuJob<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<T: Send + Sync + 'static> GpuJob<T> {
     pub fn new() -> Self {
         GpuJob {

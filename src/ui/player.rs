@@ -70,7 +70,7 @@ pub fn Player(
             start();
         }
     });
-    on_cleanup(move || stop());
+    on_cleanup(stop);
 
     if keyboard {
         let handle = window_event_listener(leptos::ev::keydown, move |e| {

@@ -100,7 +100,7 @@ impl Flying {
 
     fn clear(&self) {
         if let (Some(canvas), Some(context)) = (&self.canvas, &self.context) {
-            let _ = context.save();
+            context.save();
             let _ = context.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
             context.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
             context.restore();

@@ -275,8 +275,8 @@ fn columns_are_read_by_name_not_by_position() {
         .lines()
         .map(|l| {
             let t = l.trim_start();
-            if t.starts_with("\"columns\": ") {
-                format!("  \"columns\": {},", swap(&t["\"columns\": ".len()..]).trim_end_matches(','))
+            if let Some(columns) = t.strip_prefix("\"columns\": ") {
+                format!("  \"columns\": {},", swap(columns).trim_end_matches(','))
             } else if t.starts_with('[') {
                 format!("    {}", swap(t))
             } else {

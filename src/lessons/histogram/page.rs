@@ -218,8 +218,12 @@ fn CountReport(
     }
 }
 
+/// One point of a sweep as charted: the x value, and each way's time there (none where it
+/// was not timed).
+type Timed = (u32, Vec<(HistogramVariant, Option<f64>)>);
+
 /// A sweep as a chart of ms per dispatch against bins hit, one line per way.
-fn sweep_chart(title: String, x_title: &'static str, points: &[(u32, Vec<(HistogramVariant, Option<f64>)>)], test_id: &'static str) -> impl IntoView {
+fn sweep_chart(title: String, x_title: &'static str, points: &[Timed], test_id: &'static str) -> impl IntoView {
     let series = HistogramVariant::ALL
         .iter()
         .map(|&v| Series { name: label(v), values: points.iter().map(|(_, runs)| runs.iter().find(|r| r.0 == v).and_then(|r| r.1)).collect() })
@@ -235,7 +239,7 @@ fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoin
         let c = check(p.values, p.distinct, r.repeats, &r.bins);
         c.possible && (c.exact || !v.exact())
     }));
-    let times: Vec<(u32, Vec<(HistogramVariant, Option<f64>)>)> = points
+    let times: Vec<Timed> = points
         .iter()
         .map(|p| (if by_size { p.values } else { p.distinct }, p.runs.iter().map(|(v, r)| (*v, r.ns_per_dispatch.map(|ns| ns / 1e6))).collect()))
         .collect();
@@ -277,7 +281,7 @@ fn MeasuredElsewhere() -> impl IntoView {
         let charts = sizes
             .into_iter()
             .map(|n| {
-                let points: Vec<(u32, Vec<(HistogramVariant, Option<f64>)>)> = DISTINCT
+                let points: Vec<Timed> = DISTINCT
                     .iter()
                     .map(|&d| {
                         let runs = HistogramVariant::ALL

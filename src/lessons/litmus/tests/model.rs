@@ -257,7 +257,8 @@ fn what_the_vulkan_alloy_tests_say_the_model_agrees_with() {
     let one_workgroup = &[(Placement::Same, Space::Storage), (Placement::Same, Space::Workgroup)][..];
     let anywhere = &[(Placement::Across, Space::Storage), (Placement::Same, Space::Storage), (Placement::Same, Space::Workgroup)][..];
     // (file, test, where it runs, outcome, Alloy allows it)
-    let alloy: [(&str, &str, &[(Placement, Space)], &[(&str, u32)], bool); 10] = [
+    type AlloyTest<'a> = (&'a str, &'a str, &'a [(Placement, Space)], &'a [(&'a str, u32)], bool);
+    let alloy: [AlloyTest; 10] = [
         // Relaxed atomics, each thread in a workgroup of its own, device scope: coherence.
         ("asmo.test", "T0: x=1 | T1: x=2 | T2: r0=x; r1=x | T3: r2=x; r3=x", across, &[("r0", 1), ("r1", 2), ("r2", 2), ("r3", 1)], false),
         ("corr.test", "T0: r0=x; r1=x | T1: r2=x; r3=x | T2: x=2 | T3: x=1", across, &[("r0", 2), ("r1", 1), ("r2", 1), ("r3", 2)], false),
