@@ -1,10 +1,10 @@
 //! What the kernel tests share (native only): the device, one test at a time, and its limits as
 //! the lessons check them. Public for the integration tests, which see only the public API.
 
+use crate::gpu::params::ComputeLimits;
+use crate::gpu::GpuContext;
 use std::ops::Deref;
 use std::sync::{Mutex, MutexGuard};
-use crate::gpu::GpuContext;
-use crate::gpu::params::ComputeLimits;
 
 /// Kernel tests take turns. On an NVIDIA H100 (driver 580, Vulkan) several test threads each
 /// creating a device and dispatching at once sometimes hung; one at a time they always passed.

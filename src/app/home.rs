@@ -15,19 +15,21 @@ pub fn Home() -> impl IntoView {
     // at once, and eleven small scenes follow.
     let stills = RwSignal::new(false);
     request_animation_frame(move || stills.set(true));
-    let chapters = Chapter::COURSE.iter().map(|&chapter| {
-        let lessons: Vec<(&'static Link, Preview)> =
-            LINKS.iter().zip(PREVIEWS).filter(|(l, _)| l.chapter == chapter).collect();
-        view! {
-            <section class="chapter" data-chapter=chapter.title()>
-                <h2>{chapter.title()}</h2>
-                <p class="muted">{chapter.lede()}</p>
-                <ul class="lesson-cards">
-                    {lessons.into_iter().map(|(l, preview)| view! { <LessonCard lesson=l preview=preview stills=stills /> }).collect_view()}
-                </ul>
-            </section>
-        }
-    }).collect_view();
+    let chapters = Chapter::COURSE
+        .iter()
+        .map(|&chapter| {
+            let lessons: Vec<(&'static Link, Preview)> = LINKS.iter().zip(PREVIEWS).filter(|(l, _)| l.chapter == chapter).collect();
+            view! {
+                <section class="chapter" data-chapter=chapter.title()>
+                    <h2>{chapter.title()}</h2>
+                    <p class="muted">{chapter.lede()}</p>
+                    <ul class="lesson-cards">
+                        {lessons.into_iter().map(|(l, preview)| view! { <LessonCard lesson=l preview=preview stills=stills /> }).collect_view()}
+                    </ul>
+                </section>
+            }
+        })
+        .collect_view();
     view! {
         <section class="home">
             <h1>"See GPU synchronization happen"</h1>

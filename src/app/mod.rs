@@ -90,56 +90,59 @@ fn App(pages: &'static Pages) -> impl IntoView {
         // Only a known lesson's id (a constant) is ever put in the message, never the URL's text.
         embed::start(chosen.map_or("", |(id, _)| id));
     }
-    let page = match (chosen, lesson) {
-        (Some((id, page)), _) => {
-            // Each page its own title in the tab, the history and a bookmark.
-            if let (Some(document), Some(l)) = (web_sys::window().and_then(|w| w.document()), link(id)) {
-                document.set_title(&format!("{} — syncscope", l.title));
-            }
-            let page = page();
-            // The course goes on from the end of every page, the lab and the reference too (not
-            // inside an embedding frame, where another lesson would replace the one the notes chose).
-            let (previous, next) = crate::lessons::neighbours(id);
-            let nav = (!embedded && (previous.is_some() || next.is_some())).then(|| view! {
+    let page =
+        match (chosen, lesson) {
+            (Some((id, page)), _) => {
+                // Each page its own title in the tab, the history and a bookmark.
+                if let (Some(document), Some(l)) = (web_sys::window().and_then(|w| w.document()), link(id)) {
+                    document.set_title(&format!("{} — syncscope", l.title));
+                }
+                let page = page();
+                // The course goes on from the end of every page, the lab and the reference too (not
+                // inside an embedding frame, where another lesson would replace the one the notes chose).
+                let (previous, next) = crate::lessons::neighbours(id);
+                let nav = (!embedded && (previous.is_some() || next.is_some())).then(|| view! {
                 <nav class="lesson-nav" aria-label="previous and next page">
                     {previous.map(|l| view! { <a rel="prev" href=format!("?lesson={}", l.id) data-testid="lesson-prev">{format!("← {}", l.title)}</a> })}
                     {next.map(|l| view! { <a rel="next" href=format!("?lesson={}", l.id) data-testid="lesson-next">{format!("{} →", l.title)}</a> })}
                 </nav>
             });
-            view! { {page} {nav} }.into_any()
-        }
-        (None, None) => home::Home().into_any(),
-        (None, Some(other)) => {
-            let message = match link(&other) {
-                // Only when this wasm was started for a page it does not carry.
-                Some(known) => format!("This build of the site has no page for “{}”.", known.title),
-                None => param::one_of("lesson", &other, &LINKS.iter().map(|l| l.id).collect::<Vec<_>>())
-                    .err()
-                    .unwrap_or_default(),
-            };
-            view! {
-                <p class="notice warn" role="alert" data-testid="param-error">{message}</p>
-                {home::Home()}
+                view! { {page} {nav} }.into_any()
             }
-            .into_any()
+            (None, None) => home::Home().into_any(),
+            (None, Some(other)) => {
+                let message = match link(&other) {
+                    // Only when this wasm was started for a page it does not carry.
+                    Some(known) => format!("This build of the site has no page for “{}”.", known.title),
+                    None => param::one_of("lesson", &other, &LINKS.iter().map(|l| l.id).collect::<Vec<_>>()).err().unwrap_or_default(),
+                };
+                view! {
+                    <p class="notice warn" role="alert" data-testid="param-error">{message}</p>
+                    {home::Home()}
+                }
+                .into_any()
+            }
+        };
+    let header = (!embedded).then(|| {
+        view! {
+            <header class="site">
+                <a class="brand" href="?">"syncscope"</a>
+                <span class="tagline">"GPU synchronization, stepped and run for real"</span>
+            </header>
         }
-    };
-    let header = (!embedded).then(|| view! {
-        <header class="site">
-            <a class="brand" href="?">"syncscope"</a>
-            <span class="tagline">"GPU synchronization, stepped and run for real"</span>
-        </header>
     });
-    let open_whole = embedded.then(|| view! {
-        <p class="embed-credit">
-            <a href=full_page_link() target="_blank" rel="noopener" data-testid="open-full"
-                on:click=|e| {
-                    use wasm_bindgen::JsCast;
-                    if let Some(a) = e.current_target().and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
-                        a.set_href(&full_page_link());
-                    }
-                }>"Open in syncscope ↗"</a>
-        </p>
+    let open_whole = embedded.then(|| {
+        view! {
+            <p class="embed-credit">
+                <a href=full_page_link() target="_blank" rel="noopener" data-testid="open-full"
+                    on:click=|e| {
+                        use wasm_bindgen::JsCast;
+                        if let Some(a) = e.current_target().and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
+                            a.set_href(&full_page_link());
+                        }
+                    }>"Open in syncscope ↗"</a>
+            </p>
+        }
     });
     view! {
         {header}
@@ -153,10 +156,6 @@ fn App(pages: &'static Pages) -> impl IntoView {
 fn full_page_link() -> String {
     let Some(location) = web_sys::window().map(|w| w.location()) else { return "?".into() };
     let search = location.search().unwrap_or_default();
-    let kept: Vec<&str> = search
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|kv| !kv.is_empty() && !kv.starts_with("embed="))
-        .collect();
+    let kept: Vec<&str> = search.trim_start_matches('?').split('&').filter(|kv| !kv.is_empty() && !kv.starts_with("embed=")).collect();
     format!("{}?{}", location.pathname().unwrap_or_default(), kept.join("&"))
 }

@@ -98,13 +98,7 @@ impl Json {
     }
 }
 
-fn write_block<'a>(
-    out: &mut String,
-    depth: usize,
-    open: char,
-    close: char,
-    entries: impl ExactSizeIterator<Item = (Option<&'a str>, &'a Json)>,
-) {
+fn write_block<'a>(out: &mut String, depth: usize, open: char, close: char, entries: impl ExactSizeIterator<Item = (Option<&'a str>, &'a Json)>) {
     if entries.len() == 0 {
         out.push(open);
         out.push(close);

@@ -15,13 +15,7 @@ pub fn gpu_or_exit() -> GpuContext {
 
 /// Prints a report in the shape `data::measured::Table` reads: which report, the
 /// adapter, the column names, one row of numbers per line, and any `extra` fields after them.
-pub fn print_report(
-    kind: &str,
-    ctx: &GpuContext,
-    columns: &[&str],
-    rows: Vec<crate::data::Json>,
-    extra: Vec<(&str, crate::data::Json)>,
-) {
+pub fn print_report(kind: &str, ctx: &GpuContext, columns: &[&str], rows: Vec<crate::data::Json>, extra: Vec<(&str, crate::data::Json)>) {
     use crate::data::{adapter, Json};
     let mut fields = vec![
         ("syncscope", Json::from(kind)),

@@ -15,11 +15,7 @@ pub fn uniform_words(device: &wgpu::Device, words: &[u32]) -> wgpu::Buffer {
     for (chunk, w) in bytes.chunks_exact_mut(4).zip(words) {
         chunk.copy_from_slice(&w.to_le_bytes());
     }
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("params"),
-        contents: &bytes,
-        usage: wgpu::BufferUsages::UNIFORM,
-    })
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some("params"), contents: &bytes, usage: wgpu::BufferUsages::UNIFORM })
 }
 
 /// A zeroed storage buffer that can be read back.
@@ -47,9 +43,7 @@ pub fn per_invocation_bytes(ctx: &super::GpuContext, invocations: u32) -> Result
     let bytes = 4 * u64::from(invocations);
     let limit = ctx.adapter.limits.max_storage_buffer_binding_size;
     if bytes > limit {
-        return Err(super::GpuError::BadParams(format!(
-            "{invocations} invocations need {bytes}-byte buffers; this GPU binds at most {limit} bytes"
-        )));
+        return Err(super::GpuError::BadParams(format!("{invocations} invocations need {bytes}-byte buffers; this GPU binds at most {limit} bytes")));
     }
     Ok(bytes)
 }

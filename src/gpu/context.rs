@@ -58,9 +58,7 @@ impl GpuContext {
     }
 
     /// As [`GpuContext::acquire`], and `on_lost` hears at once if the device is lost later.
-    pub async fn acquire_with_lost_callback(
-        on_lost: impl Fn(String) + Send + 'static,
-    ) -> Result<GpuContext, GpuError> {
+    pub async fn acquire_with_lost_callback(on_lost: impl Fn(String) + Send + 'static) -> Result<GpuContext, GpuError> {
         #[cfg(target_arch = "wasm32")]
         let backends = {
             if !browser_has_webgpu() {
@@ -72,10 +70,7 @@ impl GpuContext {
         #[cfg(not(target_arch = "wasm32"))]
         let backends = wgpu::Backends::VULKAN;
 
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-            backends,
-            ..wgpu::InstanceDescriptor::new_without_display_handle()
-        });
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor { backends, ..wgpu::InstanceDescriptor::new_without_display_handle() });
         let adapter = instance
             .request_adapter(&wgpu::RequestAdapterOptions {
                 power_preference: wgpu::PowerPreference::HighPerformance,
@@ -123,11 +118,7 @@ impl GpuContext {
             backend: format!("{:?}", info.backend),
             device_type: format!("{:?}", info.device_type),
             is_cpu: info.device_type == wgpu::DeviceType::Cpu,
-            driver: [info.driver.as_str(), info.driver_info.as_str()]
-                .into_iter()
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join(" "),
+            driver: [info.driver.as_str(), info.driver_info.as_str()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" "),
             has_timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
             limits: ComputeLimitsSummary {
                 max_workgroup_size_x: limits.max_compute_workgroup_size_x,
@@ -169,11 +160,7 @@ impl GpuContext {
     /// The pipeline for `kernel` with `workgroup_size`, compiled on first use. A page compiles
     /// its kernels as it opens ([`GpuContext::pipeline`] from a warm-up); a run asking while that
     /// compile is under way waits for it rather than compiling the same pipeline twice.
-    pub async fn pipeline(
-        &self,
-        kernel: Kernel,
-        workgroup_size: u32,
-    ) -> Result<wgpu::ComputePipeline, GpuError> {
+    pub async fn pipeline(&self, kernel: Kernel, workgroup_size: u32) -> Result<wgpu::ComputePipeline, GpuError> {
         let key = (kernel, workgroup_size);
         if let Some(p) = self.pipelines.borrow().get(&key) {
             return Ok(p.clone());
@@ -240,11 +227,8 @@ impl GpuContext {
         // The largest uniform binding WebGPU guarantees; enough for every array the kernels
         // declare with a fixed size.
         const BYTES: u64 = 65_536;
-        let bindings: Vec<u32> = source
-            .lines()
-            .filter_map(|l| l.trim_start().strip_prefix("@group(0) @binding("))
-            .filter_map(|rest| rest.split(')').next()?.parse().ok())
-            .collect();
+        let bindings: Vec<u32> =
+            source.lines().filter_map(|l| l.trim_start().strip_prefix("@group(0) @binding(")).filter_map(|rest| rest.split(')').next()?.parse().ok()).collect();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let buffers: Vec<wgpu::Buffer> = bindings
             .iter()
@@ -288,28 +272,17 @@ impl GpuContext {
     /// Compiles WGSL with a `workgroup_size` override and entry point `main`, uncached. A
     /// compile or validation error comes back as [`GpuError::Shader`], with each compiler
     /// message as `file:line:column: kind: text`.
-    pub async fn compile(
-        &self,
-        file: &'static str,
-        source: &str,
-        workgroup_size: u32,
-    ) -> Result<wgpu::ComputePipeline, GpuError> {
+    pub async fn compile(&self, file: &'static str, source: &str, workgroup_size: u32) -> Result<wgpu::ComputePipeline, GpuError> {
         self.check_alive()?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(file),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(file), source: wgpu::ShaderSource::Wgsl(source.into()) });
         let constants = [("workgroup_size", f64::from(workgroup_size))];
         let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(file),
             layout: None,
             module: &module,
             entry_point: Some("main"),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants: &constants,
-                ..Default::default()
-            },
+            compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
             cache: None,
         });
         let Some(error) = scope.pop().await else { return Ok(pipeline) };
@@ -318,10 +291,7 @@ impl GpuContext {
             .messages
             .iter()
             .map(|m| match &m.location {
-                Some(at) => format!(
-                    "{file}:{}:{}: {:?}: {}",
-                    at.line_number, at.line_position, m.message_type, m.message
-                ),
+                Some(at) => format!("{file}:{}:{}: {:?}: {}", at.line_number, at.line_position, m.message_type, m.message),
                 None => format!("{:?}: {}", m.message_type, m.message),
             })
             .collect::<Vec<_>>()
@@ -352,11 +322,7 @@ async fn browser_adapter_label() -> Option<String> {
     let adapter = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
     let info = Reflect::get(&adapter, &"info".into()).ok()?;
     let field = |name: &str| Reflect::get(&info, &name.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
-    let label = [field("vendor"), field("architecture"), field("device")]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let label = [field("vendor"), field("architecture"), field("device")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
     let fallback = Reflect::get(&info, &"isFallbackAdapter".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false);
     match (label.is_empty(), fallback) {
         (true, _) => None,

@@ -29,10 +29,7 @@ pub async fn dispatch_once(
     let timer = if timed { PassTimer::shared(ctx) } else { None };
     let mut encoder = device.create_command_encoder(&Default::default());
     {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(label),
-            timestamp_writes: timer.as_ref().map(PassTimer::writes),
-        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: timer.as_ref().map(PassTimer::writes) });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &group, &[]);
         pass.dispatch_workgroups(workgroups, 1, 1);
@@ -51,22 +48,10 @@ pub async fn dispatch_once(
 }
 
 /// A bind group of `buffers`, each bound whole at bindings 0, 1, … of group 0.
-pub fn bind_whole(
-    device: &wgpu::Device,
-    pipeline: &wgpu::ComputePipeline,
-    label: &'static str,
-    buffers: &[&wgpu::Buffer],
-) -> wgpu::BindGroup {
-    let entries: Vec<wgpu::BindGroupEntry> = buffers
-        .iter()
-        .enumerate()
-        .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
-        .collect();
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(label),
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &entries,
-    })
+pub fn bind_whole(device: &wgpu::Device, pipeline: &wgpu::ComputePipeline, label: &'static str, buffers: &[&wgpu::Buffer]) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry> =
+        buffers.iter().enumerate().map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() }).collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout: &pipeline.get_bind_group_layout(0), entries: &entries })
 }
 
 /// A buffer a batch of runs binds: the same for every run, or a slice of its own for each.
@@ -74,7 +59,11 @@ pub fn bind_whole(
 pub enum Binding<'a> {
     Shared(&'a wgpu::Buffer),
     /// Run `i` binds the `size` bytes at `i × stride` (see [`run_stride`]).
-    PerRun { buffer: &'a wgpu::Buffer, stride: u64, size: u64 },
+    PerRun {
+        buffer: &'a wgpu::Buffer,
+        stride: u64,
+        size: u64,
+    },
 }
 
 /// Where consecutive runs' slices of a per-run buffer start: `size` rounded up to the offsets
@@ -120,11 +109,9 @@ pub async fn dispatch_runs(
                     binding: i as u32,
                     resource: match *b {
                         Binding::Shared(buffer) => buffer.as_entire_binding(),
-                        Binding::PerRun { buffer, stride, size } => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer,
-                            offset: run * stride,
-                            size: wgpu::BufferSize::new(size),
-                        }),
+                        Binding::PerRun { buffer, stride, size } => {
+                            wgpu::BindingResource::Buffer(wgpu::BufferBinding { buffer, offset: run * stride, size: wgpu::BufferSize::new(size) })
+                        }
                     },
                 })
                 .collect();
@@ -134,10 +121,7 @@ pub async fn dispatch_runs(
     let timer = if timed { PassTimer::shared(ctx) } else { None };
     let mut encoder = device.create_command_encoder(&Default::default());
     {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(label),
-            timestamp_writes: timer.as_ref().map(PassTimer::writes),
-        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: timer.as_ref().map(PassTimer::writes) });
         pass.set_pipeline(pipeline);
         for group in &groups {
             pass.set_bind_group(0, group, &[]);

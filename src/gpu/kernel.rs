@@ -57,10 +57,6 @@ impl Hash for Kernel {
 #[macro_export]
 macro_rules! kernel {
     ($lesson:literal, $file:literal) => {
-        $crate::gpu::Kernel::new(
-            $lesson,
-            $file,
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/", $lesson, "/", $file)),
-        )
+        $crate::gpu::Kernel::new($lesson, $file, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/", $lesson, "/", $file)))
     };
 }

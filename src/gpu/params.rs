@@ -32,16 +32,10 @@ pub struct ComputeLimits {
 pub fn check_params(p: GpuParams, limits: &ComputeLimits) -> Result<GpuParams, String> {
     let max_wg = limits.max_workgroup_size_x.min(limits.max_invocations_per_workgroup);
     if p.workgroup_size == 0 || p.workgroup_size > max_wg {
-        return Err(format!(
-            "workgroup size must be between 1 and {max_wg} on this GPU (got {})",
-            p.workgroup_size
-        ));
+        return Err(format!("workgroup size must be between 1 and {max_wg} on this GPU (got {})", p.workgroup_size));
     }
     if p.invocations == 0 || p.invocations > MAX_INVOCATIONS {
-        return Err(format!(
-            "invocations must be between 1 and {MAX_INVOCATIONS} (got {})",
-            p.invocations
-        ));
+        return Err(format!("invocations must be between 1 and {MAX_INVOCATIONS} (got {})", p.invocations));
     }
     if p.workgroups() > limits.max_workgroups_per_dimension {
         return Err(format!(

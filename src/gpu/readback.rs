@@ -39,17 +39,13 @@ pub async fn submit_and_read(
     // Natively the map callback only runs while the device is polled; on the web the
     // browser's event loop runs it and this does nothing.
     #[cfg(not(target_arch = "wasm32"))]
-    ctx.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| GpuError::Run(format!("waiting for the GPU: {e}")))?;
+    ctx.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| GpuError::Run(format!("waiting for the GPU: {e}")))?;
     let mapped = rx.await;
     if let Some(error) = errors.await {
         return Err(GpuError::Run(error.to_string()));
     }
     ctx.check_alive()?;
-    mapped
-        .map_err(|_| GpuError::DeviceLost("the read-back was abandoned".into()))?
-        .map_err(|e| GpuError::Run(format!("mapping the results: {e}")))?;
+    mapped.map_err(|_| GpuError::DeviceLost("the read-back was abandoned".into()))?.map_err(|e| GpuError::Run(format!("mapping the results: {e}")))?;
     let out = {
         let view = staging.get_mapped_range(..total).map_err(|e| GpuError::Run(format!("reading the results: {e}")))?;
         copies.iter().zip(&offsets).map(|(&(_, size), &offset)| view[offset as usize..(offset + size) as usize].to_vec()).collect()

@@ -25,11 +25,7 @@ impl PassTimer {
         if !ctx.adapter.has_timestamps {
             return None;
         }
-        let query_set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
-            label: Some("pass timer"),
-            ty: wgpu::QueryType::Timestamp,
-            count: 2,
-        });
+        let query_set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("pass timer"), ty: wgpu::QueryType::Timestamp, count: 2 });
         let resolved = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("pass timer"),
             size: Self::BYTES,
@@ -40,11 +36,7 @@ impl PassTimer {
     }
 
     pub fn writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
-        wgpu::ComputePassTimestampWrites {
-            query_set: &self.query_set,
-            beginning_of_pass_write_index: Some(0),
-            end_of_pass_write_index: Some(1),
-        }
+        wgpu::ComputePassTimestampWrites { query_set: &self.query_set, beginning_of_pass_write_index: Some(0), end_of_pass_write_index: Some(1) }
     }
 
     pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {

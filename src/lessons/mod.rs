@@ -152,7 +152,11 @@ pub static LINKS: [Link; PAGE_COUNT] = links();
 /// Page `i` of the course followed by the reference pages: the one walk over both tables that
 /// the compile-time copies below share.
 const fn page_at(i: usize) -> &'static LessonInfo {
-    if i < LESSONS.len() { &LESSONS[i] } else { &REFERENCE[i - LESSONS.len()] }
+    if i < LESSONS.len() {
+        &LESSONS[i]
+    } else {
+        &REFERENCE[i - LESSONS.len()]
+    }
 }
 
 const fn links() -> [Link; PAGE_COUNT] {

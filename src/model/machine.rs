@@ -25,25 +25,68 @@ pub struct ThreadState {
 /// What one step did, in terms a narrator can say out loud.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
-    Loaded { addr: Addr, value: i64 },
-    Added { from: i64, to: i64 },
-    Stored { addr: Addr, value: i64 },
-    AtomicAdded { addr: Addr, old: i64, new: i64 },
-    ArrivedAtBarrier { arrived: usize, of: usize },
+    Loaded {
+        addr: Addr,
+        value: i64,
+    },
+    Added {
+        from: i64,
+        to: i64,
+    },
+    Stored {
+        addr: Addr,
+        value: i64,
+    },
+    AtomicAdded {
+        addr: Addr,
+        old: i64,
+        new: i64,
+    },
+    ArrivedAtBarrier {
+        arrived: usize,
+        of: usize,
+    },
     /// A test on a register: `kept` is false when the thread returned.
-    Tested { value: i64, limit: i64, kept: bool },
+    Tested {
+        value: i64,
+        limit: i64,
+        kept: bool,
+    },
     /// A branch or jump: `taken` says whether it went to `target`.
-    Branched { taken: bool, target: usize },
+    Branched {
+        taken: bool,
+        target: usize,
+    },
     /// A compare-exchange: what the cell held, what was hoped for, and whether it swapped.
-    CompareExchanged { addr: Addr, old: i64, expected: i64, desired: i64, exchanged: bool },
+    CompareExchanged {
+        addr: Addr,
+        old: i64,
+        expected: i64,
+        desired: i64,
+        exchanged: bool,
+    },
     /// A read-modify-write atomic: the op, the thread's operand, and the cell before and after.
-    Rmw { addr: Addr, op: RmwOp, operand: i64, old: i64, new: i64 },
+    Rmw {
+        addr: Addr,
+        op: RmwOp,
+        operand: i64,
+        old: i64,
+        new: i64,
+    },
     /// A value computed in the thread's own registers.
-    Computed { value: i64 },
+    Computed {
+        value: i64,
+    },
     /// A value copied from one cell to another.
-    Copied { from: Addr, addr: Addr, value: i64 },
+    Copied {
+        from: Addr,
+        addr: Addr,
+        value: i64,
+    },
     /// The last arrival: every waiting thread leaves the barrier together.
-    BarrierReleased { threads: usize },
+    BarrierReleased {
+        threads: usize,
+    },
 }
 
 /// One thread's step: which thread, which instruction, what happened.
@@ -65,7 +108,10 @@ pub enum StepError {
     NoSuchCell(usize),
     /// A register used as an index held a value no cell can have: `base + index` below zero
     /// or past any address.
-    BadIndex { base: Addr, index: i64 },
+    BadIndex {
+        base: Addr,
+        index: i64,
+    },
 }
 
 impl std::fmt::Display for StepError {
@@ -96,12 +142,7 @@ impl Machine {
     pub fn new(program: Arc<Program>, threads: usize, memory: Vec<i64>) -> Self {
         let regs = program.register_names.len();
         let status = if program.is_empty() { ThreadStatus::Done } else { ThreadStatus::Ready };
-        Machine {
-            threads: vec![ThreadState { pc: 0, regs: vec![0; regs], status }; threads],
-            memory,
-            barrier_arrivals: 0,
-            program,
-        }
+        Machine { threads: vec![ThreadState { pc: 0, regs: vec![0; regs], status }; threads], memory, barrier_arrivals: 0, program }
     }
 
     pub fn program(&self) -> &Arc<Program> {
@@ -114,11 +155,7 @@ impl Machine {
 
     /// Threads that may take a step now, in thread order.
     pub fn ready_threads(&self) -> impl Iterator<Item = usize> + '_ {
-        self.threads
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.status == ThreadStatus::Ready)
-            .map(|(i, _)| i)
+        self.threads.iter().enumerate().filter(|(_, t)| t.status == ThreadStatus::Ready).map(|(i, _)| i)
     }
 
     /// Runs one instruction of thread `t`.
@@ -350,8 +387,7 @@ impl Machine {
     fn advance(&mut self, t: usize) {
         let thread = &mut self.threads[t];
         thread.pc += 1;
-        thread.status =
-            if thread.pc >= self.program.len() { ThreadStatus::Done } else { ThreadStatus::Ready };
+        thread.status = if thread.pc >= self.program.len() { ThreadStatus::Done } else { ThreadStatus::Ready };
     }
 
     /// A thread reaches a barrier. The barrier counts every thread of the workgroup that has
@@ -361,19 +397,9 @@ impl Machine {
         self.barrier_arrivals += 1;
         let expected = self.threads.iter().filter(|th| th.status != ThreadStatus::Done).count();
         if self.barrier_arrivals < expected {
-            return Event {
-                thread: t,
-                pc,
-                effect: Effect::ArrivedAtBarrier { arrived: self.barrier_arrivals, of: expected },
-            };
+            return Event { thread: t, pc, effect: Effect::ArrivedAtBarrier { arrived: self.barrier_arrivals, of: expected } };
         }
-        let waiting: Vec<usize> = self
-            .threads
-            .iter()
-            .enumerate()
-            .filter(|(_, th)| th.status == ThreadStatus::AtBarrier)
-            .map(|(i, _)| i)
-            .collect();
+        let waiting: Vec<usize> = self.threads.iter().enumerate().filter(|(_, th)| th.status == ThreadStatus::AtBarrier).map(|(i, _)| i).collect();
         for &w in &waiting {
             self.advance(w);
         }
@@ -389,10 +415,7 @@ impl Machine {
             Effect::Loaded { addr, value } => format!("thread {t} loads {value} from {}", cell(*addr)),
             Effect::Added { from, to } => format!("thread {t} adds in its register: {from} → {to}"),
             Effect::Stored { addr, value } => format!("thread {t} stores {value} to {}", cell(*addr)),
-            Effect::AtomicAdded { addr, old, new } => format!(
-                "thread {t} atomically adds to {}: it was {old}, now {new}",
-                cell(*addr)
-            ),
+            Effect::AtomicAdded { addr, old, new } => format!("thread {t} atomically adds to {}: it was {old}, now {new}", cell(*addr)),
             Effect::ArrivedAtBarrier { arrived, of } => {
                 format!("thread {t} arrives at the barrier ({arrived} of {of})")
             }
@@ -407,20 +430,15 @@ impl Machine {
                 format!("thread {t} goes to `{}`", self.program.describe(*target))
             }
             Effect::Branched { taken: false, .. } => format!("thread {t} goes on"),
-            Effect::CompareExchanged { addr, old, desired, exchanged: true, .. } => format!(
-                "thread {t} swaps {}: it held {old} as expected, now {desired}",
-                cell(*addr)
-            ),
-            Effect::CompareExchanged { addr, old, expected, exchanged: false, .. } => format!(
-                "thread {t} fails to swap {}: expected {expected}, it holds {old}",
-                cell(*addr)
-            ),
-            Effect::Rmw { addr, op, operand, old, new } => format!(
-                "thread {t}: {}(&{}, {operand}) returns {old}; {} is now {new}",
-                op.function(),
-                cell(*addr),
-                cell(*addr)
-            ),
+            Effect::CompareExchanged { addr, old, desired, exchanged: true, .. } => {
+                format!("thread {t} swaps {}: it held {old} as expected, now {desired}", cell(*addr))
+            }
+            Effect::CompareExchanged { addr, old, expected, exchanged: false, .. } => {
+                format!("thread {t} fails to swap {}: expected {expected}, it holds {old}", cell(*addr))
+            }
+            Effect::Rmw { addr, op, operand, old, new } => {
+                format!("thread {t}: {}(&{}, {operand}) returns {old}; {} is now {new}", op.function(), cell(*addr), cell(*addr))
+            }
             Effect::Computed { value } => format!("thread {t} computes {value}"),
             Effect::Copied { from, addr, value } => format!("thread {t} copies {value} from {} to {}", cell(*from), cell(*addr)),
             Effect::BarrierReleased { threads } => {

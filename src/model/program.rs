@@ -173,7 +173,11 @@ impl Program {
     }
 
     pub fn space(&self, a: Addr) -> Space {
-        if self.workgroup.contains(&self.array_of(a)) { Space::Workgroup } else { Space::Storage }
+        if self.workgroup.contains(&self.array_of(a)) {
+            Space::Workgroup
+        } else {
+            Space::Storage
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -199,14 +203,9 @@ impl Program {
             Instr::BranchUnlessGreater { a, b, .. } => format!("if !({} > {}) {{ break; }}", reg(a), reg(b)),
             Instr::BranchIfNonZero { reg: r, .. } => format!("if {} {{ break; }}", reg(r)),
             Instr::Jump { .. } => "continue".into(),
-            Instr::CompareExchange { addr, expected, desired, old, exchanged } => format!(
-                "({}, {}) = atomicCompareExchangeWeak(&{}, {}, {})",
-                reg(old),
-                reg(exchanged),
-                cell(addr),
-                reg(expected),
-                reg(desired)
-            ),
+            Instr::CompareExchange { addr, expected, desired, old, exchanged } => {
+                format!("({}, {}) = atomicCompareExchangeWeak(&{}, {}, {})", reg(old), reg(exchanged), cell(addr), reg(expected), reg(desired))
+            }
             Instr::Barrier => "workgroupBarrier()".into(),
             Instr::AtomicRmw { op, addr, operand, old, .. } => {
                 format!("{} = {}(&{}, {})", reg(old), op.function(), cell(addr), reg(operand))
@@ -240,9 +239,6 @@ impl Program {
     pub fn source_line(&self, pc: usize, source: &str) -> Option<usize> {
         let marker = self.lines.get(pc)?.marker;
         let needle = format!("// step: {marker}");
-        source
-            .lines()
-            .position(|line| line.trim_end().ends_with(&needle))
-            .map(|i| i + 1)
+        source.lines().position(|line| line.trim_end().ends_with(&needle)).map(|i| i + 1)
     }
 }

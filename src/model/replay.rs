@@ -78,11 +78,7 @@ impl std::fmt::Display for ReplayError {
 impl ReplayTimeline {
     /// Orders the records by ticket and replays their stores. `initial` is the counter's value
     /// before the dispatch; `gpu_final` the value read back after it.
-    pub fn from_records(
-        records: &[AccessRecord],
-        initial: u32,
-        gpu_final: u32,
-    ) -> Result<Self, ReplayError> {
+    pub fn from_records(records: &[AccessRecord], initial: u32, gpu_final: u32) -> Result<Self, ReplayError> {
         if records.is_empty() {
             return Err(ReplayError::NoRecords);
         }
@@ -112,9 +108,7 @@ impl ReplayTimeline {
                     ReplayAccess::Store { .. } => false,
                 };
                 match access {
-                    ReplayAccess::Store { value } | ReplayAccess::ReadModifyWrite { new: value, .. } => {
-                        counter = value
-                    }
+                    ReplayAccess::Store { value } | ReplayAccess::ReadModifyWrite { new: value, .. } => counter = value,
                     ReplayAccess::Load { .. } => {}
                 }
                 ReplayStep { ticket, lane, access, counter_after: counter, disagrees }

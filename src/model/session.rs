@@ -65,7 +65,11 @@ impl Session {
 
     /// Events of the tick that led to the current state (empty at the start).
     pub fn last_events(&self) -> &[Event] {
-        if self.cursor == 0 { &[] } else { &self.ticks[self.cursor - 1] }
+        if self.cursor == 0 {
+            &[]
+        } else {
+            &self.ticks[self.cursor - 1]
+        }
     }
 
     /// Events of every known tick, oldest first: the whole run as far as it is known, ahead of

@@ -123,7 +123,11 @@ impl Trace {
             .map(|(i, (lane, arriving))| {
                 let kind = if arriving {
                     arrived += 1;
-                    if arrived == lanes { AccessKind::Release } else { AccessKind::Arrive }
+                    if arrived == lanes {
+                        AccessKind::Release
+                    } else {
+                        AccessKind::Arrive
+                    }
                 } else {
                     AccessKind::Depart
                 };
@@ -137,8 +141,7 @@ impl Trace {
     /// `tickets[i]` is what invocation `i` got back. Invocations from `first` to `first + rows`
     /// are drawn, each a read-modify-write, in the order of their tickets; only recorded values.
     pub fn of_tickets(tickets: &[u32], first: usize, rows: usize) -> Trace {
-        let mut served: Vec<(u32, usize)> =
-            tickets.iter().enumerate().skip(first).take(rows).map(|(i, &t)| (t, i - first)).collect();
+        let mut served: Vec<(u32, usize)> = tickets.iter().enumerate().skip(first).take(rows).map(|(i, &t)| (t, i - first)).collect();
         served.sort_unstable();
         let accesses = served
             .into_iter()
@@ -222,15 +225,7 @@ impl Trace {
 }
 
 fn accesses_of(tick: usize, event: &Event) -> Vec<Access> {
-    let access = |kind, cell: Option<Addr>, value: Option<i64>, old: Option<i64>| Access {
-        tick,
-        thread: event.thread,
-        kind,
-        cell,
-        value,
-        old,
-        mark: None,
-    };
+    let access = |kind, cell: Option<Addr>, value: Option<i64>, old: Option<i64>| Access { tick, thread: event.thread, kind, cell, value, old, mark: None };
     match event.effect {
         Effect::Loaded { addr, value } => vec![access(AccessKind::Read, Some(addr), Some(value), None)],
         Effect::Stored { addr, value } => vec![access(AccessKind::Write, Some(addr), Some(value), None)],
@@ -240,10 +235,9 @@ fn accesses_of(tick: usize, event: &Event) -> Vec<Access> {
             vec![access(AccessKind::ReadModifyWrite, Some(addr), Some(desired), Some(old))]
         }
         Effect::CompareExchanged { addr, old, exchanged: false, .. } => vec![access(AccessKind::Read, Some(addr), Some(old), None)],
-        Effect::Copied { from, addr, value } => vec![
-            access(AccessKind::Read, Some(from), Some(value), None),
-            access(AccessKind::Write, Some(addr), Some(value), None),
-        ],
+        Effect::Copied { from, addr, value } => {
+            vec![access(AccessKind::Read, Some(from), Some(value), None), access(AccessKind::Write, Some(addr), Some(value), None)]
+        }
         Effect::ArrivedAtBarrier { .. } => vec![access(AccessKind::Arrive, None, None, None)],
         Effect::BarrierReleased { .. } => vec![access(AccessKind::Release, None, None, None)],
         Effect::Added { .. } | Effect::Tested { .. } | Effect::Branched { .. } | Effect::Computed { .. } => {

@@ -25,7 +25,9 @@ pub fn gloss(html: &str) -> String {
         if let Some(at) = first_use(out.as_bytes(), term.as_bytes()) {
             let word = out[at..at + term.len()].to_owned();
             let mut wrapped = String::with_capacity(word.len() + meaning.len() + 96);
-            for piece in [r#"<span class="term" tabindex="0" data-term=""#, term, r#"">"#, &word, r#"<span class="gloss" role="tooltip">"#, meaning, "</span></span>"] {
+            for piece in
+                [r#"<span class="term" tabindex="0" data-term=""#, term, r#"">"#, &word, r#"<span class="gloss" role="tooltip">"#, meaning, "</span></span>"]
+            {
                 wrapped.push_str(piece);
             }
             out.replace_range(at..at + term.len(), &wrapped);

@@ -36,11 +36,7 @@ fn encode(s: &str) -> String {
 
 /// Ticks as `0,1,0_1_2`: ticks separated by commas, the threads of one tick by underscores.
 pub fn format_ticks(ticks: &[Vec<usize>]) -> String {
-    ticks
-        .iter()
-        .map(|t| t.iter().map(usize::to_string).collect::<Vec<_>>().join("_"))
-        .collect::<Vec<_>>()
-        .join(",")
+    ticks.iter().map(|t| t.iter().map(usize::to_string).collect::<Vec<_>>().join("_")).collect::<Vec<_>>().join(",")
 }
 
 /// Reads [`format_ticks`]'s format for a model of `threads` threads. Each tick names at
@@ -60,13 +56,7 @@ pub fn parse_ticks(value: &str, threads: usize) -> Result<Vec<Vec<usize>>, Strin
             match part.parse::<usize>() {
                 Ok(t) if t < threads && !moved.contains(&t) => moved.push(t),
                 Ok(t) if t < threads => return refuse(format!("tick {} names thread {t} twice", i + 1)),
-                _ => {
-                    return refuse(format!(
-                        "tick {} should list thread numbers from 0 to {} joined by _",
-                        i + 1,
-                        threads.saturating_sub(1)
-                    ))
-                }
+                _ => return refuse(format!("tick {} should list thread numbers from 0 to {} joined by _", i + 1, threads.saturating_sub(1))),
             }
         }
         ticks.push(moved);

@@ -57,14 +57,7 @@ pub struct LessonSettings<V> {
 
 impl<V: LessonVariant> Default for LessonSettings<V> {
     fn default() -> Self {
-        LessonSettings {
-            variant: V::DEFAULT,
-            threads: V::DEFAULT_THREADS,
-            schedule: Schedule::Lockstep,
-            step: 0,
-            ticks: Vec::new(),
-            gpu: V::GPU_DEFAULT,
-        }
+        LessonSettings { variant: V::DEFAULT, threads: V::DEFAULT_THREADS, schedule: Schedule::Lockstep, step: 0, ticks: Vec::new(), gpu: V::GPU_DEFAULT }
     }
 }
 
@@ -101,10 +94,9 @@ impl<V: LessonVariant> LessonSettings<V> {
         if let Some(v) = get("threads") {
             let range = *V::THREADS.start() as u64..=*V::THREADS.end() as u64;
             match (in_range("threads", &v, range), implied) {
-                (Ok(n), Some(m)) if n as usize != m => note(Err(format!(
-                    "threads={} was ignored: the link lists {m} operands, one per thread",
-                    super::param::quote(&v)
-                ))),
+                (Ok(n), Some(m)) if n as usize != m => {
+                    note(Err(format!("threads={} was ignored: the link lists {m} operands, one per thread", super::param::quote(&v))))
+                }
                 (r, _) => note(r.map(|n| s.threads = n as usize)),
             }
         }
@@ -112,9 +104,7 @@ impl<V: LessonVariant> LessonSettings<V> {
             note(super::permalink::parse_ticks(&v, s.threads).map(|t| s.ticks = t));
         }
         if let Some(v) = get("schedule") {
-            note(one_of("schedule", &v, &Schedule::NAMES).map(|name| {
-                s.schedule = Schedule::from_name(name, seed).unwrap_or(s.schedule)
-            }));
+            note(one_of("schedule", &v, &Schedule::NAMES).map(|name| s.schedule = Schedule::from_name(name, seed).unwrap_or(s.schedule)));
         }
         if let Some(v) = get("step") {
             note(in_range("step", &v, 0u64..=crate::model::MAX_TICKS as u64).map(|n| s.step = n as usize));

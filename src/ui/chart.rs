@@ -164,12 +164,7 @@ fn compact(v: f64) -> String {
 }
 
 #[component]
-pub fn LogBarChart(
-    title: String,
-    groups: Vec<&'static str>,
-    series: Vec<Series>,
-    #[prop(optional)] test_id: Option<&'static str>,
-) -> impl IntoView {
+pub fn LogBarChart(title: String, groups: Vec<&'static str>, series: Vec<Series>, #[prop(optional)] test_id: Option<&'static str>) -> impl IntoView {
     let svg = log_bars_body(&groups, &series);
     figure(title, svg, &series, "bar ", test_id)
 }

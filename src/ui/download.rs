@@ -12,10 +12,7 @@ pub fn save_json(name: &str, text: &str) -> Result<(), String> {
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| fail("blob"))?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| fail("object URL"))?;
     let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| fail("no document"))?;
-    let link: web_sys::HtmlAnchorElement = document
-        .create_element("a")
-        .map_err(|_| fail("link"))?
-        .unchecked_into();
+    let link: web_sys::HtmlAnchorElement = document.create_element("a").map_err(|_| fail("link"))?.unchecked_into();
     link.set_href(&url);
     link.set_download(name);
     link.click();

@@ -41,7 +41,11 @@ impl Figure {
 
 /// The adapter's name for a caption over its times, saying so when it is a software one.
 pub fn timed_adapter(adapter: &crate::gpu::AdapterSummary) -> String {
-    if adapter.is_cpu { format!("{} (a software adapter: a CPU's times, not a GPU's)", adapter.name) } else { adapter.name.clone() }
+    if adapter.is_cpu {
+        format!("{} (a software adapter: a CPU's times, not a GPU's)", adapter.name)
+    } else {
+        adapter.name.clone()
+    }
 }
 
 /// Beside every time measured on a software adapter.

@@ -1,7 +1,7 @@
 //! The sizes a reader types for a dispatch, checked against the adapter before anything runs.
 
-use crate::gpu::GpuContext;
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::gpu::GpuContext;
 use crate::site::param::in_range;
 use leptos::prelude::*;
 
@@ -16,11 +16,7 @@ pub struct SizeFields {
 
 impl SizeFields {
     pub fn new(opened: GpuParams) -> Self {
-        SizeFields {
-            invocations: RwSignal::new(opened.invocations.to_string()),
-            workgroup: RwSignal::new(opened.workgroup_size.to_string()),
-            opened,
-        }
+        SizeFields { invocations: RwSignal::new(opened.invocations.to_string()), workgroup: RwSignal::new(opened.workgroup_size.to_string()), opened }
     }
 
     /// The sizes the page opened with: what a warm-up compiles for.
@@ -124,11 +120,8 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
 
     /// Checks the reader's sizes against the adapter, then runs `work`; its error becomes the
     /// panel's message, and a lost device turns the whole page's GPU state.
-    pub fn start<Fut>(
-        self,
-        sizes: SizeFields,
-        work: impl FnOnce(std::rc::Rc<GpuContext>, GpuParams) -> Fut + 'static,
-    ) where
+    pub fn start<Fut>(self, sizes: SizeFields, work: impl FnOnce(std::rc::Rc<GpuContext>, GpuParams) -> Fut + 'static)
+    where
         Fut: std::future::Future<Output = Result<T, crate::gpu::GpuError>> + 'static,
     {
         self.launch(move |ctx| sizes.checked(ctx), work);
@@ -142,11 +135,8 @@ impl<T: Send + Sync + 'static> GpuJob<T> {
         self.launch(|_| Ok(()), move |ctx, ()| work(ctx));
     }
 
-    fn launch<P: 'static, Fut>(
-        self,
-        check: impl FnOnce(&GpuContext) -> Result<P, String>,
-        work: impl FnOnce(std::rc::Rc<GpuContext>, P) -> Fut + 'static,
-    ) where
+    fn launch<P: 'static, Fut>(self, check: impl FnOnce(&GpuContext) -> Result<P, String>, work: impl FnOnce(std::rc::Rc<GpuContext>, P) -> Fut + 'static)
+    where
         Fut: std::future::Future<Output = Result<T, crate::gpu::GpuError>> + 'static,
     {
         let gpu = expect_context::<super::gpu::GpuHandle>();

@@ -68,9 +68,7 @@ pub fn Histogram(
             {bars}
         }
     };
-    let summary = move || {
-        bins.get().iter().map(|(v, c)| format!("{v}: {c}")).collect::<Vec<_>>().join(", ")
-    };
+    let summary = move || bins.get().iter().map(|(v, c)| format!("{v}: {c}")).collect::<Vec<_>>().join(", ");
     view! {
         <figure class="histogram-chart" data-testid="histogram">
             <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=move || format!("{y_label} by {x_label}: {}", summary())>

@@ -4,9 +4,9 @@
 //! only its changing text is updated: a wide model steps as cheaply as a narrow one.
 
 use crate::model::{Machine, Program, ThreadState, ThreadStatus};
-use std::sync::Arc;
 use crate::ui::matrix::MatrixGrid;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 #[component]
 pub fn ThreadLanes(

@@ -3,14 +3,14 @@
 //! the GPU panel.
 
 use crate::gpu::Kernel;
-use crate::site::settings::{LessonSettings, LessonVariant};
 use crate::model::Machine;
+use crate::site::query;
+use crate::site::settings::{LessonSettings, LessonVariant};
 use crate::ui::gpu::GpuStatus;
 use crate::ui::gpu_form::{LinkProblems, SizeFields};
 use crate::ui::model_panel::{KernelCode, ModelControls, ModelState, ModelView};
 use crate::ui::panel::Panel;
 use crate::ui::permalink::{self, CopyLink};
-use crate::site::query;
 use leptos::prelude::*;
 
 /// Reads the lesson's link, opens its model and GPU sizes, and keeps the address bar in step

@@ -4,7 +4,11 @@ use leptos::prelude::*;
 
 /// `lo–hi`, or one number when they are the same.
 pub fn range((lo, hi): (u32, u32)) -> String {
-    if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") }
+    if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}–{hi}")
+    }
 }
 
 /// The frame every lesson's real-GPU figures sit in: closed until the reader opens it, named by

@@ -1,19 +1,19 @@
 //! The model half of a lesson page: its state, the controls that set threads and schedule,
 //! the player with lanes and narration, and the kernel with the model's lines marked.
 
-use crate::gpu::Kernel;
 use crate::gpu::params::GpuParams;
-use crate::site::settings::{LessonSettings, LessonVariant};
-use crate::model::{Machine, Schedule, Session};
-use crate::ui::code_view::CodeView;
+use crate::gpu::Kernel;
 use crate::model::Trace;
+use crate::model::{Machine, Schedule, Session};
+use crate::site::settings::{LessonSettings, LessonVariant};
+use crate::ui::code_view::CodeView;
 use crate::ui::lanes::ThreadLanes;
 use crate::ui::player::Player;
 use crate::ui::scene::Scene;
 use crate::ui::timeline::Timeline;
-use std::sync::Arc;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// What a lesson page keeps of its model: the program choice, how many threads, the
 /// schedule, and the run so far with its history.
@@ -120,16 +120,18 @@ pub fn ModelView(
 ) -> impl IntoView {
     let cursor = Signal::derive(move || session.with(|s| s.cursor()));
     let total = Signal::derive(move || session.with(|s| s.known_ticks()));
-    let seek = Callback::new(move |i: usize| session.update(|s| {
-        let reached = s.seek(i);
-        // By hand, a step past the ticks taken moves the lowest-numbered thread that can move:
-        // Step is never a dead control, and the lanes stay the way to choose.
-        if reached + 1 == i && s.schedule() == Schedule::Manual {
-            if let Some(t) = s.current().threads.iter().position(|t| t.status == crate::model::ThreadStatus::Ready) {
-                let _ = s.step_thread(t);
+    let seek = Callback::new(move |i: usize| {
+        session.update(|s| {
+            let reached = s.seek(i);
+            // By hand, a step past the ticks taken moves the lowest-numbered thread that can move:
+            // Step is never a dead control, and the lanes stay the way to choose.
+            if reached + 1 == i && s.schedule() == Schedule::Manual {
+                if let Some(t) = s.current().threads.iter().position(|t| t.status == crate::model::ThreadStatus::Ready) {
+                    let _ = s.step_thread(t);
+                }
             }
-        }
-    }));
+        })
+    });
     let machine = Memo::new(move |_| session.with(|s| s.current().clone()));
     // The whole run's trace, worked out again only when its known steps change.
     let revision = Memo::new(move |_| session.with(|s| s.revision()));
@@ -143,9 +145,11 @@ pub fn ModelView(
     let step_ms = crate::ui::scene::step_ms_at(speed);
     let moved = Memo::new(move |_| session.with(|s| s.last_events().iter().map(|e| e.thread).collect::<Vec<_>>()));
     let manual = Signal::derive(move || session.with(|s| s.schedule() == Schedule::Manual));
-    let step_thread = Callback::new(move |t: usize| session.update(|s| {
-        let _ = s.step_thread(t);
-    }));
+    let step_thread = Callback::new(move |t: usize| {
+        session.update(|s| {
+            let _ = s.step_thread(t);
+        })
+    });
     let narration = move || {
         session.with(|s| {
             let events = s.last_events();
@@ -223,10 +227,13 @@ pub fn KernelCode(#[prop(into)] kernel: Signal<Kernel>, session: RwSignal<Sessio
                     lines.entry(line).or_default().extend(threads);
                 }
             }
-            lines.into_iter().map(|(l, mut t)| {
-                t.sort_unstable();
-                (l, t)
-            }).collect::<Vec<_>>()
+            lines
+                .into_iter()
+                .map(|(l, mut t)| {
+                    t.sort_unstable();
+                    (l, t)
+                })
+                .collect::<Vec<_>>()
         })
     });
     view! {

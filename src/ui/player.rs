@@ -154,8 +154,5 @@ pub fn Player(
 
 /// Whether a key press is text being typed (a field has the focus), not a command.
 pub fn typing_into_a_field(e: &web_sys::KeyboardEvent) -> bool {
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"))
-        .unwrap_or(false)
+    e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")).unwrap_or(false)
 }

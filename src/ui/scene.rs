@@ -115,11 +115,8 @@ impl Layout {
         let widest_grid = program.grids.iter().map(|g| g.cols as f64 * MATRIX_CELL).fold(0.0, f64::max);
         let memory_w = (widest_group as f64 * (CELL_W + 8.0)).max(if program.grids.is_empty() { 0.0 } else { 2.0 * widest_grid + 16.0 });
         // Memory beside the lanes when the two fit the room, else under them.
-        let (mem_x, mem_top, mem_room) = if beside_x + memory_w <= room {
-            (beside_x, TOP, memory_w)
-        } else {
-            (0.0, lanes_bottom + GATE_FOOT + 28.0, room.max(CELL_W))
-        };
+        let (mem_x, mem_top, mem_room) =
+            if beside_x + memory_w <= room { (beside_x, TOP, memory_w) } else { (0.0, lanes_bottom + GATE_FOOT + 28.0, room.max(CELL_W)) };
         let per_row = widest_group.min(((mem_room + 8.0) / (CELL_W + 8.0)).floor().max(1.0) as usize);
         let mut cells = vec![(0.0, 0.0, 0.0, 0.0); n];
         let mut spaces = Vec::new();
@@ -168,23 +165,7 @@ impl Layout {
         let gate_right = gate_x.map_or(0.0, |g| g + 8.0 * CHAR_W);
         let width = loose_right.max(right).max(mem_x + 60.0).max(lanes_right).max(gate_right);
         let height = (lanes_bottom + if has_barrier { GATE_FOOT } else { 0.0 }).max(mem_bottom) + 8.0;
-        Layout {
-            compact,
-            per_column,
-            columns_per_row,
-            row_h,
-            lane_w,
-            reg_w,
-            gate_x,
-            lanes_bottom,
-            mem_x,
-            width,
-            height,
-            cells,
-            matrices,
-            loose,
-            spaces,
-        }
+        Layout { compact, per_column, columns_per_row, row_h, lane_w, reg_w, gate_x, lanes_bottom, mem_x, width, height, cells, matrices, loose, spaces }
     }
 
     fn lane_x(&self, t: usize) -> f64 {
@@ -223,9 +204,7 @@ impl Layout {
 }
 
 fn prefers_reduced_motion() -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
-        .is_some_and(|m| m.matches())
+    web_sys::window().and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten()).is_some_and(|m| m.matches())
 }
 
 /// Lanes whose copy of a cell another thread has overwritten by step `cursor`, with the cell
@@ -246,13 +225,7 @@ fn stale_lanes(trace: &Trace, cursor: usize) -> Vec<(usize, usize, usize)> {
 fn summary(machine: &Machine, cursor: usize, total: usize) -> String {
     let program = machine.program();
     let count = |s: ThreadStatus| machine.threads.iter().filter(|t| t.status == s).count();
-    let cells: Vec<String> = program
-        .memory_names
-        .iter()
-        .zip(&machine.memory)
-        .take(6)
-        .map(|(n, v)| format!("{n} = {v}"))
-        .collect();
+    let cells: Vec<String> = program.memory_names.iter().zip(&machine.memory).take(6).map(|(n, v)| format!("{n} = {v}")).collect();
     let more = machine.memory.len().saturating_sub(6);
     format!(
         "Step {cursor} of {total}. {} thread(s) ready, {} waiting at the barrier, {} done. Memory: {}{}.",
@@ -397,17 +370,21 @@ pub fn Scene(
             this_step.with(|step| {
                 for (a, cell) in states(cell_store, m.memory.len()).iter().enumerate() {
                     let here = || step.iter().filter(move |x| x.cell == Some(a));
-                    let accesses: Vec<&Access> = here().filter(|x| matches!(x.kind, AccessKind::Read | AccessKind::Write | AccessKind::ReadModifyWrite)).collect();
-                    set_if_changed(cell, CellState {
-                        change: change_of(&accesses),
-                        value: m.memory[a],
-                        held: here().any(|x| x.kind == AccessKind::ReadModifyWrite),
-                        touched: here().next().is_some(),
-                        lost: here().find_map(|x| match x.mark {
-                            Some(Mark::LostUpdate { erased }) => Some(erased),
-                            _ => None,
-                        }),
-                    });
+                    let accesses: Vec<&Access> =
+                        here().filter(|x| matches!(x.kind, AccessKind::Read | AccessKind::Write | AccessKind::ReadModifyWrite)).collect();
+                    set_if_changed(
+                        cell,
+                        CellState {
+                            change: change_of(&accesses),
+                            value: m.memory[a],
+                            held: here().any(|x| x.kind == AccessKind::ReadModifyWrite),
+                            touched: here().next().is_some(),
+                            lost: here().find_map(|x| match x.mark {
+                                Some(Mark::LostUpdate { erased }) => Some(erased),
+                                _ => None,
+                            }),
+                        },
+                    );
                 }
             })
         })
@@ -462,7 +439,11 @@ pub fn Scene(
             // Open from a release until the next arrival.
             let c = cursor.get();
             let released = trace.with(|t| {
-                t.accesses.iter().rev().filter(|a| a.tick <= c).find(|a| matches!(a.kind, AccessKind::Arrive | AccessKind::Release))
+                t.accesses
+                    .iter()
+                    .rev()
+                    .filter(|a| a.tick <= c)
+                    .find(|a| matches!(a.kind, AccessKind::Arrive | AccessKind::Release))
                     .is_some_and(|a| a.kind == AccessKind::Release)
             });
             (waiting, of, released)
@@ -470,9 +451,7 @@ pub fn Scene(
     });
     // Threads wait at the gate and none can move to join them.
     let stuck = Memo::new(move |_| {
-        machine.with(|m| {
-            m.threads.iter().any(|t| t.status == ThreadStatus::AtBarrier) && !m.threads.iter().any(|t| t.status == ThreadStatus::Ready)
-        })
+        machine.with(|m| m.threads.iter().any(|t| t.status == ThreadStatus::AtBarrier) && !m.threads.iter().any(|t| t.status == ThreadStatus::Ready))
     });
     let gate = move || {
         let l = layout.get();
@@ -498,48 +477,66 @@ pub fn Scene(
         let class = |a: usize, small: bool| {
             let state = cells[a].clone();
             let workgroup = p.space(a) == Space::Workgroup;
-            move || state.with(|s| {
-                let mut c = String::from(if small { "cell small" } else { "cell" });
-                for (on, name) in [(workgroup, " workgroup"), (s.held, " held"), (s.touched, " touched"), (s.lost.is_some(), " lost")] {
-                    if on {
-                        c.push_str(name);
+            move || {
+                state.with(|s| {
+                    let mut c = String::from(if small { "cell small" } else { "cell" });
+                    for (on, name) in [(workgroup, " workgroup"), (s.held, " held"), (s.touched, " touched"), (s.lost.is_some(), " lost")] {
+                        if on {
+                            c.push_str(name);
+                        }
                     }
-                }
-                c
-            })
-        };
-        let loose = l.loose.iter().map(|&a| {
-            let (x, y, w, h) = l.cells[a];
-            let name = p.memory_names.get(a).cloned().unwrap_or_default();
-            let state = cells[a].clone();
-            let value = {
-                let state = state.clone();
-                move || state.with(|s| s.value.to_string())
-            };
-            // Under the cell, one note at a time: a lost update, else what this step did to it.
-            let lost_mark = move || state.with(|s| match (s.lost, &s.change) {
-                (Some(erased), _) => Some(view! {
-                    <text class="mark lost" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">
-                        <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
-                        {format!("✕ t{erased} lost")}
-                    </text>
-                }.into_any()),
-                (None, Some(change)) => Some(view! {
-                    <text class="change" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">{change.clone()}</text>
-                }.into_any()),
-                (None, None) => None,
-            });
-            view! {
-                <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
-                    <rect x=x y=y width=w height=h rx="4" />
-                    <text class="cell-name" x=x + 5.0 y=y + 11.0>{name.clone()}</text>
-                    <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle" data-testid=format!("model-{name}")>{value}</text>
-                    {lost_mark}
-                </g>
+                    c
+                })
             }
-        }).collect_view();
-        let grids = p.grids.iter().zip(&l.matrices).map(|(g, (caption, x, y))| {
-            let cells = (0..g.rows * g.cols).map(|i| {
+        };
+        let loose = l
+            .loose
+            .iter()
+            .map(|&a| {
+                let (x, y, w, h) = l.cells[a];
+                let name = p.memory_names.get(a).cloned().unwrap_or_default();
+                let state = cells[a].clone();
+                let value = {
+                    let state = state.clone();
+                    move || state.with(|s| s.value.to_string())
+                };
+                // Under the cell, one note at a time: a lost update, else what this step did to it.
+                let lost_mark = move || {
+                    state.with(|s| match (s.lost, &s.change) {
+                        (Some(erased), _) => Some(
+                            view! {
+                                <text class="mark lost" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">
+                                    <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
+                                    {format!("✕ t{erased} lost")}
+                                </text>
+                            }
+                            .into_any(),
+                        ),
+                        (None, Some(change)) => Some(
+                            view! {
+                                <text class="change" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">{change.clone()}</text>
+                            }
+                            .into_any(),
+                        ),
+                        (None, None) => None,
+                    })
+                };
+                view! {
+                    <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
+                        <rect x=x y=y width=w height=h rx="4" />
+                        <text class="cell-name" x=x + 5.0 y=y + 11.0>{name.clone()}</text>
+                        <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle" data-testid=format!("model-{name}")>{value}</text>
+                        {lost_mark}
+                    </g>
+                }
+            })
+            .collect_view();
+        let grids =
+            p.grids
+                .iter()
+                .zip(&l.matrices)
+                .map(|(g, (caption, x, y))| {
+                    let cells = (0..g.rows * g.cols).map(|i| {
                 let a = g.start + i;
                 let (cx, cy, w, h) = l.cells.get(a).copied().unwrap_or_default();
                 let state = cells[a].clone();
@@ -550,13 +547,14 @@ pub fn Scene(
                     </g>
                 }
             }).collect_view();
-            view! {
-                <g class="matrix">
-                    <text class="header" x=*x y=*y - 4.0>{caption.clone()}</text>
-                    {cells}
-                </g>
-            }
-        }).collect_view();
+                    view! {
+                        <g class="matrix">
+                            <text class="header" x=*x y=*y - 4.0>{caption.clone()}</text>
+                            {cells}
+                        </g>
+                    }
+                })
+                .collect_view();
         view! {
             {l.spaces.iter().map(|&(space, x, y)| view! {
                 <text class="header" class:workgroup=space == Space::Workgroup x=x y=y>{space.caption()}</text>
@@ -653,7 +651,11 @@ impl LaneState {
     /// The next instruction, cut to `room` characters; nothing where too few fit to be read.
     fn instruction(&self, program: &Program, room: usize) -> String {
         let text = if self.status.is_some() && room >= MIN_INSTRUCTION { program.describe(self.pc) } else { String::new() };
-        if text.chars().count() > room { format!("{}…", text.chars().take(room - 1).collect::<String>()) } else { text }
+        if text.chars().count() > room {
+            format!("{}…", text.chars().take(room - 1).collect::<String>())
+        } else {
+            text
+        }
     }
 
     fn register(&self, r: usize) -> String {

@@ -10,8 +10,7 @@ const CELL: usize = 9;
 
 /// Viridis at five stops: ordered from dark to light, told apart under the common colour-vision
 /// deficiencies and in greyscale.
-const STOPS: [(f64, f64, f64); 5] =
-    [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
+const STOPS: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
 
 fn colour(fraction: f64) -> String {
     let x = fraction.clamp(0.0, 1.0) * (STOPS.len() - 1) as f64;
@@ -28,11 +27,7 @@ fn squares(tickets: &[u32]) -> String {
     let mut out = String::with_capacity(tickets.len().min(MAX_CELLS) * 64);
     for (i, &t) in tickets.iter().take(MAX_CELLS).enumerate() {
         let (x, y) = ((i % COLUMNS) * CELL, (i / COLUMNS) * CELL);
-        out.push_str(&format!(
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{w}\" fill=\"{}\"/>",
-            colour(f64::from(t) / top),
-            w = CELL - 1
-        ));
+        out.push_str(&format!("<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{w}\" fill=\"{}\"/>", colour(f64::from(t) / top), w = CELL - 1));
     }
     out
 }

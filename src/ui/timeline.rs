@@ -151,7 +151,11 @@ pub fn Timeline(
             let said: Vec<String> = t.at(tick).filter(|a| a.kind != AccessKind::Local).take(4).map(describe).collect();
             let more = t.at(tick).filter(|a| a.kind != AccessKind::Local).count().saturating_sub(4);
             let said = if said.is_empty() { "register work".to_owned() } else { said.join("; ") };
-            if more > 0 { format!("step {tick}: {said}; and {more} more") } else { format!("step {tick}: {said}") }
+            if more > 0 {
+                format!("step {tick}: {said}; and {more} more")
+            } else {
+                format!("step {tick}: {said}")
+            }
         });
         view! {
             <g class="tl-step" class:current=move || cursor.get() == tick data-step=tick

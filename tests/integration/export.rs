@@ -1,9 +1,9 @@
 //! Exported results are well-formed JSON that carries the raw numbers as read back.
 
 use syncscope::data::Json;
+use syncscope::gpu::{AdapterSummary, ComputeLimitsSummary};
 use syncscope::lessons::race::export as race;
 use syncscope::lessons::race::gpu::{RaceBatch, ReplayRun};
-use syncscope::gpu::{AdapterSummary, ComputeLimitsSummary};
 use syncscope::lessons::race::{GpuParams, Variant};
 use syncscope::model::AccessRecord;
 

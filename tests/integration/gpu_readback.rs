@@ -10,11 +10,7 @@ use syncscope::testing::gpu;
 fn every_copy_comes_back_whole_and_in_place_run_after_run() {
     let Some(ctx) = gpu() else { return };
     for (run, sizes) in [[4usize, 12, 1000, 4], [4096, 4, 8, 20], [4, 4, 4, 4]].into_iter().enumerate() {
-        let contents: Vec<Vec<u8>> = sizes
-            .iter()
-            .enumerate()
-            .map(|(b, &n)| (0..n).map(|i| (i * 7 + b * 31 + run * 13) as u8).collect())
-            .collect();
+        let contents: Vec<Vec<u8>> = sizes.iter().enumerate().map(|(b, &n)| (0..n).map(|i| (i * 7 + b * 31 + run * 13) as u8).collect()).collect();
         let buffers: Vec<wgpu::Buffer> = contents.iter().map(|c| storage_buffer_with(&ctx.device, "source", c)).collect();
         let copies: Vec<(&wgpu::Buffer, u64)> = buffers.iter().zip(&sizes).map(|(b, &n)| (b, n as u64)).collect();
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);

@@ -155,7 +155,9 @@ fn the_tiled_models_name_lines_of_their_kernels_and_lack_only_their_barrier() {
         assert_eq!(source.matches("workgroupBarrier()").count(), 1, "{v:?}");
         assert!(!source.contains(gone), "{v:?}");
         // Apart from the header and the missing line, the kernel is the one with both barriers.
-        let body = |s: &'static str| s.lines().skip_while(|l| l.starts_with("//")).filter(|l| !l.contains("Barrier") && !l.contains("(no barrier")).collect::<Vec<_>>();
+        let body = |s: &'static str| {
+            s.lines().skip_while(|l| l.starts_with("//")).filter(|l| !l.contains("Barrier") && !l.contains("(no barrier")).collect::<Vec<_>>()
+        };
         assert_eq!(body(source), body(both), "{v:?}");
     }
 }

@@ -60,12 +60,7 @@ fn the_engine_knows_no_lesson() {
 /// A cycle in `graph` as `a -> b -> a`, if there is one.
 fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<String> {
     // Depth-first search; a module met again while still on the path closes a cycle.
-    fn visit<'a>(
-        m: &'a str,
-        g: &'a BTreeMap<String, BTreeSet<String>>,
-        path: &mut Vec<&'a str>,
-        done: &mut BTreeSet<&'a str>,
-    ) -> Option<String> {
+    fn visit<'a>(m: &'a str, g: &'a BTreeMap<String, BTreeSet<String>>, path: &mut Vec<&'a str>, done: &mut BTreeSet<&'a str>) -> Option<String> {
         if let Some(i) = path.iter().position(|p| *p == m) {
             return Some(format!("{} -> {m}", path[i..].join(" -> ")));
         }
@@ -108,7 +103,11 @@ fn imports_within(top: &str) -> BTreeMap<String, BTreeSet<String>> {
     rust_files(&dir, &mut files);
     let module_of = |file: &Path| -> String {
         let first = file.strip_prefix(&dir).unwrap().components().next().unwrap().as_os_str().to_str().unwrap().trim_end_matches(".rs").to_owned();
-        if first == "mod" { top.to_owned() } else { first }
+        if first == "mod" {
+            top.to_owned()
+        } else {
+            first
+        }
     };
     let modules: BTreeSet<String> = files.iter().map(|f| module_of(f)).collect();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -145,7 +144,8 @@ fn imports_within(top: &str) -> BTreeMap<String, BTreeSet<String>> {
         if module == top {
             // `pub use gpu::GpuHandle;` in mod.rs names its own child.
             for line in code.lines().map(str::trim).filter(|l| l.starts_with("pub use ") || l.starts_with("use ")) {
-                let name: String = line.trim_start_matches("pub ").trim_start_matches("use ").chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+                let name: String =
+                    line.trim_start_matches("pub ").trim_start_matches("use ").chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
                 if modules.contains(&name) && name != top {
                     uses.insert(name);
                 }

@@ -1,9 +1,9 @@
 //! The real-GPU figures the lessons show parse in full and agree with the model.
 
 use syncscope::lessons::append::measured::{parse_append_report, H100_APPEND};
+use syncscope::lessons::atomic_counter::measured::{parse_ticket_report, H100_TICKETS};
 use syncscope::lessons::cas_max::measured::{parse_cas_report, H100_CAS};
 use syncscope::lessons::race::measured::{parse_report, H100_RACE};
-use syncscope::lessons::atomic_counter::measured::{parse_ticket_report, H100_TICKETS};
 use syncscope::lessons::race::Variant;
 
 #[test]
@@ -76,8 +76,8 @@ fn the_h100_cas_report_parses_and_every_run_found_the_maximum() {
 
 #[test]
 fn the_h100_atomic_ops_report_covers_every_op_on_both_types_all_explained() {
-    use syncscope::lessons::atomic_ops::AtomicOp;
     use syncscope::lessons::atomic_ops::measured::{parse_atomic_ops_report, H100_ATOMIC_OPS};
+    use syncscope::lessons::atomic_ops::AtomicOp;
     let (adapter, rows) = parse_atomic_ops_report(H100_ATOMIC_OPS).expect("data/h100-atomic-ops.json parses");
     assert!(adapter.contains("H100"), "{adapter}");
     assert_eq!(rows.len(), 2 * 2 * AtomicOp::ALL.len());
@@ -149,8 +149,8 @@ fn the_h100_tiled_report_is_right_with_both_barriers() {
 
 #[test]
 fn the_h100_storage_report_saw_every_write_where_wgsl_promises_it() {
-    use syncscope::lessons::barrier::Across;
     use syncscope::lessons::barrier::measured::{parse_across_report, H100_ACROSS};
+    use syncscope::lessons::barrier::Across;
     let (adapter, rows) = parse_across_report(H100_ACROSS).expect("data/h100-across.json parses");
     assert!(adapter.contains("H100"), "{adapter}");
     assert_eq!(rows.len(), 9);
@@ -165,8 +165,8 @@ fn the_h100_storage_report_saw_every_write_where_wgsl_promises_it() {
 
 #[test]
 fn the_h100_histogram_report_is_exact_where_atomic_and_timed_everywhere() {
-    use syncscope::lessons::histogram::DISTINCT;
     use syncscope::lessons::histogram::measured::{parse_histogram_report, H100_HISTOGRAM};
+    use syncscope::lessons::histogram::DISTINCT;
     let (adapter, rows) = parse_histogram_report(H100_HISTOGRAM).expect("data/h100-histogram.json parses");
     assert!(adapter.contains("H100"), "{adapter}");
     assert_eq!(rows.len(), 2 * DISTINCT.len() * 3);
@@ -183,8 +183,8 @@ fn the_h100_histogram_report_is_exact_where_atomic_and_timed_everywhere() {
 
 #[test]
 fn the_h100_message_passing_report_counts_every_instance_within_its_promises() {
-    use syncscope::lessons::message_passing::{check, MessagePassingVariant, Outcome};
     use syncscope::lessons::message_passing::measured::{parse_message_passing_report, H100_MESSAGE_PASSING};
+    use syncscope::lessons::message_passing::{check, MessagePassingVariant, Outcome};
     use syncscope::site::settings::LessonVariant;
     let report = parse_message_passing_report(H100_MESSAGE_PASSING).expect("data/h100-message-passing.json parses");
     assert!(report.adapter.contains("H100"), "{}", report.adapter);
@@ -232,11 +232,8 @@ fn every_data_file_has_exactly_its_schemas_columns_each_of_its_type() {
     }
     // Every file in data/ is either one of those or the race report (read field by field).
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
-    let mut on_disk: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
+    let mut on_disk: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|n| n.ends_with(".json")).collect();
     on_disk.sort();
     let mut known: Vec<String> = files_and_schemas().iter().map(|(f, _, _)| f.to_string()).collect();
     known.push("h100-race.json".into());

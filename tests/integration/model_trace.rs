@@ -82,25 +82,20 @@ fn a_trace_has_one_access_per_event_and_two_per_copy() {
     assert!(trace.accesses.windows(2).all(|w| w[0].tick <= w[1].tick));
 }
 
-
 #[test]
 fn a_recorded_race_is_traced_in_ticket_order_with_its_lost_updates_marked() {
     use syncscope::model::{AccessRecord, ReplayTimeline};
     // Two invocations both loaded 0 and stored 1: tickets 0, 1 for the loads, 2, 3 for the stores.
-    let records = [
-        AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 2 },
-        AccessRecord { loaded: 0, stored: 1, load_ticket: 1, store_ticket: 3 },
-    ];
+    let records =
+        [AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 2 }, AccessRecord { loaded: 0, stored: 1, load_ticket: 1, store_ticket: 3 }];
     let replay = ReplayTimeline::from_records(&records, 0, 1).unwrap();
     let trace = Trace::of_replay(&replay);
     assert_eq!(trace.accesses.len(), 4);
     assert_eq!(trace.accesses[3].mark, Some(Mark::LostUpdate { erased: 0 }));
     assert!(matches!(trace.accesses[1].mark, Some(Mark::StaleRead { overtaken_by: 0, at: 3 })));
     // Atomic records: read-modify-writes, nothing lost.
-    let atomic = [
-        AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 0 },
-        AccessRecord { loaded: 1, stored: 2, load_ticket: 1, store_ticket: 1 },
-    ];
+    let atomic =
+        [AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 0 }, AccessRecord { loaded: 1, stored: 2, load_ticket: 1, store_ticket: 1 }];
     let trace = Trace::of_replay(&ReplayTimeline::from_records(&atomic, 0, 2).unwrap());
     assert!(trace.accesses.iter().all(|a| a.kind == AccessKind::ReadModifyWrite && a.mark.is_none()));
 }
@@ -111,10 +106,8 @@ fn a_recorded_race_is_drawn_as_machines_holding_only_recorded_values() {
     use syncscope::lessons::race::Variant;
     use syncscope::model::{AccessRecord, ReplayTimeline, ThreadStatus};
     // Invocation 1 loads 0 (ticket 0), invocation 0 loads 0 (1), 1 stores 1 (2), 0 stores 1 (3).
-    let records = [
-        AccessRecord { loaded: 0, stored: 1, load_ticket: 1, store_ticket: 3 },
-        AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 2 },
-    ];
+    let records =
+        [AccessRecord { loaded: 0, stored: 1, load_ticket: 1, store_ticket: 3 }, AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 2 }];
     let replay = ReplayTimeline::from_records(&records, 0, 1).unwrap();
     let program = Arc::new(Variant::Racy.program());
     let at = |k: usize| replay.machine_at(program.clone(), k);
@@ -127,10 +120,8 @@ fn a_recorded_race_is_drawn_as_machines_holding_only_recorded_values() {
     assert_eq!(end.memory[0], 1, "the second store of 1 erased the first: a lost update");
     assert!(end.threads.iter().all(|t| t.status == ThreadStatus::Done && t.regs[0] == 1));
     // The atomic kernel: one read-modify-write each, the old value it got back in the register.
-    let atomic = [
-        AccessRecord { loaded: 1, stored: 2, load_ticket: 1, store_ticket: 1 },
-        AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 0 },
-    ];
+    let atomic =
+        [AccessRecord { loaded: 1, stored: 2, load_ticket: 1, store_ticket: 1 }, AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 0 }];
     let replay = ReplayTimeline::from_records(&atomic, 0, 2).unwrap();
     let m = replay.machine_at(Arc::new(Variant::Atomic.program()), 1);
     assert_eq!((m.threads[1].pc, m.threads[1].status, m.threads[1].regs[0], m.memory[0]), (1, ThreadStatus::Done, 0, 1));

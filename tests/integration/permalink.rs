@@ -2,17 +2,13 @@
 //! machine (registers, program counters, memory), the same step, the same future.
 
 use std::collections::HashMap;
-use syncscope::site::permalink::{parse_ticks, query};
 use syncscope::lessons::race::{GpuParams, RaceSettings, Variant};
 use syncscope::model::{splitmix64, Schedule, Session};
+use syncscope::site::permalink::{parse_ticks, query};
 
 /// Parses a query string the way a browser's `URLSearchParams` would for our links.
 fn reopen(q: &str) -> (RaceSettings, Vec<String>) {
-    let map: HashMap<String, String> = q
-        .split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .map(|(k, v)| (k.to_owned(), percent_decode(v)))
-        .collect();
+    let map: HashMap<String, String> = q.split('&').filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_owned(), percent_decode(v))).collect();
     RaceSettings::parse(|k| map.get(k).cloned())
 }
 
@@ -101,13 +97,7 @@ fn a_link_to_an_automatic_run_carries_no_tick_list() {
 
 #[test]
 fn bad_tick_lists_are_refused_with_a_reason() {
-    for (value, why) in [
-        ("0,x", "tick 2"),
-        ("0_0", "thread 0 twice"),
-        ("4", "from 0 to 3"),
-        ("", ""),
-        ("0,,1", "tick 2"),
-    ] {
+    for (value, why) in [("0,x", "tick 2"), ("0_0", "thread 0 twice"), ("4", "from 0 to 3"), ("", ""), ("0,,1", "tick 2")] {
         match parse_ticks(value, 4) {
             Ok(t) => assert!(why.is_empty() && t.is_empty(), "{value}: {t:?}"),
             Err(e) => assert!(e.contains(why), "{value}: {e}"),

@@ -33,10 +33,7 @@ fn a_load_that_the_ticket_order_cannot_explain_is_marked() {
 
 #[test]
 fn atomic_records_replay_as_single_steps() {
-    let records: Vec<_> = [2u32, 0, 1]
-        .iter()
-        .map(|&old| AccessRecord { loaded: old, stored: old + 1, load_ticket: old * 3, store_ticket: old * 3 })
-        .collect();
+    let records: Vec<_> = [2u32, 0, 1].iter().map(|&old| AccessRecord { loaded: old, stored: old + 1, load_ticket: old * 3, store_ticket: old * 3 }).collect();
     let t = ReplayTimeline::from_records(&records, 0, 3).unwrap();
     assert_eq!(t.steps.iter().map(|s| s.lane).collect::<Vec<_>>(), [1, 2, 0]);
     assert_eq!(t.disagreements(), 0);
@@ -46,12 +43,6 @@ fn atomic_records_replay_as_single_steps() {
 #[test]
 fn malformed_records_are_refused() {
     assert_eq!(ReplayTimeline::from_records(&[], 0, 0), Err(ReplayError::NoRecords));
-    assert_eq!(
-        ReplayTimeline::from_records(&[racy(0, 0, 1), racy(0, 1, 2)], 0, 1),
-        Err(ReplayError::DuplicateTicket(1))
-    );
-    assert_eq!(
-        ReplayTimeline::from_records(&[racy(0, 5, 2)], 0, 1),
-        Err(ReplayError::StoreBeforeLoad { lane: 0 })
-    );
+    assert_eq!(ReplayTimeline::from_records(&[racy(0, 0, 1), racy(0, 1, 2)], 0, 1), Err(ReplayError::DuplicateTicket(1)));
+    assert_eq!(ReplayTimeline::from_records(&[racy(0, 5, 2)], 0, 1), Err(ReplayError::StoreBeforeLoad { lane: 0 }));
 }

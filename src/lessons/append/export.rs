@@ -1,10 +1,10 @@
 //! The append lesson's GPU panel as JSON: the count and every filled slot, as read back.
 
 use crate::data::{adapter, Json};
-use crate::lessons::append::gpu::AppendRun;
-use crate::gpu::AdapterSummary;
-use crate::lessons::append::{check, Append, LIMIT};
 use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::append::gpu::AppendRun;
+use crate::lessons::append::{check, Append, LIMIT};
 
 pub fn run(gpu: &AdapterSummary, params: GpuParams, run: &AppendRun, wall_ms: f64) -> Json {
     let c = check(&run.output, run.count, params);

@@ -2,10 +2,10 @@
 
 use crate::gpu::buffers::{params_buffer, per_invocation_bytes, storage_buffer, storage_buffer_with};
 use crate::gpu::dispatch::dispatch_once;
+use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
 use crate::lessons::append::{input_value, Append};
-use crate::gpu::params::GpuParams;
 
 /// One run: where `count` ended, and every output slot (the first `count` were written).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,15 +24,7 @@ pub async fn run_append(ctx: &GpuContext, params: GpuParams) -> Result<AppendRun
     let count = storage_buffer(device, "count", 4);
     let output = storage_buffer(device, "output", bytes);
     let uniform = params_buffer(device, params.invocations);
-    let read = dispatch_once(
-        ctx,
-        &pipeline,
-        "append",
-        &[&count, &input, &output, &uniform],
-        params.workgroups(),
-        &[(&count, 4), (&output, bytes)],
-        false,
-    )
-    .await?;
+    let read =
+        dispatch_once(ctx, &pipeline, "append", &[&count, &input, &output, &uniform], params.workgroups(), &[(&count, 4), (&output, bytes)], false).await?;
     Ok(AppendRun { count: u32s(&read.buffers[0])[0], output: u32s(&read.buffers[1]) })
 }

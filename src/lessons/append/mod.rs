@@ -2,9 +2,9 @@
 //! free output slot with atomicAdd and write their value there. The count is exact; the
 //! order in which values land is whatever order the GPU served the claims.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,18 +1,18 @@
 //! The append lesson page: a few model threads filtering and claiming output slots beside the
 //! real kernel doing it for thousands, run after run, with the slots that moved marked.
 
-use crate::lessons::append::gpu::{run_append, AppendRun};
-use crate::gpu::AdapterSummary;
-use crate::lessons::append::{check, slots_changed, Append, COUNT, LIMIT};
 use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::append::gpu::{run_append, AppendRun};
+use crate::lessons::append::{check, slots_changed, Append, COUNT, LIMIT};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
+use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
-use crate::ui::figures::{figure, Figures};
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -41,10 +41,7 @@ fn model_outcome(m: &Machine) -> String {
     let count = m.memory[COUNT];
     let out = Append::output_base(n);
     let values: Vec<String> = m.memory[out..out + count.max(0) as usize].iter().map(i64::to_string).collect();
-    format!(
-        "Finished: {count} of {n} values were below {LIMIT} and were appended, in this order: [{}].",
-        values.join(", ")
-    )
+    format!("Finished: {count} of {n} values were below {LIMIT} and were appended, in this order: [{}].", values.join(", "))
 }
 
 /// What the page says before its first control: one paragraph, the rest folded under the model.
@@ -117,10 +114,16 @@ fn AppendReport(result: AppendResult) -> impl IntoView {
         Some(0) => "The same order as the previous run, slot for slot.".to_owned(),
         Some(k) => format!("{k} of {} slots hold a different value than in the previous run.", run.count),
     };
-    let strip = run.output.iter().take((run.count as usize).min(STRIP)).enumerate().map(|(i, v)| {
-        let moved = previous.as_ref().is_some_and(|p| p.output.get(i) != Some(v));
-        view! { <li class:moved=moved><span class="slot">{i.to_string()}</span><span class="value">{v.to_string()}</span></li> }
-    }).collect_view();
+    let strip = run
+        .output
+        .iter()
+        .take((run.count as usize).min(STRIP))
+        .enumerate()
+        .map(|(i, v)| {
+            let moved = previous.as_ref().is_some_and(|p| p.output.get(i) != Some(v));
+            view! { <li class:moved=moved><span class="slot">{i.to_string()}</span><span class="value">{v.to_string()}</span></li> }
+        })
+        .collect_view();
     let export = {
         let (adapter, run) = (adapter.clone(), run.clone());
         move || {

@@ -8,10 +8,9 @@
 //! Every number comes from the GPU: counts and output slots read back.
 
 use crate::data::Json;
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::append::gpu::run_append;
 use crate::lessons::append::{check, slots_changed};
-use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
-
 
 use crate::data::measured::names;
 use crate::lessons::append;
@@ -49,11 +48,5 @@ pub fn main() {
             Json::from(*in_order.iter().max().unwrap()),
         ]));
     }
-    crate::data::report::print_report(
-        "append/report",
-        &ctx,
-        &names(append::measured::SCHEMA),
-        rows,
-        vec![],
-    );
+    crate::data::report::print_report("append/report", &ctx, &names(append::measured::SCHEMA), rows, vec![]);
 }

@@ -1,9 +1,9 @@
 //! The ticket lesson's GPU panel as JSON: every invocation's ticket, as read back.
 
 use crate::data::{adapter, Json};
-use crate::lessons::atomic_counter::gpu::TicketRun;
-use crate::gpu::AdapterSummary;
 use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::atomic_counter::gpu::TicketRun;
 use crate::lessons::atomic_counter::{check, Tickets};
 
 pub fn run(gpu: &AdapterSummary, params: GpuParams, run: &TicketRun, wall_ms: f64) -> Json {

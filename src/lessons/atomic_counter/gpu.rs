@@ -2,9 +2,9 @@
 
 use crate::gpu::buffers::{params_buffer, per_invocation_bytes, storage_buffer};
 use crate::gpu::dispatch::dispatch_once;
+use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
-use crate::gpu::params::GpuParams;
 use crate::lessons::atomic_counter::Tickets;
 
 /// One run: `tickets[i]` is the ticket invocation `i` took; `next` is where the counter ended.
@@ -24,15 +24,6 @@ pub async fn run_tickets(ctx: &GpuContext, params: GpuParams) -> Result<TicketRu
     let next = storage_buffer(device, "next", 4);
     let tickets = storage_buffer(device, "tickets", bytes);
     let uniform = params_buffer(device, params.invocations);
-    let read = dispatch_once(
-        ctx,
-        &pipeline,
-        "tickets",
-        &[&next, &tickets, &uniform],
-        params.workgroups(),
-        &[(&next, 4), (&tickets, bytes)],
-        true,
-    )
-    .await?;
+    let read = dispatch_once(ctx, &pipeline, "tickets", &[&next, &tickets, &uniform], params.workgroups(), &[(&next, 4), (&tickets, bytes)], true).await?;
     Ok(TicketRun { next: u32s(&read.buffers[0])[0], tickets: u32s(&read.buffers[1]), gpu_ns: read.gpu_ns })
 }

@@ -1,9 +1,9 @@
 //! `?lesson=atomic-counter`: atomicAdd returns the value it replaced, so every invocation
 //! that calls it gets a different number — a ticket — in the order the GPU served them.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]

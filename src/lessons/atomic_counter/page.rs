@@ -1,19 +1,19 @@
 //! The ticket lesson page: a few model threads taking tickets beside the real kernel handing
 //! out thousands, with the order the reader's GPU served them drawn as a grid.
 
-use crate::lessons::atomic_counter::gpu::{run_tickets, TicketRun};
-use crate::gpu::AdapterSummary;
 use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::atomic_counter::gpu::{run_tickets, TicketRun};
 use crate::lessons::atomic_counter::{check, Tickets, NEXT, TICKETS};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
+use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::ticket_grid::TicketGrid;
-use crate::ui::figures::{figure, Figures};
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -45,12 +45,7 @@ fn model_outcome(m: &Machine) -> String {
         by_ticket.sort_unstable();
         by_ticket.iter().map(|(_, t)| format!("t{t}")).collect()
     };
-    format!(
-        "Finished: next is {}, and tickets 0 to {} went to {} — one each, none twice.",
-        m.memory[NEXT],
-        n - 1,
-        order.join(", ")
-    )
+    format!("Finished: next is {}, and tickets 0 to {} went to {} — one each, none twice.", m.memory[NEXT], n - 1, order.join(", "))
 }
 
 /// What the page says before its first control: one paragraph, the rest folded under the model.
@@ -103,7 +98,11 @@ fn TicketReport(result: TicketResult) -> impl IntoView {
         let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
         format!(
             "The tickets are not 0..{} each once: repeated [{}], missing [{}], out of range [{}], counter {}. This GPU broke atomicAdd's promise.",
-            params.invocations, list(&c.repeated), list(&c.missing), list(&c.out_of_range), run.next
+            params.invocations,
+            list(&c.repeated),
+            list(&c.missing),
+            list(&c.out_of_range),
+            run.next
         )
     };
     let export = {

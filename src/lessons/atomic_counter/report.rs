@@ -8,14 +8,13 @@
 //! Every number comes from the GPU: tickets read back, timestamp-query durations.
 
 use crate::data::Json;
-use crate::lessons::atomic_counter::gpu::run_tickets;
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::atomic_counter::check;
+use crate::lessons::atomic_counter::gpu::run_tickets;
 
 const RUNS: usize = 10;
 /// How many workgroups' service order to keep from each size's first run.
 const ORDER_KEPT: usize = 16;
-
 
 use crate::data::measured::names;
 use crate::lessons::atomic_counter;
@@ -71,11 +70,7 @@ pub fn main() {
 /// Workgroup ids ordered by the first ticket any of their invocations took: the order the GPU
 /// started serving them. Only the first few are kept.
 fn service_order(tickets: &[u32], workgroup_size: usize) -> Vec<u32> {
-    let mut firsts: Vec<(u32, u32)> = tickets
-        .chunks(workgroup_size)
-        .enumerate()
-        .map(|(g, group)| (*group.iter().min().unwrap(), g as u32))
-        .collect();
+    let mut firsts: Vec<(u32, u32)> = tickets.chunks(workgroup_size).enumerate().map(|(g, group)| (*group.iter().min().unwrap(), g as u32)).collect();
     firsts.sort();
     firsts.into_iter().take(ORDER_KEPT).map(|(_, g)| g).collect()
 }

@@ -2,9 +2,9 @@
 //! cell's initial value and each invocation's operand; the model and the GPU both apply it from
 //! every invocation to one cell, and each returned value shows where in the order it ran.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
@@ -12,9 +12,9 @@ pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
-use crate::site::param::quote;
 use crate::gpu::Kernel;
 use crate::model::{Instr, IntType, Line, Machine, Program, RmwOp};
+use crate::site::param::quote;
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
@@ -72,8 +72,7 @@ impl AtomicOp {
         AtomicOp::Rmw(RmwOp::Exchange),
         AtomicOp::CompareExchangeWeak,
     ];
-    pub const NAMES: [&'static str; 11] =
-        ["load", "store", "add", "sub", "max", "min", "and", "or", "xor", "exchange", "compare-exchange-weak"];
+    pub const NAMES: [&'static str; 11] = ["load", "store", "add", "sub", "max", "min", "and", "or", "xor", "exchange", "compare-exchange-weak"];
 
     /// The op's code in the kernel's `params.op`.
     pub fn code(self) -> u32 {
@@ -133,13 +132,7 @@ const fn powers_of_two() -> [i64; MAX_THREADS] {
 }
 
 impl AtomicSetup {
-    pub const DEFAULT: AtomicSetup = AtomicSetup {
-        op: AtomicOp::Rmw(RmwOp::Add),
-        ty: IntType::U32,
-        initial: 0,
-        compare: 0,
-        operands: powers_of_two(),
-    };
+    pub const DEFAULT: AtomicSetup = AtomicSetup { op: AtomicOp::Rmw(RmwOp::Add), ty: IntType::U32, initial: 0, compare: 0, operands: powers_of_two() };
 
     /// The same choices on a cell of type `ty`: every value keeps its 32 bits, as a
     /// `bitcast` would.
@@ -174,8 +167,7 @@ impl AtomicSetup {
             memory_names.push("params.compare".to_owned());
             memory_names.extend((0..threads).map(|t| format!("exchanged[{t}]")));
         }
-        let read_operand =
-            Line { instr: Instr::LoadOwn { array: "operands", base: l.operands, reg: OPERAND }, marker: "read-operand" };
+        let read_operand = Line { instr: Instr::LoadOwn { array: "operands", base: l.operands, reg: OPERAND }, marker: "read-operand" };
         let record_old = Line { instr: Instr::StoreOwn { array: "olds", base: l.olds, reg: OLD }, marker: "record-old" };
         let marker = |name: &str| marker(self.ty, name);
         let lines = match self.op {
@@ -187,10 +179,7 @@ impl AtomicSetup {
             }
             AtomicOp::Rmw(op) => vec![
                 read_operand,
-                Line {
-                    instr: Instr::AtomicRmw { op, ty: self.ty, addr: CELL, operand: OPERAND, old: OLD },
-                    marker: marker(self.op.name()),
-                },
+                Line { instr: Instr::AtomicRmw { op, ty: self.ty, addr: CELL, operand: OPERAND, old: OLD }, marker: marker(self.op.name()) },
                 record_old,
             ],
             AtomicOp::CompareExchangeWeak => vec![
@@ -201,10 +190,7 @@ impl AtomicSetup {
                     marker: marker("compare-exchange-weak"),
                 },
                 record_old,
-                Line {
-                    instr: Instr::StoreOwn { array: "exchanged", base: l.exchanged, reg: EXCHANGED },
-                    marker: "record-exchanged",
-                },
+                Line { instr: Instr::StoreOwn { array: "exchanged", base: l.exchanged, reg: EXCHANGED }, marker: "record-exchanged" },
             ],
         };
         Program { lines, memory_names, register_names: vec!["operand", "old", "expected", "exchanged"], grids: Vec::new(), workgroup: &[] }
@@ -273,22 +259,17 @@ impl Layout {
         let operands = CELL + 1;
         let olds = operands + if op.takes_operand() { threads } else { 0 };
         let compare = olds + if op.returns_old() { threads } else { 0 };
-        let (exchanged, size) =
-            if op == AtomicOp::CompareExchangeWeak { (compare + 1, compare + 1 + threads) } else { (compare, compare) };
+        let (exchanged, size) = if op == AtomicOp::CompareExchangeWeak { (compare + 1, compare + 1 + threads) } else { (compare, compare) };
         Layout { operands, olds, compare, exchanged, size }
     }
 }
 
 /// The kernel's marker for an op's line: each type has its own function in the kernel.
 fn marker(ty: IntType, op: &str) -> &'static str {
-    const U32: [&str; 11] = [
-        "u32-load", "u32-store", "u32-add", "u32-sub", "u32-max", "u32-min", "u32-and", "u32-or", "u32-xor",
-        "u32-exchange", "u32-compare-exchange-weak",
-    ];
-    const I32: [&str; 11] = [
-        "i32-load", "i32-store", "i32-add", "i32-sub", "i32-max", "i32-min", "i32-and", "i32-or", "i32-xor",
-        "i32-exchange", "i32-compare-exchange-weak",
-    ];
+    const U32: [&str; 11] =
+        ["u32-load", "u32-store", "u32-add", "u32-sub", "u32-max", "u32-min", "u32-and", "u32-or", "u32-xor", "u32-exchange", "u32-compare-exchange-weak"];
+    const I32: [&str; 11] =
+        ["i32-load", "i32-store", "i32-add", "i32-sub", "i32-max", "i32-min", "i32-and", "i32-or", "i32-xor", "i32-exchange", "i32-compare-exchange-weak"];
     let i = AtomicOp::NAMES.iter().position(|n| *n == op).unwrap_or(0);
     match ty {
         IntType::U32 => U32[i],
@@ -319,16 +300,14 @@ pub fn parse_value(name: &str, text: &str, ty: IntType) -> Result<i64, String> {
 pub fn parse_operands(text: &str, ty: IntType) -> Result<Vec<i64>, String> {
     let parts: Vec<&str> = text.split(',').collect();
     if !THREADS.contains(&parts.len()) {
-        return Err(format!(
-            "operands={} was ignored: expected {} to {} values separated by commas",
-            quote(text),
-            THREADS.start(),
-            THREADS.end()
-        ));
+        return Err(format!("operands={} was ignored: expected {} to {} values separated by commas", quote(text), THREADS.start(), THREADS.end()));
     }
     parts
         .iter()
-        .map(|p| parse_value("operands", p, ty).map_err(|_| format!("operands={} was ignored: {} is not a {} (decimal, or 0x and hex digits)", quote(text), quote(p), ty.name())))
+        .map(|p| {
+            parse_value("operands", p, ty)
+                .map_err(|_| format!("operands={} was ignored: {} is not a {} (decimal, or 0x and hex digits)", quote(text), quote(p), ty.name()))
+        })
         .collect()
 }
 

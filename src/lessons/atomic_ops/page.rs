@@ -1,18 +1,18 @@
 //! The atomic family page: the reader picks an op, a type, the cell's starting value and each
 //! invocation's operand; the model and the real kernel both apply it from every invocation.
 
-use crate::lessons::atomic_ops::gpu::run_atomic_ops;
 use crate::gpu::AdapterSummary;
+use crate::lessons::atomic_ops::gpu::run_atomic_ops;
 use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, show, tally, AtomicOp, AtomicRun, AtomicSetup, Placement, CELL};
 use crate::model::{IntType, Machine};
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::ModelState;
 use crate::ui::table::TextTable;
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -39,10 +39,7 @@ fn model_outcome(m: &Machine) -> String {
     if !m.is_finished() {
         return String::new();
     }
-    format!(
-        "Finished: the cell holds {}. Each thread's old[t] is what its atomic returned: the cell just before its turn.",
-        m.memory[CELL]
-    )
+    format!("Finished: the cell holds {}. Each thread's old[t] is what its atomic returned: the cell just before its turn.", m.memory[CELL])
 }
 
 /// What the page says before its first control: one paragraph, the rest folded under the model.

@@ -15,7 +15,6 @@ use crate::lessons::atomic_ops::gpu::run_atomic_op;
 use crate::lessons::atomic_ops::{tally, AtomicOp, AtomicSetup, Placement};
 use crate::model::IntType;
 
-
 use crate::data::measured::names;
 use crate::lessons::atomic_ops;
 
@@ -48,11 +47,5 @@ pub fn main() {
             Json::from(t.spurious),
         ]));
     }
-    crate::data::report::print_report(
-        "atomic-ops/report",
-        &ctx,
-        &names(atomic_ops::measured::SCHEMA),
-        rows,
-        vec![],
-    );
+    crate::data::report::print_report("atomic-ops/report", &ctx, &names(atomic_ops::measured::SCHEMA), rows, vec![]);
 }

@@ -3,10 +3,10 @@
 
 use crate::gpu::buffers::{per_invocation_bytes, storage_buffer, uniform_words};
 use crate::gpu::dispatch::{bind_whole, submit_and_read};
+use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
 use crate::lessons::barrier::Across;
-use crate::gpu::params::GpuParams;
 
 const WRITE: u32 = 1;
 const READ: u32 = 2;

@@ -10,10 +10,9 @@
 //! Every number is counted from what the GPU wrote.
 
 use crate::data::Json;
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::barrier::across::run_across;
 use crate::lessons::barrier::{check_across, Across};
-use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
-
 
 use crate::data::measured::names;
 use crate::lessons::barrier;
@@ -28,9 +27,7 @@ pub fn main() {
     for how in Across::ALL {
         for (invocations, workgroup_size) in [(1024, 64), (65_536, 256), (1 << 20, 256)] {
             let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
-            let checks: Vec<_> = (0..RUNS)
-                .map(|_| check_across(how, params, &pollster::block_on(run_across(&ctx, how, params)).expect("run")))
-                .collect();
+            let checks: Vec<_> = (0..RUNS).map(|_| check_across(how, params, &pollster::block_on(run_across(&ctx, how, params)).expect("run"))).collect();
             let stale = checks.iter().map(|c| c.stale);
             rows.push(Json::Array(vec![
                 Json::from(how.name()),
@@ -44,11 +41,5 @@ pub fn main() {
             ]));
         }
     }
-    crate::data::report::print_report(
-        "across/report",
-        &ctx,
-        &names(barrier::measured::ACROSS_SCHEMA),
-        rows,
-        vec![],
-    );
+    crate::data::report::print_report("across/report", &ctx, &names(barrier::measured::ACROSS_SCHEMA), rows, vec![]);
 }

@@ -3,16 +3,16 @@
 //! before the neighbour's write; with the barrier inside a branch that depends on the thread,
 //! the browser's compiler refuses the kernel, and the model shows why.
 
+pub mod across;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod across_report;
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod across;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod across_report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 

@@ -1,22 +1,22 @@
 //! The barrier page: model threads writing, waiting and reading their neighbour beside the real
 //! kernels, with the stale reads and the arrival/departure tickets the reader's GPU gave back.
 
+use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
 use crate::lessons::barrier::across::run_across;
 use crate::lessons::barrier::gpu::run_barrier;
-use crate::gpu::AdapterSummary;
 use crate::lessons::barrier::{check, check_across, out_base, Across, AcrossCheck, BarrierRun, BarrierVariant};
-use crate::gpu::params::GpuParams;
 use crate::model::{Machine, ThreadStatus};
 use crate::site::settings::LessonVariant;
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::player::Player;
 use crate::ui::table::TextTable;
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -51,10 +51,7 @@ fn model_outcome(m: &Machine) -> String {
             return String::new();
         }
         let waiting: Vec<String> = (0..n).filter(|&t| m.threads[t].status == ThreadStatus::AtBarrier).map(|t| t.to_string()).collect();
-        return format!(
-            "Stuck: thread(s) {} wait at a barrier the others skipped. Nobody is left to arrive, so nobody is released.",
-            waiting.join(", ")
-        );
+        return format!("Stuck: thread(s) {} wait at a barrier the others skipped. Nobody is left to arrive, so nobody is released.", waiting.join(", "));
     }
     let stale = (0..n).filter(|&t| m.memory[out_base(n) + t] == 0).count();
     format!("Finished: {} of {n} threads read their neighbour's value; {stale} read a cell not written yet (0).", n - stale)
@@ -333,7 +330,10 @@ fn TicketReplay(events: Vec<(u32, usize, bool)>, lanes: usize) -> impl IntoView 
             let departed = c - arrived;
             let said = match done.last() {
                 None => format!("Before the first ticket: {lanes} lanes on their way to the barrier."),
-                Some(&(t, lane, true)) => format!("Ticket {t}: lane {lane} arrives ({arrived} of {lanes}){}.", if arrived == lanes { "; the last one, so the barrier releases" } else { " and waits" }),
+                Some(&(t, lane, true)) => format!(
+                    "Ticket {t}: lane {lane} arrives ({arrived} of {lanes}){}.",
+                    if arrived == lanes { "; the last one, so the barrier releases" } else { " and waits" }
+                ),
                 Some(&(t, lane, false)) => format!("Ticket {t}: lane {lane} leaves the barrier ({departed} of {lanes} gone)."),
             };
             (arrived, departed, said)

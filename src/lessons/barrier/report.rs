@@ -9,11 +9,10 @@
 //! Every number is counted from what the GPU wrote.
 
 use crate::data::Json;
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::barrier::gpu::run_barrier;
 use crate::lessons::barrier::{check, BarrierVariant};
-use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::site::settings::LessonVariant;
-
 
 use crate::data::measured::names;
 use crate::lessons::barrier;
@@ -53,11 +52,5 @@ pub fn main() {
             ]));
         }
     }
-    crate::data::report::print_report(
-        "barrier/report",
-        &ctx,
-        &names(barrier::measured::SCHEMA),
-        rows,
-        vec![],
-    );
+    crate::data::report::print_report("barrier/report", &ctx, &names(barrier::measured::SCHEMA), rows, vec![]);
 }

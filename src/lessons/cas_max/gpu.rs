@@ -2,10 +2,10 @@
 
 use crate::gpu::buffers::{params_buffer, per_invocation_bytes, storage_buffer, storage_buffer_with};
 use crate::gpu::dispatch::dispatch_once;
+use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
 use crate::lessons::cas_max::CasInputs;
-use crate::gpu::params::GpuParams;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CasRun {

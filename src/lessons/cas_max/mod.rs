@@ -2,9 +2,9 @@
 //! from `bitcast` and a compare-exchange retry loop. Each failed exchange is a retry: the
 //! contention made visible.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
@@ -98,10 +98,7 @@ impl CasInputs {
                 Line { instr: Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, marker: "load-value" },
                 Line { instr: Instr::Load { reg: OLD, addr: BEST }, marker: "load-old" },
                 Line { instr: Instr::BranchUnlessGreater { a: VALUE, b: OLD, target: done }, marker: "test" },
-                Line {
-                    instr: Instr::CompareExchange { addr: BEST, expected: OLD, desired: VALUE, old: OLD, exchanged: EXCHANGED },
-                    marker: "cas",
-                },
+                Line { instr: Instr::CompareExchange { addr: BEST, expected: OLD, desired: VALUE, old: OLD, exchanged: EXCHANGED }, marker: "cas" },
                 Line { instr: Instr::BranchIfNonZero { reg: EXCHANGED, target: done }, marker: "exchanged" },
                 Line { instr: Instr::AddImm { reg: RETRIES, imm: 1 }, marker: "retry" },
                 Line { instr: Instr::Jump { target: 2 }, marker: "continue" },

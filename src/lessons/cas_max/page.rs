@@ -1,21 +1,21 @@
 //! The compare-exchange maximum page: a few model threads racing to swap in the largest
 //! value beside the real f32 kernel, with every invocation's retries counted.
 
-use crate::lessons::cas_max::gpu::{run_cas_max, CasRun};
-use crate::gpu::AdapterSummary;
-use crate::lessons::cas_max::{check, CasInputs, BEST, INPUT, MODEL_START};
 use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::cas_max::gpu::{run_cas_max, CasRun};
+use crate::lessons::cas_max::{check, CasInputs, BEST, INPUT, MODEL_START};
 use crate::model::Machine;
 use crate::site::settings::LessonVariant;
 use crate::ui::download::DownloadJson;
+use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::histogram::Histogram;
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::MeasuredTable;
 use crate::ui::model_panel::VariantToggle;
-use crate::ui::figures::{figure, Figures};
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]

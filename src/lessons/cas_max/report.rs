@@ -9,11 +9,10 @@
 //! Every number comes from the GPU: the result's bits and each invocation's retries.
 
 use crate::data::Json;
+use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::cas_max::gpu::run_cas_max;
 use crate::lessons::cas_max::{check, CasInputs};
-use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::site::settings::LessonVariant;
-
 
 use crate::data::measured::names;
 use crate::lessons::cas_max;
@@ -53,11 +52,5 @@ pub fn main() {
             ]));
         }
     }
-    crate::data::report::print_report(
-        "cas-max/report",
-        &ctx,
-        &names(cas_max::measured::SCHEMA),
-        rows,
-        vec![],
-    );
+    crate::data::report::print_report("cas-max/report", &ctx, &names(cas_max::measured::SCHEMA), rows, vec![]);
 }

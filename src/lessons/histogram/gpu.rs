@@ -3,10 +3,10 @@
 
 use crate::gpu::buffers::{per_invocation_bytes, storage_buffer, storage_buffer_with, uniform_words};
 use crate::gpu::dispatch::{bind_whole, submit_and_read};
+use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::PassTimer;
 use crate::gpu::{GpuContext, GpuError};
-use crate::gpu::params::GpuParams;
 use crate::lessons::histogram::{value, HistogramVariant, BINS, DISTINCT, PER_INVOCATION};
 
 /// The bins after `repeats` dispatches, and the pass's time where the adapter has timestamps.
@@ -110,10 +110,8 @@ async fn count(ctx: &GpuContext, variant: HistogramVariant, params: GpuParams, i
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let mut encoder = device.create_command_encoder(&Default::default());
     {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("histogram"),
-            timestamp_writes: timer.as_ref().map(PassTimer::writes),
-        });
+        let mut pass =
+            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("histogram"), timestamp_writes: timer.as_ref().map(PassTimer::writes) });
         pass.set_pipeline(&pipeline);
         pass.set_bind_group(0, &group, &[]);
         // Repeats inside one pass: a browser may round timestamps to 100 µs, so one short

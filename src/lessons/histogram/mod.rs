@@ -4,9 +4,9 @@
 //! memory) take the contention inside the workgroup, then one atomic per bin per workgroup
 //! merges them.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
@@ -107,11 +107,9 @@ impl HistogramVariant {
                 Line { instr: Instr::AddImm { reg: COUNT, imm: 1 }, marker: "count" },
                 Line { instr: Instr::StoreAt { array: "bins", base: bins, index: BIN, reg: COUNT }, marker: "count" },
             ],
-            HistogramVariant::Atomic => vec![
-                load,
-                one,
-                Line { instr: Instr::AtomicAddAt { array: "bins", base: bins, index: BIN, operand: ONE, old: COUNT }, marker: "count" },
-            ],
+            HistogramVariant::Atomic => {
+                vec![load, one, Line { instr: Instr::AtomicAddAt { array: "bins", base: bins, index: BIN, operand: ONE, old: COUNT }, marker: "count" }]
+            }
             HistogramVariant::Private => {
                 let end = 8;
                 vec![
@@ -132,8 +130,13 @@ impl HistogramVariant {
         if self == HistogramVariant::Private {
             memory_names.extend((0..MODEL_BINS).map(|b| format!("local[{b}]")));
         }
-        Program { lines, memory_names, register_names: vec!["bin", "count", "one"], grids: Vec::new(),
-            workgroup: if self == HistogramVariant::Private { &["local"] } else { &[] } }
+        Program {
+            lines,
+            memory_names,
+            register_names: vec!["bin", "count", "one"],
+            grids: Vec::new(),
+            workgroup: if self == HistogramVariant::Private { &["local"] } else { &[] },
+        }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

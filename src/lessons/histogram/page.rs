@@ -2,20 +2,20 @@
 //! on the GPU all three counted and timed at the reader's sizes, and swept over how many bins
 //! the data hits, with the same sweep measured on an H100.
 
-use crate::lessons::histogram::gpu::{run_size_sweep, run_sweep, HistogramRun, Input, SweepPoint};
-use crate::gpu::AdapterSummary;
 use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::histogram::gpu::{run_size_sweep, run_sweep, HistogramRun, Input, SweepPoint};
 use crate::lessons::histogram::{bins_base, check, model_input, HistogramVariant, DISTINCT, MODEL_BINS, SIZES};
 use crate::model::Machine;
+use crate::ui::chart::{LineChart, Series};
 use crate::ui::download::DownloadJson;
 use crate::ui::gpu::now_ms;
-use crate::ui::chart::{LineChart, Series};
 use crate::ui::gpu_form::{GpuJob, NumberChoice, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::measured::MeasuredDetails;
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
-use crate::ui::measured::MeasuredDetails;
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 /// Dispatches per timed pass: enough that coarsened browser timestamps still resolve one.
@@ -132,7 +132,8 @@ fn GpuHistogram(sizes: SizeFields) -> impl IntoView {
         let distinct = distinct.get_untracked();
         size_sweep.start(sizes, move |ctx, params| async move {
             let t0 = now_ms();
-            let points = run_size_sweep(&ctx, params.workgroup_size, distinct, &SIZES, REPEATS, &mut |done, of| size_sweep.progress.set(Some((done, of)))).await?;
+            let points =
+                run_size_sweep(&ctx, params.workgroup_size, distinct, &SIZES, REPEATS, &mut |done, of| size_sweep.progress.set(Some((done, of)))).await?;
             Ok((ctx.adapter.clone(), params, points, now_ms() - t0))
         })
     });
@@ -180,11 +181,15 @@ fn CountReport(
     let ok = checks.iter().all(|(v, c, _)| c.possible && (c.exact || !v.exact()));
     let rows = checks
         .iter()
-        .map(|(v, c, ns)| vec![label(*v).to_owned(), format!("{} of {}", c.sum, c.expected_sum), c.lost().to_string(), if c.exact { "yes" } else { "no" }.to_owned(), ms(*ns)])
+        .map(|(v, c, ns)| {
+            vec![label(*v).to_owned(), format!("{} of {}", c.sum, c.expected_sum), c.lost().to_string(), if c.exact { "yes" } else { "no" }.to_owned(), ms(*ns)]
+        })
         .collect();
     let time = |v: HistogramVariant| checks.iter().find(|c| c.0 == v).and_then(|c| c.2);
     let ratio = match (time(HistogramVariant::Atomic), time(HistogramVariant::Private)) {
-        (Some(a), Some(p)) if p > 0.0 => format!(" Private bins took {:.2}× the time of atomicAdd on the storage bins ({}).", p / a, if p < a { "faster" } else { "not faster" }),
+        (Some(a), Some(p)) if p > 0.0 => {
+            format!(" Private bins took {:.2}× the time of atomicAdd on the storage bins ({}).", p / a, if p < a { "faster" } else { "not faster" })
+        }
         _ => String::new(),
     };
     let lost = checks.iter().find(|c| c.0 == HistogramVariant::Plain).map_or(0, |c| c.1.lost());
@@ -235,20 +240,35 @@ fn sweep_chart(title: String, x_title: &'static str, points: &[Timed], test_id: 
 
 #[component]
 fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoint>, by_size: bool, wall_ms: f64) -> impl IntoView {
-    let ok = points.iter().all(|p| p.runs.iter().all(|(v, r)| {
-        let c = check(p.values, p.distinct, r.repeats, &r.bins);
-        c.possible && (c.exact || !v.exact())
-    }));
+    let ok = points.iter().all(|p| {
+        p.runs.iter().all(|(v, r)| {
+            let c = check(p.values, p.distinct, r.repeats, &r.bins);
+            c.possible && (c.exact || !v.exact())
+        })
+    });
     let times: Vec<Timed> = points
         .iter()
         .map(|p| (if by_size { p.values } else { p.distinct }, p.runs.iter().map(|(v, r)| (*v, r.ns_per_dispatch.map(|ns| ns / 1e6))).collect()))
         .collect();
-    let rows = times.iter().map(|(x, runs)| std::iter::once(x.to_string()).chain(runs.iter().map(|r| r.1.map_or("—".into(), |ms| format!("{ms:.4}")))).collect()).collect();
+    let rows = times
+        .iter()
+        .map(|(x, runs)| std::iter::once(x.to_string()).chain(runs.iter().map(|r| r.1.map_or("—".into(), |ms| format!("{ms:.4}")))).collect())
+        .collect();
     let (name, title, x_title, first) = if by_size {
         let distinct = points.first().map_or(0, |p| p.distinct);
-        ("size-sweep", format!("{distinct} bin(s) hit, workgroups of {}, on {}", params.workgroup_size, crate::ui::figures::timed_adapter(&adapter)), "values", "values")
+        (
+            "size-sweep",
+            format!("{distinct} bin(s) hit, workgroups of {}, on {}", params.workgroup_size, crate::ui::figures::timed_adapter(&adapter)),
+            "values",
+            "values",
+        )
     } else {
-        ("sweep", format!("{} values, workgroups of {}, on {}", params.invocations, params.workgroup_size, crate::ui::figures::timed_adapter(&adapter)), "bins the data hits", "bins hit")
+        (
+            "sweep",
+            format!("{} values, workgroups of {}, on {}", params.invocations, params.workgroup_size, crate::ui::figures::timed_adapter(&adapter)),
+            "bins the data hits",
+            "bins hit",
+        )
     };
     let export = move || {
         let json = crate::lessons::histogram::export::sweep(&adapter, params, &points, by_size, REPEATS, wall_ms);

@@ -10,11 +10,10 @@
 //! Every number is counted or timed on the GPU; the histograms are checked against the CPU.
 
 use crate::data::Json;
-use crate::lessons::histogram::gpu::run_histogram;
 use crate::gpu::params::GpuParams;
+use crate::lessons::histogram::gpu::run_histogram;
 use crate::lessons::histogram::{check, HistogramVariant, DISTINCT};
 use crate::site::settings::LessonVariant;
-
 
 use crate::data::measured::names;
 use crate::lessons::histogram;
@@ -50,11 +49,5 @@ pub fn main() {
             }
         }
     }
-    crate::data::report::print_report(
-        "histogram/report",
-        &ctx,
-        &names(histogram::measured::SCHEMA),
-        rows,
-        vec![],
-    );
+    crate::data::report::print_report("histogram/report", &ctx, &names(histogram::measured::SCHEMA), rows, vec![]);
 }

@@ -145,7 +145,11 @@ fn test_kernel(test: &LitmusTest, source_text: &str, workgroup_size: u32, finals
     }
     binding(&mut out, &mut bindings, Buffer::Params, "var<uniform> params: Params;");
     if test.memory == Space::Workgroup {
-        let _ = writeln!(out, "var<workgroup> wmem: array<atomic<u32>, {}>; // x, y, z of this workgroup's instances", LOCATIONS.len() as u32 * workgroup_size.min(MAX_WORKGROUP));
+        let _ = writeln!(
+            out,
+            "var<workgroup> wmem: array<atomic<u32>, {}>; // x, y, z of this workgroup's instances",
+            LOCATIONS.len() as u32 * workgroup_size.min(MAX_WORKGROUP)
+        );
     }
     let _ = writeln!(out, "\noverride workgroup_size: u32 = {workgroup_size}u;");
     let _ = writeln!(out, "const THREADS: u32 = {threads}u;");
@@ -221,11 +225,7 @@ fn wslot(loc: u32, j: u32) -> u32 {
     }
 
     // Each thread's statements split at its barriers into phases.
-    let phases: Vec<Vec<Vec<Op>>> = test
-        .threads
-        .iter()
-        .map(|ops| ops.split(|op| matches!(op, Op::Barrier(_))).map(<[Op]>::to_vec).collect())
-        .collect();
+    let phases: Vec<Vec<Vec<Op>>> = test.threads.iter().map(|ops| ops.split(|op| matches!(op, Op::Barrier(_))).map(<[Op]>::to_vec).collect()).collect();
     let phase_count = phases.iter().map(Vec::len).max().unwrap_or(1);
     for p in 0..phase_count {
         for (k, thread) in phases.iter().enumerate() {
@@ -239,11 +239,8 @@ fn wslot(loc: u32, j: u32) -> u32 {
             // The barrier every thread reaches here. In `same` placement it stands between the
             // phases of every instance of the workgroup; in `across`, between those of threads
             // whose partners are in other workgroups, where it orders nothing between them.
-            let kinds: Vec<Space> = test
-                .threads
-                .iter()
-                .filter_map(|ops| ops.iter().filter_map(|op| if let Op::Barrier(s) = op { Some(*s) } else { None }).nth(p))
-                .collect();
+            let kinds: Vec<Space> =
+                test.threads.iter().filter_map(|ops| ops.iter().filter_map(|op| if let Op::Barrier(s) = op { Some(*s) } else { None }).nth(p)).collect();
             out.push('\n');
             if kinds.contains(&Space::Workgroup) {
                 out.push_str("    workgroupBarrier();\n");
@@ -281,12 +278,19 @@ fn count_kernel(test: &LitmusTest, finals: &[usize], outcomes: usize) -> Generat
     }
     if !finals.is_empty() {
         match test.memory {
-            Space::Storage => binding(&mut out, &mut bindings, Buffer::Locations, "var<storage, read> mem: array<u32>; // the test's locations, as it left them"),
+            Space::Storage => {
+                binding(&mut out, &mut bindings, Buffer::Locations, "var<storage, read> mem: array<u32>; // the test's locations, as it left them")
+            }
             Space::Workgroup => binding(&mut out, &mut bindings, Buffer::Finals, "var<storage, read> finals: array<u32>;"),
         }
     }
     binding(&mut out, &mut bindings, Buffer::Arrived, "var<storage, read> arrived: array<u32>; // every thread of each instance: it ran");
-    binding(&mut out, &mut bindings, Buffer::Counts, &format!("var<storage, read_write> counts: array<atomic<u32>>; // {outcomes} outcomes, then anything else"));
+    binding(
+        &mut out,
+        &mut bindings,
+        Buffer::Counts,
+        &format!("var<storage, read_write> counts: array<atomic<u32>>; // {outcomes} outcomes, then anything else"),
+    );
     binding(&mut out, &mut bindings, Buffer::Params, "var<uniform> params: Params;");
     let _ = writeln!(
         out,

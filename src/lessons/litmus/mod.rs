@@ -240,7 +240,12 @@ pub fn rows(test: &LitmusTest) -> Vec<Row> {
         .map(|outcome| {
             let wgsl = match verdicts.allowed.remove(&outcome) {
                 Some(e) => Wgsl::Allowed(e),
-                None => Wgsl::Forbidden(verdicts.forbidden.remove(&outcome).unwrap_or_else(|| "no execution produces these values: no write stores them where they are read".to_owned())),
+                None => Wgsl::Forbidden(
+                    verdicts
+                        .forbidden
+                        .remove(&outcome)
+                        .unwrap_or_else(|| "no execution produces these values: no write stores them where they are read".to_owned()),
+                ),
             };
             Row { name: test.name(&outcome), sc: sc.get(&outcome).cloned(), wgsl, outcome }
         })
@@ -336,8 +341,10 @@ pub fn export(settings: &LabSettings, test: &LitmusTest, rows: &[Row], run: Opti
 
 /// Names the model's registers can take: the test's own (`r0` …), then the scratch registers a
 /// read-modify-write's operands pass through.
-const REGISTER_NAMES: [&str; 24] =
-    ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "r16", "r17", "r18", "r19", "r20", "r21", "r22", "r23"];
+const REGISTER_NAMES: [&str; 24] = [
+    "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "r16", "r17", "r18", "r19", "r20", "r21", "r22",
+    "r23",
+];
 /// The operand, the expected value and the success flag of an exchange or compare-exchange.
 const SCRATCH: [&str; 3] = ["v", "e", "ok"];
 
@@ -409,7 +416,8 @@ impl LabModel {
             lines[j].instr = Instr::Jump { target: end };
         }
         let workgroup: &'static [&'static str] = if test.memory == Space::Workgroup { &LOCATIONS } else { &[] };
-        let program = crate::model::Program { lines, memory_names: LOCATIONS.iter().map(|l| (*l).to_owned()).collect(), register_names, grids: Vec::new(), workgroup };
+        let program =
+            crate::model::Program { lines, memory_names: LOCATIONS.iter().map(|l| (*l).to_owned()).collect(), register_names, grids: Vec::new(), workgroup };
         LabModel { program, owner, registers: regs }
     }
 

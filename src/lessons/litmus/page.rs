@@ -4,16 +4,16 @@
 use super::generate::{kernels, Kernels};
 use super::gpu::{compile, run, Compiled, LitmusCounts, INSTANCES, WORKGROUP_SIZE};
 use super::{describe_move, explain, export, preset_of, preset_text, rows, BarrierModifier, LabError, LabModel, LabSettings, Row, Wgsl};
-use crate::model::litmus::sc::Move;
-use crate::model::{Machine, Schedule, Session};
-use crate::ui::model_panel::ModelView;
 use crate::gpu::AdapterSummary;
+use crate::model::litmus::sc::Move;
 use crate::model::litmus::{LitmusTest, Placement, PRESETS};
 use crate::model::Space;
+use crate::model::{Machine, Schedule, Session};
 use crate::ui::download::DownloadJson;
 use crate::ui::gpu::{now_ms, GpuHandle, GpuState, GpuStatus};
 use crate::ui::gpu_form::{GpuJob, LinkProblems, NumberChoice, RunForm};
 use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
+use crate::ui::model_panel::ModelView;
 use crate::ui::panel::Panel;
 use crate::ui::permalink::{self, CopyLink};
 use leptos::prelude::*;
@@ -122,13 +122,8 @@ pub fn LitmusLab() -> impl IntoView {
 }
 
 /// The signals the lab's GPU half is built from.
-type LabSignals = (
-    Memo<Result<Arc<Analysis>, LabError>>,
-    RwSignal<Option<Result<Compiled, String>>, LocalStorage>,
-    GpuJob<LabRun>,
-    Memo<LabSettings>,
-    RwSignal<String>,
-);
+type LabSignals =
+    (Memo<Result<Arc<Analysis>, LabError>>, RwSignal<Option<Result<Compiled, String>>, LocalStorage>, GpuJob<LabRun>, Memo<LabSettings>, RwSignal<String>);
 
 /// The lab's GPU half (see [`crate::ui::gpu_half`]): compiling the test's kernels, running
 /// them, and the H100's counts; in the built site a chunk of its own.
@@ -520,7 +515,11 @@ fn measured_on_h100(text: RwSignal<String>) -> Option<impl IntoView> {
     let gpu = adapter.clone();
     let listed = |outcomes: &[Observed], pick: fn(&Observed) -> bool| {
         let seen: Vec<String> = outcomes.iter().filter(|o| pick(o) && o.count > 0).map(|o| format!("{}: {}", o.outcome, o.count)).collect();
-        if seen.is_empty() { "none".to_owned() } else { seen.join(", ") }
+        if seen.is_empty() {
+            "none".to_owned()
+        } else {
+            seen.join(", ")
+        }
     };
     let table = move || {
         let Some(preset) = preset_of(&text.get()) else {
@@ -564,7 +563,8 @@ const LAB_LEAD: &str = "<p>A <em>litmus test</em> is a few threads, each a handf
 const LAB_TEXT: &str = "<p>The table lists every outcome the registers (and the final value of any location written twice) could end with, and two verdicts for each. <strong>Sequential consistency</strong>: the threads' statements run one at a time in some order, against one memory; the lab tries every order and shows one that reaches the outcome. <strong>WGSL's memory model</strong>: every atomic is relaxed, so beyond each single location, which every invocation sees change in one order, only barriers order memory, and only among the invocations of one workgroup, for the memory class they name. The lab weighs every candidate execution (which write each load reads from, and each location's order of writes) and says which rule a forbidden outcome breaks, or which reads make an allowed weak outcome happen.</p>\n\
 <p>Then run it on your GPU: tens of thousands of instances per dispatch, their workgroups shuffled, partners paired across lanes and workgroups, and each waiting a bounded while for its partners so they overlap. A weak outcome that shows is the memory model at work; a forbidden one that shows is a bug.</p>";
 
-const MODEL_START: &str = "Every thread waits for you: click the lane of the thread that moves next (or keys 1–4), or open an interleaving in the table below and step through it.";
+const MODEL_START: &str =
+    "Every thread waits for you: click the lane of the thread that moves next (or keys 1–4), or open an interleaving in the table below and step through it.";
 
 /// An empty program, for the moment before the first test is read.
 fn empty_program() -> crate::model::Program {

@@ -16,7 +16,6 @@
 //! configuration and `SYNCSCOPE_LITMUS_SECONDS` (default 20) the wall-clock seconds after which a
 //! slow configuration stops short of them: a software rasteriser runs far fewer.
 
-use std::time::Instant;
 use crate::data::measured::names;
 use crate::data::Json;
 use crate::lessons::litmus::generate::kernels;
@@ -25,7 +24,7 @@ use crate::lessons::litmus::measured::{outcomes_cell, Observed, SCHEMA};
 use crate::lessons::litmus::{memory_name, placement_name, preset_text, rows, BarrierModifier, LabSettings};
 use crate::model::litmus::{Placement, PRESETS};
 use crate::model::Space;
-
+use std::time::Instant;
 
 /// Dispatches per submission: a configuration is several submissions, each on its own shuffle
 /// of the workgroups, so no single one runs long enough to meet a driver's watchdog and the
@@ -94,11 +93,8 @@ pub fn main() {
         }
         let instances = u64::from(shape.instances) * u64::from(dispatches);
         let per_second = instances as f64 / (wall_ms / 1e3).max(1e-9);
-        let observed: Vec<Observed> = table
-            .iter()
-            .zip(&counts)
-            .map(|(r, &count)| Observed { outcome: r.name.clone(), count, sc: r.sc.is_some(), allowed: r.allowed() })
-            .collect();
+        let observed: Vec<Observed> =
+            table.iter().zip(&counts).map(|(r, &count)| Observed { outcome: r.name.clone(), count, sc: r.sc.is_some(), allowed: r.allowed() }).collect();
         let weak: u64 = observed.iter().filter(|o| o.weak()).map(|o| o.count).sum();
         let forbidden: u64 = observed.iter().filter(|o| !o.allowed).map(|o| o.count).sum();
         // The count kernel puts every instance in exactly one counter; a shortfall or surplus

@@ -45,11 +45,7 @@ fn litmus(variant: MessagePassingVariant, r: &LitmusRun) -> Vec<(&'static str, J
 }
 
 fn sizes(params: GpuParams) -> [(&'static str, Json); 3] {
-    [
-        ("invocations", Json::from(params.invocations)),
-        ("workgroup_size", Json::from(params.workgroup_size)),
-        ("workgroups", Json::from(params.workgroups())),
-    ]
+    [("invocations", Json::from(params.invocations)), ("workgroup_size", Json::from(params.workgroup_size)), ("workgroups", Json::from(params.workgroups()))]
 }
 
 /// Every variant, in [`MessagePassingVariant::ALL`]'s order, with the seed of its shuffled

@@ -5,9 +5,9 @@
 
 use crate::gpu::buffers::{clearable_storage_buffer, storage_buffer_with, uniform_words};
 use crate::gpu::dispatch::{bind_whole, submit_and_read};
+use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
-use crate::gpu::params::GpuParams;
 use crate::lessons::message_passing::{shuffled_workgroups, Layout, MessagePassingVariant, OutcomeCounts, SPIN_LIMIT};
 
 #[derive(Clone, Debug, PartialEq)]

@@ -4,9 +4,9 @@
 //! model allows it whenever the two are in different workgroups, because every WGSL atomic is
 //! relaxed and a barrier orders memory only for its own workgroup.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
@@ -35,7 +35,8 @@ pub mod kernels {
 pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "message-passing",
     title: "Message passing and memory order",
-    summary: "Write data, then a flag; read the flag, then the data. Millions of instances per dispatch, counted on the GPU: can a reader see the flag but old data?",
+    summary:
+        "Write data, then a flag; read the flag, then the data. Millions of instances per dispatch, counted on the GPU: can a reader see the flag but old data?",
     chapter: super::Chapter::MemoryOrder,
     kernels: kernels::ALL,
     #[cfg(not(target_arch = "wasm32"))]
@@ -134,12 +135,8 @@ pub enum MessagePassingVariant {
 }
 
 impl MessagePassingVariant {
-    pub const ALL: [MessagePassingVariant; 4] = [
-        MessagePassingVariant::Relaxed,
-        MessagePassingVariant::StorageBarrier,
-        MessagePassingVariant::WorkgroupBarrier,
-        MessagePassingVariant::SameWorkgroup,
-    ];
+    pub const ALL: [MessagePassingVariant; 4] =
+        [MessagePassingVariant::Relaxed, MessagePassingVariant::StorageBarrier, MessagePassingVariant::WorkgroupBarrier, MessagePassingVariant::SameWorkgroup];
 
     pub fn kernel(self) -> Kernel {
         match self {
@@ -278,11 +275,7 @@ impl LitmusCheck {
 }
 
 pub fn check(variant: MessagePassingVariant, counts: &OutcomeCounts, expected_total: u64) -> LitmusCheck {
-    LitmusCheck {
-        total: counts.iter().sum(),
-        expected_total,
-        forbidden: Outcome::ALL.iter().filter(|o| !variant.allows(**o)).map(|o| counts[o.slot()]).sum(),
-    }
+    LitmusCheck { total: counts.iter().sum(), expected_total, forbidden: Outcome::ALL.iter().filter(|o| !variant.allows(**o)).map(|o| counts[o.slot()]).sum() }
 }
 
 /// How a dispatch lays out its test instances: one per invocation, `workgroups` of `lanes`.
@@ -301,7 +294,11 @@ pub struct Layout {
 /// up to 4M instances).
 pub fn coprime_step(n: u32) -> u32 {
     fn gcd(a: u32, b: u32) -> u32 {
-        if b == 0 { a } else { gcd(b, a % b) }
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
     }
     (2..1024).rev().find(|&s| gcd(s, n.max(1)) == 1).unwrap_or(1)
 }

@@ -3,20 +3,20 @@
 //! their outcomes counted by the kernel and drawn on a log scale, and the throughput of that
 //! against the smallest test per dispatch.
 
-use crate::lessons::message_passing::gpu::{compare_throughput, run_litmus, LitmusRun, Throughput};
-use crate::gpu::{AdapterSummary, GpuError};
 use crate::gpu::params::GpuParams;
+use crate::gpu::{AdapterSummary, GpuError};
+use crate::lessons::message_passing::gpu::{compare_throughput, run_litmus, LitmusRun, Throughput};
 use crate::lessons::message_passing::{check, every_interleaving, model_outcome, MessagePassingVariant, Outcome};
 use crate::model::Machine;
-use crate::ui::download::DownloadJson;
 use crate::ui::chart::{LogBarChart, Series};
+use crate::ui::download::DownloadJson;
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, NumberChoice, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::measured::MeasuredDetails;
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
-use crate::ui::measured::MeasuredDetails;
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 /// Dispatches of the smallest test in the throughput comparison: enough that the per-dispatch
@@ -242,10 +242,8 @@ fn LitmusReport(
     let ran: Vec<(MessagePassingVariant, &LitmusRun)> = runs.iter().filter_map(|(v, r)| r.as_ref().ok().map(|r| (*v, r))).collect();
     let checks: Vec<_> = ran.iter().map(|(v, r)| (*v, check(*v, &r.counts, r.instances()))).collect();
     let ok = checks.iter().all(|(_, c)| c.ok());
-    let series = ran
-        .iter()
-        .map(|(v, r)| Series { name: variant_label(*v), values: Outcome::ALL.iter().map(|o| Some(r.counts[o.slot()] as f64)).collect() })
-        .collect();
+    let series =
+        ran.iter().map(|(v, r)| Series { name: variant_label(*v), values: Outcome::ALL.iter().map(|o| Some(r.counts[o.slot()] as f64)).collect() }).collect();
     let rows = runs
         .iter()
         .map(|(v, r)| match r {
@@ -258,10 +256,20 @@ fn LitmusReport(
                 row.push(if c.ok() { "yes".to_owned() } else { format!("NO: {} forbidden, {} of {} counted", c.forbidden, c.total, c.expected_total) });
                 row
             }
-            Err(why) => vec![variant_label(*v).to_owned(), format!("not run: {why}"), String::new(), String::new(), String::new(), String::new(), String::new(), String::new()],
+            Err(why) => vec![
+                variant_label(*v).to_owned(),
+                format!("not run: {why}"),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
         })
         .collect();
-    let weak: Vec<String> = ran.iter().filter(|(v, _)| v.across_workgroups()).map(|(v, r)| format!("{} {}", variant_label(*v), r.counts[Outcome::Weak.slot()])).collect();
+    let weak: Vec<String> =
+        ran.iter().filter(|(v, _)| v.across_workgroups()).map(|(v, r)| format!("{} {}", variant_label(*v), r.counts[Outcome::Weak.slot()])).collect();
     let any_weak = ran.iter().any(|(_, r)| r.counts[Outcome::Weak.slot()] > 0);
     let verdict = if !ok {
         "A variant lost instances or showed an outcome its barriers forbid: this GPU broke a promise.".to_owned()
@@ -320,7 +328,10 @@ fn ThroughputReport(adapter: AdapterSummary, variant: MessagePassingVariant, par
         let (adapter, result) = (adapter.clone(), result.clone());
         move || {
             let json = crate::lessons::message_passing::export::throughput(&adapter, variant, params, &result);
-            (format!("syncscope-message-passing-throughput-{}-{}.json", crate::site::settings::LessonVariant::name(variant), params.invocations), json.to_pretty())
+            (
+                format!("syncscope-message-passing-throughput-{}-{}.json", crate::site::settings::LessonVariant::name(variant), params.invocations),
+                json.to_pretty(),
+            )
         }
     };
     view! {

@@ -10,13 +10,12 @@
 //! Counts are the kernel's own; nothing here is computed by the model. Counts columns follow
 //! `Outcome::ALL`: reader first, writer first, interleaved, weak.
 
-use std::time::Instant;
 use crate::data::Json;
-use crate::lessons::message_passing::gpu::{compare_throughput, run_litmus};
 use crate::gpu::params::GpuParams;
+use crate::lessons::message_passing::gpu::{compare_throughput, run_litmus};
 use crate::lessons::message_passing::{check, MessagePassingVariant, Outcome};
 use crate::site::settings::LessonVariant;
-
+use std::time::Instant;
 
 use crate::data::measured::names;
 use crate::lessons::message_passing;

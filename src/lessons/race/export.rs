@@ -1,8 +1,8 @@
 //! The race lesson's GPU panels as JSON: a batch of runs, and a recorded replay.
 
 use crate::data::{adapter, Json};
-use crate::lessons::race::gpu::{RaceBatch, ReplayRun};
 use crate::gpu::AdapterSummary;
+use crate::lessons::race::gpu::{RaceBatch, ReplayRun};
 use crate::lessons::race::{GpuParams, Variant};
 
 /// A batch of runs: every final count read back, in run order.

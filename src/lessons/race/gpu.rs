@@ -1,11 +1,11 @@
 //! Dispatching the race kernels and reading back what they did.
 
+use crate::gpu::buffers::{params_buffer, storage_buffer};
 use crate::gpu::dispatch::{dispatch_once, dispatch_runs, run_stride, Binding};
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
 use crate::lessons::race::{GpuParams, Variant, MAX_REPLAY_INVOCATIONS};
 use crate::model::AccessRecord;
-use crate::gpu::buffers::{params_buffer, storage_buffer};
 
 /// Most runs one batch dispatches (the "run 100×" button and the tests stay well under it).
 pub const MAX_RUNS_PER_BATCH: u32 = 1000;
@@ -19,12 +19,7 @@ pub struct RaceBatch {
 }
 
 /// Runs the race kernel `runs` times, each on its own zeroed counter, in one submission.
-pub async fn run_race(
-    ctx: &GpuContext,
-    variant: Variant,
-    params: GpuParams,
-    runs: u32,
-) -> Result<RaceBatch, GpuError> {
+pub async fn run_race(ctx: &GpuContext, variant: Variant, params: GpuParams, runs: u32) -> Result<RaceBatch, GpuError> {
     if runs == 0 || runs > MAX_RUNS_PER_BATCH {
         return Err(GpuError::BadParams(format!("runs must be between 1 and {MAX_RUNS_PER_BATCH}")));
     }
@@ -49,15 +44,9 @@ pub struct ReplayRun {
 }
 
 /// Runs the instrumented kernel with `invocations` invocations in one workgroup.
-pub async fn run_replay(
-    ctx: &GpuContext,
-    variant: Variant,
-    invocations: u32,
-) -> Result<ReplayRun, GpuError> {
+pub async fn run_replay(ctx: &GpuContext, variant: Variant, invocations: u32) -> Result<ReplayRun, GpuError> {
     if invocations == 0 || invocations > MAX_REPLAY_INVOCATIONS {
-        return Err(GpuError::BadParams(format!(
-            "the replay records between 1 and {MAX_REPLAY_INVOCATIONS} invocations"
-        )));
+        return Err(GpuError::BadParams(format!("the replay records between 1 and {MAX_REPLAY_INVOCATIONS} invocations")));
     }
     ctx.check_alive()?;
     let pipeline = ctx.pipeline(variant.replay_kernel(), MAX_REPLAY_INVOCATIONS).await?;
@@ -78,9 +67,6 @@ pub async fn run_replay(
     )
     .await?;
     let final_count = u32s(&read.buffers[0])[0];
-    let records = u32s(&read.buffers[1])
-        .chunks_exact(4)
-        .map(|r| AccessRecord { loaded: r[0], stored: r[1], load_ticket: r[2], store_ticket: r[3] })
-        .collect();
+    let records = u32s(&read.buffers[1]).chunks_exact(4).map(|r| AccessRecord { loaded: r[0], stored: r[1], load_ticket: r[2], store_ticket: r[3] }).collect();
     Ok(ReplayRun { records, final_count })
 }

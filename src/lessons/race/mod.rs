@@ -1,8 +1,8 @@
 //! The race-condition lesson: `counter++` from many threads, racy or atomic.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
@@ -84,10 +84,7 @@ impl Variant {
                 Line { instr: Instr::AddImm { reg: VALUE, imm: 1 }, marker: "add" },
                 Line { instr: Instr::Store { addr: COUNTER, reg: VALUE }, marker: "store" },
             ],
-            Variant::Atomic => vec![Line {
-                instr: Instr::AtomicAdd { reg: VALUE, addr: COUNTER, imm: 1 },
-                marker: "atomic-add",
-            }],
+            Variant::Atomic => vec![Line { instr: Instr::AtomicAdd { reg: VALUE, addr: COUNTER, imm: 1 }, marker: "atomic-add" }],
         };
         Program { lines, memory_names: vec!["counter".into()], register_names: vec!["value"], grids: Vec::new(), workgroup: &[] }
     }

@@ -1,28 +1,28 @@
 //! The race-condition lesson page: the model of a few threads beside the real kernel.
 
-use crate::lessons::race::gpu::{run_race, run_replay, RaceBatch, ReplayRun};
 use crate::gpu::{AdapterSummary, GpuError};
+use crate::lessons::race::gpu::{run_race, run_replay, RaceBatch, ReplayRun};
 use crate::lessons::race::{GpuParams, Variant};
+use crate::model::Trace;
 use crate::model::{Machine, ReplayAccess, ReplayTimeline};
 use crate::ui::download::DownloadJson;
+use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::{now_ms, GpuHandle};
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
-use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::histogram::Histogram;
+use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::MeasuredTable;
 use crate::ui::model_panel::{ModelState, VariantToggle};
 use crate::ui::panel::Panel;
 use crate::ui::player::Player;
-use crate::ui::figures::{figure, Figures};
-use crate::model::Trace;
 use crate::ui::prediction::{Guess, Prediction};
 use crate::ui::scene::ReplayScene;
 use crate::ui::timeline::Timeline;
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
-use std::sync::Arc;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 #[component]
 pub fn RaceLesson() -> impl IntoView {
@@ -100,9 +100,7 @@ fn GpuRuns(variant: RwSignal<Variant>, sizes: SizeFields) -> impl IntoView {
         })
     };
     // The last racy count, for the reader's prediction (a new value for every run).
-    let racy_count = Signal::derive(move || {
-        job.result.get().filter(|r| r.variant == Variant::Racy).map(|r| i64::from(*r.batch.finals.last().unwrap_or(&0)))
-    });
+    let racy_count = Signal::derive(move || job.result.get().filter(|r| r.variant == Variant::Racy).map(|r| i64::from(*r.batch.finals.last().unwrap_or(&0))));
     view! {
         <Show when=move || variant.get() == Variant::Racy>
             <Prediction test_id="predict-count" guess=Guess::Number(0..=i64::from(crate::lessons::race::MAX_INVOCATIONS)) actual=racy_count
@@ -306,11 +304,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
 fn MeasuredElsewhere() -> impl IntoView {
     use crate::lessons::race::measured::{parse_report, H100_RACE};
     parse_report(H100_RACE).map(|report| {
-        let rows = report
-            .race
-            .iter()
-            .map(|r| vec![r.variant.clone(), r.invocations.to_string(), r.workgroup_size.to_string(), r.describe()])
-            .collect();
+        let rows = report.race.iter().map(|r| vec![r.variant.clone(), r.invocations.to_string(), r.workgroup_size.to_string(), r.describe()]).collect();
         view! {
             <MeasuredTable adapter=report.adapter rows=rows headers=&["kernel", "invocations", "workgroup", "final count"]
                 note="The same kernels, run natively on that GPU." />

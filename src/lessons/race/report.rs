@@ -8,13 +8,13 @@
 //! Every number comes from the GPU: final counts read back, tickets recorded by the kernel,
 //! timestamp-query durations.
 
-use std::collections::BTreeMap;
-use std::time::Instant;
-use crate::lessons::race::gpu::{run_race, run_replay};
 use crate::data::Json;
 use crate::gpu::GpuContext;
+use crate::lessons::race::gpu::{run_race, run_replay};
 use crate::lessons::race::{GpuParams, Variant};
 use crate::model::ReplayTimeline;
+use std::collections::BTreeMap;
+use std::time::Instant;
 
 const RUNS: u32 = 100;
 

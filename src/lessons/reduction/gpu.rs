@@ -3,10 +3,10 @@
 
 use crate::gpu::buffers::{params_buffer, per_invocation_bytes, storage_buffer, storage_buffer_with};
 use crate::gpu::dispatch::{bind_whole, dispatch_once, submit_and_read};
+use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::PassTimer;
 use crate::gpu::{GpuContext, GpuError};
-use crate::gpu::params::GpuParams;
 use crate::lessons::reduction::{large_value, strides, Tree, VALUES};
 
 /// The workgroup memory after loading and after each stride, as the kernel copied it out.
@@ -90,10 +90,8 @@ pub async fn run_comparison(ctx: &GpuContext, params: GpuParams, repeats: u32, w
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let mut encoder = device.create_command_encoder(&Default::default());
     if tree_repeats > 0 {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("tree"),
-            timestamp_writes: timers.0.as_ref().map(PassTimer::writes),
-        });
+        let mut pass =
+            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("tree"), timestamp_writes: timers.0.as_ref().map(PassTimer::writes) });
         pass.set_pipeline(&tree);
         for _ in 0..tree_repeats {
             for (group, groups) in &levels {
@@ -103,10 +101,8 @@ pub async fn run_comparison(ctx: &GpuContext, params: GpuParams, repeats: u32, w
         }
     }
     {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("atomic"),
-            timestamp_writes: timers.1.as_ref().map(PassTimer::writes),
-        });
+        let mut pass =
+            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("atomic"), timestamp_writes: timers.1.as_ref().map(PassTimer::writes) });
         pass.set_pipeline(&atomic);
         pass.set_bind_group(0, &atomic_group, &[]);
         for _ in 0..repeats {

@@ -3,9 +3,9 @@
 //! Then a large array two ways: a tree per workgroup and partial sums, against every
 //! invocation adding into one counter with atomicAdd.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]

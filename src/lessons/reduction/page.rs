@@ -1,19 +1,19 @@
 //! The reduction page: the eight-value tree stepped in the model, the same tree traced on the GPU
 //! step by step, and a large sum by a tree of workgroups against atomicAdd, timed.
 
-use crate::lessons::reduction::gpu::{run_comparison, run_trace, Comparison, Ways};
-use crate::gpu::AdapterSummary;
 use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::reduction::gpu::{run_comparison, run_trace, Comparison, Ways};
 use crate::lessons::reduction::{cells_base, large_sum, strides, trace, Tree, VALUES};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::{now_ms, GpuHandle};
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::ModelState;
 use crate::ui::table::TextTable;
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 /// Repeats of each sum inside one timed pass: enough that a browser's coarsened timestamps

@@ -9,10 +9,9 @@
 //! Every time comes from the GPU's timestamp queries; every sum is checked against the CPU.
 
 use crate::data::Json;
-use crate::lessons::reduction::gpu::{run_comparison, run_trace, Ways};
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
+use crate::lessons::reduction::gpu::{run_comparison, run_trace, Ways};
 use crate::lessons::reduction::{large_sum, trace, VALUES};
-
 
 use crate::data::measured::names;
 use crate::lessons::reduction;
@@ -32,10 +31,8 @@ pub fn main() {
         run(); // warm-up
         let runs: Vec<_> = (0..RUNS).map(|_| run()).collect();
         let want = large_sum(invocations);
-        let right = runs
-            .iter()
-            .filter(|c| c.tree_sum.map(u64::from) == Some(want) && u64::from(c.atomic_total) == (want * u64::from(REPEATS)) & 0xFFFF_FFFF)
-            .count();
+        let right =
+            runs.iter().filter(|c| c.tree_sum.map(u64::from) == Some(want) && u64::from(c.atomic_total) == (want * u64::from(REPEATS)) & 0xFFFF_FFFF).count();
         let median = |f: fn(&crate::lessons::reduction::gpu::Comparison) -> Option<f64>| {
             let mut v: Vec<f64> = runs.iter().filter_map(f).collect();
             v.sort_by(f64::total_cmp);

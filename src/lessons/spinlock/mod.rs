@@ -2,9 +2,9 @@
 //! every spin bounded. WGSL promises neither forward progress between invocations nor any
 //! ordering of the counter by the lock, so the page reports what the reader's GPU did.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,9 +1,9 @@
 //! The spinlock page: model threads taking a bounded lock around `counter++`, beside the three
 //! real kernels, with what the reader's GPU counted: entries, give-ups, overlaps, lost updates.
 
-use crate::lessons::spinlock::gpu::run_spinlock;
-use crate::gpu::AdapterSummary;
 use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::spinlock::gpu::run_spinlock;
 use crate::lessons::spinlock::{check, Lock, LockRun, COUNTER, GAVE_UP, MAX_TRIES};
 use crate::model::Machine;
 use crate::site::settings::LessonVariant;
@@ -11,10 +11,10 @@ use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::model_panel::VariantToggle;
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]

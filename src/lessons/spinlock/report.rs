@@ -9,11 +9,10 @@
 //! Every number is counted by the kernel on the GPU and read back.
 
 use crate::data::Json;
-use crate::lessons::spinlock::gpu::run_spinlock;
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
-use crate::site::settings::LessonVariant;
+use crate::lessons::spinlock::gpu::run_spinlock;
 use crate::lessons::spinlock::{check, Lock};
-
+use crate::site::settings::LessonVariant;
 
 use crate::data::measured::names;
 use crate::lessons::spinlock;
@@ -52,11 +51,5 @@ pub fn main() {
             rows.push(Json::Array(row));
         }
     }
-    crate::data::report::print_report(
-        "spinlock/report",
-        &ctx,
-        &names(spinlock::measured::SCHEMA),
-        rows,
-        vec![],
-    );
+    crate::data::report::print_report("spinlock/report", &ctx, &names(spinlock::measured::SCHEMA), rows, vec![]);
 }

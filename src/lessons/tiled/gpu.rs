@@ -3,9 +3,9 @@
 
 use crate::gpu::buffers::{per_invocation_bytes, storage_buffer, storage_buffer_with, uniform_words};
 use crate::gpu::dispatch::{dispatch_runs, run_stride, Binding};
+use crate::gpu::params::ComputeLimits;
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
-use crate::gpu::params::ComputeLimits;
 use crate::lessons::tiled::{matrix, Matrix, TiledSize, TiledVariant};
 
 /// Every run's product `c`, `n × n` row by row, as the GPU wrote it.

@@ -3,9 +3,9 @@
 //! whole) and one after using it (nobody loads the next tile over cells still being read).
 //! Removing either one gives a different kernel, and the GPU's wrong cells show what it did.
 
+pub mod export;
 pub mod gpu;
 pub mod measured;
-pub mod export;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
@@ -148,8 +148,12 @@ impl TiledVariant {
 impl crate::site::settings::LessonVariant for TiledVariant {
     fn try_this(self) -> &'static str {
         match self.name() {
-            "both" => "Pick serial and step: each thread stops at the first barrier until all 16 have copied their cells into the tiles, and c comes out right.",
-            "without-first" => "Pick serial and step: thread 0 multiplies with tile cells nobody has copied yet, and c comes out wrong. Now pick lockstep: the same bug hides.",
+            "both" => {
+                "Pick serial and step: each thread stops at the first barrier until all 16 have copied their cells into the tiles, and c comes out right."
+            }
+            "without-first" => {
+                "Pick serial and step: thread 0 multiplies with tile cells nobody has copied yet, and c comes out wrong. Now pick lockstep: the same bug hides."
+            }
             "without-second" => "Pick serial and step: a thread copies the next tile over cells its neighbours have not used yet, and c comes out wrong.",
             _ => "",
         }

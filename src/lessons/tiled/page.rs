@@ -1,8 +1,8 @@
 //! The tiled-multiply page: sixteen model threads loading, waiting, multiplying and waiting
 //! beside the three kernels, and the product the reader's GPU wrote with its wrong cells marked.
 
-use crate::lessons::tiled::gpu::run_tiled;
 use crate::gpu::AdapterSummary;
+use crate::lessons::tiled::gpu::run_tiled;
 use crate::lessons::tiled::{model_tile_expected, product, wrong_cells, TiledSize, TiledVariant, C, TILE};
 use crate::model::Machine;
 use crate::site::settings::LessonVariant;
@@ -10,10 +10,10 @@ use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::matrix::MatrixGrid;
 use crate::ui::model_panel::VariantToggle;
-use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use leptos::prelude::*;
 
 #[component]
@@ -133,7 +133,13 @@ fn TiledReport(result: TiledResult) -> impl IntoView {
     };
     let cells = (n * n) as usize;
     // Wrong cells without a barrier are the lesson's point: a warning, not a success.
-    let tone = if !ok { "verdict bad" } else if runs_wrong > 0 { "verdict warn" } else { "verdict ok" };
+    let tone = if !ok {
+        "verdict bad"
+    } else if runs_wrong > 0 {
+        "verdict warn"
+    } else {
+        "verdict ok"
+    };
     let verdict = match (variant, ok) {
         (TiledVariant::Both, false) if !bounded => "A cell holds more than any tile could sum to: the GPU broke a promise.".to_owned(),
         (_, false) if !bounded => "A cell holds more than any tile could sum to. Without the barrier invocations race on the tile, and WGSL promises no value for a racing read: no promise broken, and no result to trust.".to_owned(),

@@ -10,9 +10,8 @@
 
 use crate::data::Json;
 use crate::lessons::tiled::gpu::run_tiled;
-use crate::site::settings::LessonVariant;
 use crate::lessons::tiled::{product, wrong_cells, TiledSize, TiledVariant};
-
+use crate::site::settings::LessonVariant;
 
 use crate::data::measured::names;
 use crate::lessons::tiled;

@@ -36,7 +36,10 @@ pub enum Rmw {
     Exchange(u32),
     /// Writes `value` only where it read `expected`; being WGSL's weak form, it may also fail
     /// where it did, writing nothing.
-    CompareExchange { expected: u32, value: u32 },
+    CompareExchange {
+        expected: u32,
+        value: u32,
+    },
 }
 
 impl Rmw {
@@ -52,9 +55,19 @@ impl Rmw {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
-    Store { loc: usize, value: u32 },
-    Load { reg: usize, loc: usize },
-    Rmw { reg: usize, loc: usize, rmw: Rmw },
+    Store {
+        loc: usize,
+        value: u32,
+    },
+    Load {
+        reg: usize,
+        loc: usize,
+    },
+    Rmw {
+        reg: usize,
+        loc: usize,
+        rmw: Rmw,
+    },
     /// `workgroupBarrier()` (workgroup memory) or `storageBarrier()` (storage memory).
     Barrier(Space),
 }

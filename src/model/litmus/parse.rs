@@ -99,10 +99,9 @@ pub fn parse(text: &str, placement: Placement, memory: Space) -> Result<LitmusTe
         let count = |ops: &Vec<Op>| ops.iter().filter(|op| matches!(op, Op::Barrier(_))).count();
         let first = count(&threads[0]);
         if let Some(t) = threads.iter().position(|ops| count(ops) != first) {
-            return Err(thread_starts[t].error(format!(
-                "in one workgroup every thread must reach the same barriers: T0 reaches {first}, T{t} {}",
-                count(&threads[t])
-            )));
+            return Err(
+                thread_starts[t].error(format!("in one workgroup every thread must reach the same barriers: T0 reaches {first}, T{t} {}", count(&threads[t])))
+            );
         }
     }
     Ok(LitmusTest { threads, registers, placement, memory })
@@ -120,10 +119,7 @@ fn label(segment: Piece, index: usize) -> Result<Piece, ParseError> {
 
 fn location(piece: Piece) -> Result<usize, ParseError> {
     let name = piece.text.trim().trim_start_matches('&').trim();
-    LOCATIONS
-        .iter()
-        .position(|l| *l == name)
-        .ok_or_else(|| piece.trim().error(format!("unknown location {name:?}: a test uses x, y and z")))
+    LOCATIONS.iter().position(|l| *l == name).ok_or_else(|| piece.trim().error(format!("unknown location {name:?}: a test uses x, y and z")))
 }
 
 fn number(piece: Piece) -> Result<u32, ParseError> {

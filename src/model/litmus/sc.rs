@@ -69,10 +69,7 @@ fn explore(test: &LitmusTest, state: State, path: &mut Vec<Move>, found: &mut BT
         path.pop();
     }
     if !moved {
-        let outcome = Outcome {
-            registers: state.registers.clone(),
-            finals: test.overwritten().into_iter().map(|l| (l, state.memory[l])).collect(),
-        };
+        let outcome = Outcome { registers: state.registers.clone(), finals: test.overwritten().into_iter().map(|l| (l, state.memory[l])).collect() };
         found.entry(outcome).or_insert_with(|| path.clone());
     }
 }

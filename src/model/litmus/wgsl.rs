@@ -74,7 +74,8 @@ pub fn verdicts(test: &LitmusTest) -> Verdicts {
             Op::Rmw { .. } => true,
             _ => false,
         };
-        let writes: Vec<Vec<usize>> = (0..LOCATIONS.len()).map(|l| (0..events.len()).filter(|&e| events[e].op.loc() == Some(l) && writes_at(e)).collect()).collect();
+        let writes: Vec<Vec<usize>> =
+            (0..LOCATIONS.len()).map(|l| (0..events.len()).filter(|&e| events[e].op.loc() == Some(l) && writes_at(e)).collect()).collect();
         // Each read's choices: the initial value, or any other write to its location.
         let choices: Vec<Vec<Option<usize>>> = reads
             .iter()
@@ -91,7 +92,12 @@ pub fn verdicts(test: &LitmusTest) -> Verdicts {
                         out.forbidden.remove(&outcome);
                         out.allowed.entry(outcome).or_insert_with(|| Execution {
                             reads_from: reads.iter().zip(&rf).map(|(&r, w)| (events[r].at, w.map(|w| events[w].at))).collect(),
-                            coherence: co.iter().enumerate().filter(|(_, o)| !o.is_empty()).map(|(l, o)| (l, o.iter().map(|&e| events[e].at).collect())).collect(),
+                            coherence: co
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, o)| !o.is_empty())
+                                .map(|(l, o)| (l, o.iter().map(|&e| events[e].at).collect()))
+                                .collect(),
                         });
                     }
                     Some(why) => {
@@ -133,16 +139,16 @@ fn happens_before(test: &LitmusTest, events: &[Event]) -> Vec<Vec<bool>> {
 
 /// Every way of picking one from each list.
 fn product(choices: &[Vec<Option<usize>>]) -> Vec<Vec<Option<usize>>> {
-    choices.iter().fold(vec![Vec::new()], |acc, options| {
-        acc.iter().flat_map(|prefix| options.iter().map(move |o| [prefix.clone(), vec![*o]].concat())).collect()
-    })
+    choices
+        .iter()
+        .fold(vec![Vec::new()], |acc, options| acc.iter().flat_map(|prefix| options.iter().map(move |o| [prefix.clone(), vec![*o]].concat())).collect())
 }
 
 /// Every coherence order: each location's writes in every order.
 fn orders(writes: &[Vec<usize>]) -> Vec<Vec<Vec<usize>>> {
-    writes.iter().fold(vec![Vec::new()], |acc, ws| {
-        acc.iter().flat_map(|prefix| permutations(ws).into_iter().map(move |p| [prefix.clone(), vec![p]].concat())).collect()
-    })
+    writes
+        .iter()
+        .fold(vec![Vec::new()], |acc, ws| acc.iter().flat_map(|prefix| permutations(ws).into_iter().map(move |p| [prefix.clone(), vec![p]].concat())).collect())
 }
 
 fn permutations(items: &[usize]) -> Vec<Vec<usize>> {

@@ -1,8 +1,8 @@
 //! The append kernel on a real Vulkan device: an exact count and exactly the kept values.
 
-use crate::lessons::append::gpu::run_append;
-use crate::lessons::append::check;
 use crate::gpu::params::{check_params, GpuParams};
+use crate::lessons::append::check;
+use crate::lessons::append::gpu::run_append;
 
 use crate::testing::{gpu, limits};
 

@@ -1,8 +1,8 @@
 //! The append model: under every schedule the kept values fill slots 0..k exactly once, the
 //! dropped ones never appear, and only the order can change.
 
-use crate::lessons::append::{check, input_value, Append, COUNT, INPUT, LIMIT, MODEL_THREADS};
 use crate::gpu::params::GpuParams;
+use crate::lessons::append::{check, input_value, Append, COUNT, INPUT, LIMIT, MODEL_THREADS};
 use crate::model::{splitmix64, Schedule, Session};
 
 #[test]

@@ -1,9 +1,9 @@
 //! The ticket kernel on a real Vulkan device: every invocation gets a different ticket, and
 //! together they are exactly 0..n.
 
-use crate::lessons::atomic_counter::gpu::run_tickets;
 use crate::gpu::params::{check_params, GpuParams};
 use crate::lessons::atomic_counter::check;
+use crate::lessons::atomic_counter::gpu::run_tickets;
 
 use crate::testing::{gpu, limits};
 

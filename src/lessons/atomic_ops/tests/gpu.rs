@@ -17,7 +17,9 @@ fn every_op_on_both_types_is_some_serial_order() {
             setup.initial = ty.wrap(0x7FFF_FFFF);
             setup.compare = setup.initial;
             setup.operands[..8].copy_from_slice(&[5, -7, 0xF0, -1, 3, 0x0F0F, 5, 1 << 31].map(|v| ty.wrap(v)));
-            for (threads, placement) in [(2, Placement::OneWorkgroup), (8, Placement::WorkgroupEach), (16, Placement::OneWorkgroup), (16, Placement::WorkgroupEach)] {
+            for (threads, placement) in
+                [(2, Placement::OneWorkgroup), (8, Placement::WorkgroupEach), (16, Placement::OneWorkgroup), (16, Placement::WorkgroupEach)]
+            {
                 for _ in 0..3 {
                     let run = pollster::block_on(run_atomic_op(&ctx, setup, threads, placement)).unwrap();
                     assert_eq!(run.olds.len(), threads);

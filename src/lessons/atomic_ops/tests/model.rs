@@ -1,9 +1,7 @@
 //! The atomic family in the model: wrapping and signedness as on the GPU, every schedule's
 //! result explained by a one-at-a-time order, and the explanation refusing what no order gives.
 
-use crate::lessons::atomic_ops::{
-    explain, parse_operands, parse_value, serial_run, AtomicOp, AtomicRun, AtomicSettings, AtomicSetup, CELL,
-};
+use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, serial_run, AtomicOp, AtomicRun, AtomicSettings, AtomicSetup, CELL};
 use crate::model::{splitmix64, IntType, Machine, RmwOp, Schedule, Session};
 
 fn setups() -> Vec<AtomicSetup> {
@@ -148,13 +146,8 @@ fn values_and_operands_are_checked_against_the_type() {
 #[test]
 fn a_link_carries_the_op_type_values_and_operands() {
     let get = |q: &'static [(&'static str, &'static str)]| move |k: &str| q.iter().find(|(key, _)| *key == k).map(|(_, v)| v.to_string());
-    let (s, problems) = AtomicSettings::parse(get(&[
-        ("op", "compare-exchange-weak"),
-        ("type", "i32"),
-        ("initial", "-5"),
-        ("compare", "-5"),
-        ("operands", "3,0x10,-1"),
-    ]));
+    let (s, problems) =
+        AtomicSettings::parse(get(&[("op", "compare-exchange-weak"), ("type", "i32"), ("initial", "-5"), ("compare", "-5"), ("operands", "3,0x10,-1")]));
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(s.threads, 3);
     assert_eq!(s.variant.op, AtomicOp::CompareExchangeWeak);

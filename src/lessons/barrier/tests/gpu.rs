@@ -2,9 +2,9 @@
 //! every workgroup's arrivals come before its departures; without it reads are right or
 //! stale, never anything else.
 
+use crate::gpu::params::{check_params, GpuParams};
 use crate::lessons::barrier::gpu::run_barrier;
 use crate::lessons::barrier::{check, BarrierVariant};
-use crate::gpu::params::{check_params, GpuParams};
 
 use crate::testing::{gpu, limits};
 

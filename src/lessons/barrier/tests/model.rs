@@ -66,8 +66,8 @@ fn in_a_branch_half_the_threads_wait_for_ever() {
 
 #[test]
 fn the_gpu_check_counts_stale_reads_by_lane_group_and_ticket_order() {
-    use crate::lessons::barrier::{check, written_by, BarrierRun};
     use crate::gpu::params::GpuParams;
+    use crate::lessons::barrier::{check, written_by, BarrierRun};
     // Two workgroups of 8 (the second cut short at 6 invocations: 14 in all).
     let p = GpuParams { invocations: 14, workgroup_size: 8 };
     let mut got: Vec<u32> = (0..14u32)
@@ -97,9 +97,9 @@ fn the_gpu_check_counts_stale_reads_by_lane_group_and_ticket_order() {
 /// arrives, then leave one by one, each holding the ticket it recorded.
 #[test]
 fn recorded_tickets_become_a_machine_waiting_at_the_gate_until_the_last_arrival() {
-    use std::sync::Arc;
     use crate::lessons::barrier::{ticket_machine, ticket_program};
     use crate::model::ThreadStatus;
+    use std::sync::Arc;
     // Three lanes: 2 arrives (ticket 0), 0 (1), 1 (2); then 1 leaves (3), 2 (4), 0 (5).
     let events = [(0, 2, true), (1, 0, true), (2, 1, true), (3, 1, false), (4, 2, false), (5, 0, false)];
     let program = Arc::new(ticket_program());

@@ -1,9 +1,9 @@
 //! The compare-exchange maximum on a real Vulkan device: exactly the true maximum (bits and
 //! all), no give-ups, and a retry count for every invocation.
 
+use crate::gpu::params::{check_params, GpuParams};
 use crate::lessons::cas_max::gpu::run_cas_max;
 use crate::lessons::cas_max::{check, CasInputs};
-use crate::gpu::params::{check_params, GpuParams};
 
 use crate::testing::{gpu, limits};
 

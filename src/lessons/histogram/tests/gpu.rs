@@ -2,8 +2,8 @@
 //! size and number of bins; the plain count never exceeds the truth and keeps a count in
 //! every bin the data hits.
 
-use crate::lessons::histogram::gpu::{run_histogram, run_size_sweep, run_sweep};
 use crate::gpu::params::{check_params, GpuParams};
+use crate::lessons::histogram::gpu::{run_histogram, run_size_sweep, run_sweep};
 use crate::lessons::histogram::{check, HistogramVariant, DISTINCT, SIZES};
 
 use crate::testing::{gpu, limits};

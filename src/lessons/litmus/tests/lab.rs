@@ -2,12 +2,12 @@
 //! writes for every preset, and those kernels run natively (lavapipe in CI): every instance
 //! counted once and nothing the memory model forbids. Weak outcomes are printed, never asserted.
 
-use std::time::Instant;
 use crate::lessons::litmus::generate::kernels;
 use crate::lessons::litmus::gpu::{compile, run, Shape, CPU_SPIN_LIMIT, INSTANCES, SPIN_LIMIT, WORKGROUP_SIZE};
 use crate::lessons::litmus::{export, preset_of, preset_text, rows, BarrierModifier, LabSettings, Wgsl, MAX_TEXT};
 use crate::model::litmus::{Placement, PRESETS};
 use crate::model::Space;
+use std::time::Instant;
 
 use crate::testing::gpu;
 
@@ -129,7 +129,8 @@ fn every_preset_has_kernels_that_name_its_statements() {
             assert_eq!(k.outcomes, t.outcomes().len(), "{name}");
             assert!(k.test.source.contains("fn main"), "{name}");
             // Every barrier the test has stands at the top of the kernel, reached by every lane.
-            let barriers = k.test.source.lines().filter(|l| l.trim_start().starts_with("workgroupBarrier()") || l.trim_start().starts_with("storageBarrier()")).count();
+            let barriers =
+                k.test.source.lines().filter(|l| l.trim_start().starts_with("workgroupBarrier()") || l.trim_start().starts_with("storageBarrier()")).count();
             let most = t.threads.iter().map(|ops| ops.iter().filter(|o| matches!(o, crate::model::litmus::Op::Barrier(_))).count()).max().unwrap();
             let copy_out = usize::from(m == Space::Workgroup && !t.overwritten().is_empty());
             assert!(barriers >= most + copy_out, "{name} {p:?} {m:?} {b:?}: {barriers} barriers for {most}");
@@ -172,7 +173,12 @@ fn every_preset_runs_natively_counting_every_instance_and_nothing_forbidden() {
                 }
             }
             if b == BarrierModifier::None {
-                eprintln!("{name} {p:?} {m:?} on {}: {:.0} instances/s, weak: {}", ctx.adapter.name, counts.per_second(), if weak.is_empty() { "none".into() } else { weak.join(", ") });
+                eprintln!(
+                    "{name} {p:?} {m:?} on {}: {:.0} instances/s, weak: {}",
+                    ctx.adapter.name,
+                    counts.per_second(),
+                    if weak.is_empty() { "none".into() } else { weak.join(", ") }
+                );
             }
         }
     }

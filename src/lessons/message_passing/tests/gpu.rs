@@ -3,10 +3,10 @@
 //! cannot pair are refused with a message. Weak outcomes across workgroups are printed, never
 //! asserted: the memory model allows them and a GPU may or may not show them.
 
-use std::time::Instant;
-use crate::lessons::message_passing::gpu::{compare_throughput, run_litmus};
 use crate::gpu::params::{check_params, GpuParams};
+use crate::lessons::message_passing::gpu::{compare_throughput, run_litmus};
 use crate::lessons::message_passing::{check, MessagePassingVariant, Outcome};
+use std::time::Instant;
 
 use crate::testing::{gpu, limits};
 

@@ -3,11 +3,9 @@
 //! another workgroup where the variant says so; and a run's counts are judged only by what the
 //! memory model allows.
 
-use std::collections::HashSet;
-use crate::lessons::message_passing::{
-    check, coprime_step, every_interleaving, model_outcome, shuffled_workgroups, Layout, MessagePassingVariant, Outcome,
-};
+use crate::lessons::message_passing::{check, coprime_step, every_interleaving, model_outcome, shuffled_workgroups, Layout, MessagePassingVariant, Outcome};
 use crate::model::{splitmix64, Schedule, Session};
+use std::collections::HashSet;
 
 #[test]
 fn no_interleaving_reaches_the_weak_outcome() {

@@ -60,8 +60,7 @@ fn replay_records_are_a_consistent_history() {
         for lanes in [2u32, 8, 16] {
             let run = pollster::block_on(run_replay(&ctx, variant, lanes)).unwrap();
             assert_eq!(run.records.len(), lanes as usize);
-            let timeline = ReplayTimeline::from_records(&run.records, 0, run.final_count)
-                .unwrap_or_else(|e| panic!("{variant:?} x{lanes}: {e}"));
+            let timeline = ReplayTimeline::from_records(&run.records, 0, run.final_count).unwrap_or_else(|e| panic!("{variant:?} x{lanes}: {e}"));
             // Tickets are exactly 0..accesses: one clock, no gaps, no repeats.
             let tickets: Vec<u32> = timeline.steps.iter().map(|s| s.ticket).collect();
             assert_eq!(tickets, (0..tickets.len() as u32).collect::<Vec<_>>());

@@ -1,9 +1,9 @@
 //! The race lesson's model: every interleaving, every schedule, and the history that lets a
 //! reader step back and forth.
 
-use std::collections::BTreeSet;
 use crate::lessons::race::{Variant, COUNTER, MODEL_THREADS};
 use crate::model::{splitmix64, Effect, Machine, Schedule, Session, StepError, ThreadStatus};
+use std::collections::BTreeSet;
 
 /// Final counter values of every possible interleaving of the threads' instructions.
 fn all_outcomes(machine: &Machine) -> BTreeSet<i64> {
@@ -97,8 +97,7 @@ fn running_threads_one_after_another_loses_nothing() {
 
 #[test]
 fn random_schedules_find_lost_updates_and_depend_on_the_seed() {
-    let counts: BTreeSet<i64> =
-        (0..200).map(|s| final_count(Variant::Racy, 4, Schedule::Random { seed: s })).collect();
+    let counts: BTreeSet<i64> = (0..200).map(|s| final_count(Variant::Racy, 4, Schedule::Random { seed: s })).collect();
     assert!(counts.len() > 1, "200 seeds all gave {counts:?}");
     assert!(counts.iter().any(|&c| c < 4));
 }

@@ -1,8 +1,8 @@
 //! The reduction kernels on a real Vulkan device: the traced tree gives the seed's table step
 //! for step, and a large array sums to the same total by the tree and by atomicAdd.
 
-use crate::lessons::reduction::gpu::{run_comparison, run_trace, Ways};
 use crate::gpu::params::{check_params, GpuParams};
+use crate::lessons::reduction::gpu::{run_comparison, run_trace, Ways};
 use crate::lessons::reduction::{large_sum, trace, VALUES};
 
 use crate::testing::{gpu, limits};

@@ -2,8 +2,8 @@
 //! counter never holds more increments than entries. Whether the lock excluded is reported,
 //! not asserted: WGSL does not promise it.
 
-use crate::lessons::spinlock::gpu::run_spinlock;
 use crate::gpu::params::{check_params, GpuParams};
+use crate::lessons::spinlock::gpu::run_spinlock;
 use crate::lessons::spinlock::{check, Lock};
 
 use crate::testing::{gpu, limits};

@@ -1,8 +1,8 @@
 //! The spinlock in the model: with a lock, one thread at a time between taking and releasing
 //! it, so every thread either increments once or gives up; without one, increments are lost.
 
-use crate::lessons::spinlock::{check, Lock, LockRun, COUNTER, GAVE_UP, LOCK, MODEL_THREADS};
 use crate::gpu::params::GpuParams;
+use crate::lessons::spinlock::{check, Lock, LockRun, COUNTER, GAVE_UP, LOCK, MODEL_THREADS};
 use crate::model::{splitmix64, Schedule, Session};
 
 fn schedules() -> Vec<Schedule> {

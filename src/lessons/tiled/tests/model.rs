@@ -2,8 +2,8 @@
 //! schedule; without either, threads that run in lockstep still get it right, while one
 //! thread at a time reads tile cells that are not (or no longer) the ones it needs.
 
-use crate::lessons::tiled::{input, matrix, model_tile_expected, Matrix, product, wrong_cells, TiledSize, TiledVariant, C, MODEL_THREADS, N, TILE};
 use crate::gpu::params::ComputeLimits;
+use crate::lessons::tiled::{input, matrix, model_tile_expected, product, wrong_cells, Matrix, TiledSize, TiledVariant, C, MODEL_THREADS, N, TILE};
 use crate::model::{splitmix64, Machine, Schedule, Session};
 
 fn schedules() -> Vec<Schedule> {
