@@ -24,6 +24,26 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR:-}" ]; then
   mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 fi
 
+# The pinned Rust (rust-toolchain.toml). Every cargo and rustup call in the repository uses it,
+# so it must exist before the first one: the machine's own toolchain is taken under that name
+# when it is that version (no download), otherwise rustup installs it. A machine that can do
+# neither builds with its own Rust and says so.
+RUST_TOOLCHAIN="$(sed -n 's/^channel = "\(.*\)"$/\1/p' "$SYNCSCOPE_ROOT/rust-toolchain.toml")"
+ensure_pinned_rust() {
+  command -v rustup >/dev/null 2>&1 || return 0
+  local host own
+  host="$(cd / && rustc -vV | sed -n 's/^host: //p')"
+  rustup toolchain list 2>/dev/null | grep -q "^$RUST_TOOLCHAIN-$host" && return 0
+  own="$(cd / && rustc --version | awk '{print $2}')"
+  if [ "$own" = "$RUST_TOOLCHAIN" ]; then
+    ln -s "$(cd / && rustc --print sysroot)" "${RUSTUP_HOME:-$HOME/.rustup}/toolchains/$RUST_TOOLCHAIN-$host"
+  elif ! (cd / && rustup toolchain install "$RUST_TOOLCHAIN" --profile minimal \
+    -c rust-src -c clippy -c rustfmt -t wasm32-unknown-unknown) >&2; then
+    log "WARNING: Rust $RUST_TOOLCHAIN (rust-toolchain.toml) cannot be installed here; building with this machine's $own"
+    export RUSTUP_TOOLCHAIN="$(cd / && rustup show active-toolchain | awk '{print $1}')"
+  fi
+}
+
 wasm_route() {
   if command -v rustup >/dev/null 2>&1 &&
     rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
@@ -64,3 +84,5 @@ with_release_wasm_toolchain() {
 }
 
 log() { printf '\033[1m[syncscope]\033[0m %s\n' "$*" >&2; }
+
+ensure_pinned_rust

@@ -21,6 +21,15 @@ pub enum Cell {
 /// The columns a lesson reads from its report, by name and type.
 pub type Schema = &'static [(&'static str, Cell)];
 
+/// One of a lesson's files in `data/`: its name, its text (compiled in), and the schema its
+/// lesson reads it by (`None` for a file read field by field).
+#[derive(Clone, Copy, Debug)]
+pub struct MeasuredFile {
+    pub file: &'static str,
+    pub text: &'static str,
+    pub schema: Option<Schema>,
+}
+
 /// The column names of a schema, in its order: what a report runner writes as `columns`.
 pub fn names(schema: Schema) -> Vec<&'static str> {
     schema.iter().map(|(name, _)| *name).collect()

@@ -4,43 +4,52 @@
 //! outcomes and checks, and its kernels), its GPU runner (`gpu.rs`), its page (`page.rs`,
 //! browser only), its download (`export.rs`), its measured-data schema (`measured.rs`), the
 //! runner that measured that data (`report.rs`, native only) and its tests (`tests/`). Its
-//! kernels are under `shaders/<id>/`. Adding a lesson is one folder, one line in [`LESSONS`],
-//! and its tests: the router, the index, the kernel list, the marker test, the browser tests'
-//! lesson lists and the benchmark all read the table.
-
-pub mod append;
-pub mod atomic_counter;
-pub mod atomic_ops;
-pub mod barrier;
-pub mod cas_max;
-pub mod cuda_map;
-pub mod histogram;
-pub mod litmus;
-pub mod message_passing;
-pub mod race;
-pub mod reduction;
-pub mod spinlock;
-pub mod tiled;
+//! kernels are under `shaders/<id>/`. Adding a lesson is one folder and one line in the table
+//! below, besides its kernels, its browser test and its page's binary (`src/bin/<id>.rs`, two
+//! lines, which the layout test asks for): the router, the index, the kernel list, the marker
+//! test, the report runner, the data tests, the browser tests' lesson lists and the benchmark
+//! all read the table.
 
 use crate::gpu::Kernel;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::model::Program;
 
-/// Every lesson the site knows, in the order of the course: chapter by chapter, and within a
-/// chapter in the order a reader should take them (each lesson's "next" is the one after it).
-pub const LESSONS: &[LessonInfo] = &[
-    race::INFO,
-    atomic_counter::INFO,
-    append::INFO,
-    cas_max::INFO,
-    atomic_ops::INFO,
-    barrier::INFO,
-    reduction::INFO,
-    tiled::INFO,
-    histogram::INFO,
-    spinlock::INFO,
-    message_passing::INFO,
-];
+/// Declares each page's module and lists it in [`LESSONS`] or [`REFERENCE`], in the order given.
+macro_rules! pages {
+    (course: [$($lesson:ident),* $(,)?], reference: [$($page:ident),* $(,)?] $(,)?) => {
+        $(pub mod $lesson;)*
+        $(pub mod $page;)*
+
+        /// Every lesson the site knows, in the order of the course: chapter by chapter, and
+        /// within a chapter in the order a reader should take them (each lesson's "next" is the
+        /// one after it).
+        pub const LESSONS: &[LessonInfo] = &[$($lesson::INFO),*];
+
+        /// Pages outside the course, opened by `?lesson=` like a lesson: the litmus lab, whose
+        /// kernels are written from the reader's test, and the reference, with no model and no
+        /// kernel.
+        pub const REFERENCE: &[LessonInfo] = &[$($page::INFO),*];
+    };
+}
+
+// The table. A new lesson is its folder (`src/lessons/<id>/`, whose `INFO` says the rest) and
+// its name here, where the course should take it.
+pages! {
+    course: [
+        race,
+        atomic_counter,
+        append,
+        cas_max,
+        atomic_ops,
+        barrier,
+        reduction,
+        tiled,
+        histogram,
+        spinlock,
+        message_passing,
+    ],
+    reference: [litmus, cuda_map],
+}
 
 /// The parts of the course, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,10 +99,6 @@ pub fn preview<V: crate::site::settings::LessonVariant>() -> crate::model::Machi
     s.current().clone()
 }
 
-/// Pages outside the course, opened by `?lesson=` like a lesson: the litmus lab, whose kernels
-/// are written from the reader's test, and the reference, with no model and no kernel.
-pub const REFERENCE: &[LessonInfo] = &[litmus::INFO, cuda_map::INFO];
-
 /// One row of the table: what the router, the index and the tests need to know of a lesson.
 #[derive(Clone, Copy, Debug)]
 pub struct LessonInfo {
@@ -115,6 +120,10 @@ pub struct LessonInfo {
     /// Host only, like `models`.
     #[cfg(not(target_arch = "wasm32"))]
     pub reports: &'static [(&'static str, fn())],
+    /// Its files in `data/`, each with the schema it is read by. Host only: the tests check
+    /// every file against its schema, and that `data/` holds no file no lesson reads.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub measured: &'static [crate::data::measured::MeasuredFile],
     /// Its model a few steps in, for the index's thumbnail (none for a reference page).
     pub preview: Option<fn() -> crate::model::Machine>,
     /// Its page.

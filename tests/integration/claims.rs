@@ -1,4 +1,4 @@
-//! The claim register (`data/claims.md`): every claim a lesson makes about GPUs, compilers or
+//! The claim register (each lesson's `claims.md`, read as `data/claims.md` says): every claim a lesson makes about GPUs, compilers or
 //! the specifications is still said where the register says, and its evidence still holds —
 //! the tests it names exist, and the measured files still show what it says they show.
 
@@ -16,15 +16,32 @@ struct Claim {
     evidence: Vec<(String, String)>,
 }
 
+/// Each page's part of the register: its id, the file, and the file's text.
+fn parts() -> Vec<(&'static str, String, String)> {
+    let pages = syncscope::lessons::LESSONS.iter().chain(syncscope::lessons::REFERENCE);
+    pages
+        .map(|l| {
+            let file = format!("src/lessons/{}/claims.md", l.id.replace('-', "_"));
+            let text = std::fs::read_to_string(Path::new(ROOT).join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+            (l.id, file, text)
+        })
+        .collect()
+}
+
 fn register() -> Vec<Claim> {
-    let text = std::fs::read_to_string(Path::new(ROOT).join("data/claims.md")).unwrap();
     let mut claims: Vec<Claim> = Vec::new();
-    let mut lesson = String::new();
+    for (lesson, file, text) in parts() {
+        claims.extend(claims_in(lesson, &file, &text));
+    }
+    claims
+}
+
+fn claims_in(lesson: &str, file: &str, text: &str) -> Vec<Claim> {
+    let lesson = lesson.to_owned();
+    let mut claims: Vec<Claim> = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let at = || format!("data/claims.md:{}", n + 1);
-        if let Some(id) = line.strip_prefix("## ") {
-            lesson = id.trim().to_owned();
-        } else if line.starts_with("- not: ") {
+        let at = || format!("{file}:{}", n + 1);
+        if line.starts_with("- not: ") {
             continue;
         } else if let Some(rest) = line.strip_prefix("- **") {
             let phrase = rest.strip_suffix("**").unwrap_or_else(|| panic!("{}: a claim ends with **", at()));

@@ -41,6 +41,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::AppendLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("append", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-append.json", text: measured::H100_APPEND, schema: Some(measured::SCHEMA) }],
 };
 
 /// A value is kept when it is below this. `shaders/append/append.wgsl` declares the same constant;

@@ -40,6 +40,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::TicketsLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("tickets", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-tickets.json", text: measured::H100_TICKETS, schema: Some(measured::SCHEMA) }],
 };
 
 /// The counter the tickets come from.

@@ -42,6 +42,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::AtomicOpsLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("atomic-ops", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-atomic-ops.json", text: measured::H100_ATOMIC_OPS, schema: Some(measured::SCHEMA) }],
 };
 
 /// Invocations the lesson runs: one per operand.

@@ -49,6 +49,11 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::BarrierLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("barrier", report::main), ("across", across_report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[
+        crate::data::measured::MeasuredFile { file: "h100-barrier.json", text: measured::H100_BARRIER, schema: Some(measured::SCHEMA) },
+        crate::data::measured::MeasuredFile { file: "h100-across.json", text: measured::H100_ACROSS, schema: Some(measured::ACROSS_SCHEMA) },
+    ],
 };
 
 /// Registers.

@@ -41,6 +41,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::CasMaxLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("cas-max", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-cas-max.json", text: measured::H100_CAS, schema: Some(measured::SCHEMA) }],
 };
 
 /// The cell that holds the best value so far.

@@ -18,6 +18,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::CudaMap()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[],
 };
 
 /// One row of the map.

@@ -44,6 +44,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::HistogramLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("histogram", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-histogram.json", text: measured::H100_HISTOGRAM, schema: Some(measured::SCHEMA) }],
 };
 
 /// The model's bins, and its threads (at least one per bin, for the merge).

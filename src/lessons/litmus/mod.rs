@@ -35,6 +35,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::LitmusLab()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("litmus", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-litmus.json", text: measured::H100_LITMUS, schema: Some(measured::SCHEMA) }],
 };
 
 /// Longest test text read from a link or the editor.

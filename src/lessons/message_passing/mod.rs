@@ -46,6 +46,12 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::MessagePassingLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("message-passing", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile {
+        file: "h100-message-passing.json",
+        text: measured::H100_MESSAGE_PASSING,
+        schema: Some(measured::SCHEMA),
+    }],
 };
 
 /// Registers of the model's threads.

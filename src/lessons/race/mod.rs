@@ -41,6 +41,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::RaceLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("race", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-race.json", text: measured::H100_RACE, schema: None }],
 };
 
 /// The one memory cell of this lesson.

@@ -43,6 +43,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::ReductionLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("reduction", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-reduction.json", text: measured::H100_REDUCTION, schema: Some(measured::SCHEMA) }],
 };
 
 /// Registers.

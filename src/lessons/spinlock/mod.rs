@@ -43,6 +43,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::SpinlockLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("spinlock", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-spinlock.json", text: measured::H100_SPINLOCK, schema: Some(measured::SCHEMA) }],
 };
 
 /// Memory cells of the model.

@@ -44,6 +44,8 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     page: || leptos::prelude::IntoAny::into_any(page::TiledLesson()),
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("tiled", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-tiled.json", text: measured::H100_TILED, schema: Some(measured::SCHEMA) }],
 };
 
 /// The model: one workgroup of `TILE × TILE` threads computing the top-left tile of an
