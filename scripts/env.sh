@@ -65,12 +65,28 @@ with_wasm_toolchain() {
   fi
 }
 
-# Runs a release build of the site's wasm: with_wasm_toolchain, plus a std compiled from source
-# with panics that abort at once (no message formatting or unwinding tables), no source
-# locations, and derived Debug output cut to type names. Worth 9 % of every page's wasm
-# (scripts/bench.sh; README "Page weight"). Both routes build std from source here, so both need
-# its source: rustup's rust-src component or Debian's rust-web-src (scripts/setup.sh).
+# Runs a release build of the site's wasm: with_wasm_toolchain, plus a std compiled from source.
+# Each unstable flag, and what it was measured to be worth (README, "Figures"; scripts/bench.sh
+# prints the sizes):
+#   RUSTC_BOOTSTRAP=1                     lets the stable compiler take the flags below.
+#   -Zbuild-std=std,panic_abort           a std built with this crate's settings rather than the
+#                                         prebuilt one: with the three below, every lesson page's
+#                                         wasm 7 % lighter (race 278.2 -> 257.9 KB).
+#   -Zunstable-options                    required by the next flag.
+#   -Cpanic=immediate-abort               a panic stops at once: no message formatting or
+#                                         unwinding code in the page (the dev build keeps them).
+#   -Zlocation-detail=none                no file/line strings for panics and #[track_caller].
+#   -Zfmt-debug=shallow                   derived Debug prints type names only ("none" saved
+#                                         0.2 KB more but emptied text some messages show).
+# Both routes build std from source here, so both need its source: rustup's rust-src component or
+# Debian's rust-web-src (scripts/setup.sh). Without rust-src, or with SYNCSCOPE_STABLE_BUILD=1,
+# the build uses the prebuilt std and no unstable flag at all: the same site, larger.
 with_release_wasm_toolchain() {
+  if [ -n "${SYNCSCOPE_STABLE_BUILD:-}" ]; then
+    log "SYNCSCOPE_STABLE_BUILD: the prebuilt std, no unstable flags (larger wasm)"
+    with_wasm_toolchain "$@"
+    return
+  fi
   if [ "$(wasm_route)" = rustup ] && ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
     log "no rust-src for this toolchain: building with the prebuilt std (larger wasm)"
     with_wasm_toolchain "$@"

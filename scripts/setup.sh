@@ -62,32 +62,38 @@ if [ "$(wasm_route)" = rustup ] && ! rustup component list --installed 2>/dev/nu
   rustup component add rust-src >/dev/null 2>&1 || log "rust-src unavailable: release builds use the prebuilt std"
 fi
 
+# The build tools below compile from crates.io: in one target folder, so the crates they share
+# (clap, serde, walrus, tokio …) compile once, and without their own release profiles' fat LTO
+# in one codegen unit, whose single-threaded link alone takes minutes on 2 cores for tools whose
+# work here is mostly waiting on cargo and wasm-opt. Outside the repository, so neither its
+# toolchain pin nor its .cargo/config.toml applies to them.
+tool_install() {
+  (cd / && CARGO_TARGET_DIR="${TMPDIR:-/tmp}/syncscope-tools-build" CARGO_PROFILE_RELEASE_LTO=false \
+    CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1 cargo "$@")
+}
+
 # 2. wasm-bindgen-cli, at the version Cargo.lock uses.
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes)"
   # Without --locked: one of its locked dependencies is no longer on crates.io.
-  cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+  tool_install install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
 # 2b. The wasm splitter, which cuts each lesson page's GPU half into chunks of its own.
 if ! cargo install --list 2>/dev/null | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
   log "installing wasm_split_cli_support $WASM_SPLIT_VERSION (about a minute)"
-  cargo install -q wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
+  tool_install install -q wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
 fi
 
 # 3. Trunk. 0.22.1 declares rustc >= 1.96.1; older stable toolchains may not build it, so
 #    an older toolchain hands the job to Debian's rustc 1.96 (proven to build it).
-#    Trunk's own release profile links with fat LTO in one codegen unit; that link alone is
-#    minutes on 2 cores, for a tool whose work here is mostly waiting on cargo and wasm-opt. It is
-#    built with thin local LTO, 16 codegen units and opt-level 1 instead.
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   log "installing trunk $TRUNK_VERSION (long: about 10 minutes on 2 cores, once)"
-  quick=(env CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1)
   if (cd / && rust_at_least 1.96.1); then
-    (cd / && "${quick[@]}" cargo install -q trunk --version "$TRUNK_VERSION" --locked)
+    tool_install install -q trunk --version "$TRUNK_VERSION" --locked
   else
     ensure_debian_toolchain
-    (cd / && "${quick[@]}" cargo +"$DEBIAN_TOOLCHAIN" install -q trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version)
+    tool_install +"$DEBIAN_TOOLCHAIN" install -q trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version
   fi
 fi
 

@@ -11,6 +11,7 @@
 //   node scripts/split-pages.mjs <target dir of the wasm build> <dist>
 import fs from 'node:fs';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { shortenNames, renameInGlue } from './wasm-names.mjs';
 import { UnexpectedOutput, bootFileName } from './lib/boot.mjs';
@@ -50,11 +51,43 @@ const work = path.join(built, 'pages');
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(work, { recursive: true });
 
-const pages = {};
-const ids = fs.readdirSync(path.join(ROOT, 'src/bin')).filter((f) => f.endsWith('.rs')).map((f) => f.slice(0, -3)).sort();
-for (const id of ids) {
-  const input = path.join(built, `${id}.wasm`);
-  if (!fs.existsSync(input)) fail(`${input} is missing: build with \`cargo build --release --bins --features split\` first`);
+// The work on one page's wasm, about 20 seconds a page: the same input (and the same tools and
+// scripts) gives the same files, so an unchanged page is taken from the last build instead.
+const cacheDir = path.join(built, 'pages-cache');
+const toolsKey = (() => {
+  const h = crypto.createHash('sha256');
+  for (const tool of ['wasm-split-cli', 'wasm-bindgen', 'wasm-opt']) {
+    h.update(spawnSync(tool, ['--version'], { encoding: 'utf8' }).stdout ?? tool);
+  }
+  for (const file of ['scripts/split-pages.mjs', 'scripts/wasm-names.mjs', 'scripts/lib/pages.mjs', 'scripts/lib/boot.mjs', 'node_modules/terser/package.json']) {
+    h.update(fs.readFileSync(path.join(ROOT, file)));
+  }
+  return h.digest('hex');
+})();
+const keyOf = (input) => crypto.createHash('sha256').update(toolsKey).update(fs.readFileSync(input)).digest('hex');
+
+/** The files made last time from this very input, or nothing. */
+function cached(id, input) {
+  const dir = path.join(cacheDir, id);
+  const keyFile = path.join(dir, 'key');
+  if (!fs.existsSync(keyFile) || fs.readFileSync(keyFile, 'utf8') !== keyOf(input)) return null;
+  const names = JSON.parse(fs.readFileSync(path.join(dir, 'files.json'), 'utf8'));
+  return new Map(names.map((name) => [name, fs.readFileSync(path.join(dir, 'files', name))]));
+}
+
+/** Keeps `files` as what `input` gives, and hands them back. */
+function remember(id, input, files) {
+  const dir = path.join(cacheDir, id);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'files'), { recursive: true });
+  for (const [name, body] of files) fs.writeFileSync(path.join(dir, 'files', name), body);
+  fs.writeFileSync(path.join(dir, 'files.json'), JSON.stringify([...files.keys()]));
+  fs.writeFileSync(path.join(dir, 'key'), keyOf(input));
+  return files;
+}
+
+/** Splits, binds, optimises and minifies one page's wasm: its files by name. */
+async function processPage(id, input) {
   // 1. The splitter cuts the page's GPU half (its `#[lazy]` wrapper, see src/ui/gpu_half.rs)
   //    and the device's opening into modules of their own, with a loader, __wasm_split.js,
   //    that fetches them; it reads the relocations the linker kept (build.rs).
@@ -90,6 +123,15 @@ for (const id of ids) {
   for (const chunk of splitChunks(fs.readdirSync(split), id)) {
     optimise(path.join(split, chunk), chunk);
   }
+  return files;
+}
+
+const pages = {};
+const ids = fs.readdirSync(path.join(ROOT, 'src/bin')).filter((f) => f.endsWith('.rs')).map((f) => f.slice(0, -3)).sort();
+for (const id of ids) {
+  const input = path.join(built, `${id}.wasm`);
+  if (!fs.existsSync(input)) fail(`${input} is missing: build with \`cargo build --release --bins --features split\` first`);
+  const files = cached(id, input) ?? remember(id, input, await processPage(id, input));
   const folder = pageFolder(id, files);
   fs.mkdirSync(path.join(dist, folder), { recursive: true });
   for (const [name, body] of files) fs.writeFileSync(path.join(dist, folder, name), body);

@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
+/** How long any wait may take before it fails (ms). */
+export const LONG = 90_000;
+
 export const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'artifacts');
 fs.mkdirSync(ARTIFACTS, { recursive: true });
 
@@ -28,6 +31,9 @@ export async function launch({ webgpu = true } = {}) {
  * context made with `options`; `initScript`, if given, runs in the page before its own scripts. */
 export async function openPage(browser, url, { initScript, ...options } = {}) {
   const context = await browser.newContext(options);
+  // Generous: the GPU is SwiftShader on the CPU, and a second browser or a build beside the
+  // tests can slow a page threefold. A wait that fails says what it waited for.
+  context.setDefaultTimeout(LONG);
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   page.errors = [];
@@ -50,7 +56,7 @@ export async function showGpuPanel(page) {
 
 /** Brings the GPU panel into view (if the page has one) and waits until the GPU's state is
  * `state` ('ready', 'unavailable'). */
-export async function waitForGpu(page, state = 'ready', { timeout = 30_000 } = {}) {
+export async function waitForGpu(page, state = 'ready', { timeout = LONG } = {}) {
   await showGpuPanel(page);
   await page.waitForFunction((want) => document.querySelector('[data-testid=gpu-status]')?.dataset.state === want, state, { timeout });
 }

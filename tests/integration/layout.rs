@@ -210,8 +210,15 @@ fn every_page_in_the_table_has_its_binary() {
     let mut expected = BTreeSet::new();
     for lesson in syncscope::lessons::LESSONS.iter().chain(syncscope::lessons::REFERENCE) {
         let file = bins.join(format!("{}.rs", lesson.id));
-        let text = std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("{file:?} is missing"));
         let module = lesson.id.replace('-', "_");
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|_| {
+            let line = if lesson.kernels.is_empty() {
+                format!("syncscope::page_main!(\"{}\");", lesson.id)
+            } else {
+                format!("syncscope::page_main!(\"{}\", {module});", lesson.id)
+            };
+            panic!("{file:?} is missing: the page's entry point is that file, holding the line\n    {line}")
+        });
         let own = [format!("syncscope::page_main!(\"{}\");", lesson.id), format!("syncscope::page_main!(\"{}\", {module});", lesson.id)];
         assert!(own.iter().any(|line| text.contains(line.as_str())), "{file:?} starts another page");
         expected.insert(format!("{}.rs", lesson.id));
