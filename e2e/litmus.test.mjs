@@ -148,8 +148,11 @@ test('the model player steps an interleaving from the table to its outcome', asy
 test('the message-passing lesson opens its test in the lab', async () => {
   const page = await LessonPage.open(site, 'message-passing', '&variant=same-workgroup');
   const link = page.getByTestId('open-in-lab');
-  // The link sits in the lesson's longer text, folded under the model.
-  await page.getByTestId('background').locator('summary').click();
+  // The link sits in the lesson's longer text, folded under the model: opened as a reader's
+  // click would, whatever state the fold was in.
+  await page.getByTestId('background').evaluate((fold) => {
+    fold.open = true;
+  });
   assert.equal(await link.getAttribute('href'), '?lesson=litmus&preset=mp&placement=same&memory=storage&barrier=storage');
   await link.click();
   await page.locator('.lab-model-panel').scrollIntoViewIfNeeded();
