@@ -155,6 +155,11 @@ test('the message-passing lesson opens its test in the lab', async () => {
   });
   assert.equal(await link.getAttribute('href'), '?lesson=litmus&preset=mp&placement=same&memory=storage&barrier=storage');
   await link.click();
+  await page.waitForURL(/lesson=litmus/);
+  // The lab's model and outcomes come with its GPU half, fetched as the reader nears the GPU
+  // panel: scrolled to, as a reader would (whether the first screen already reaches it depends
+  // on how the page happened to lay out when it looked).
+  await showGpuPanel(page);
   await page.locator('.lab-model-panel').scrollIntoViewIfNeeded();
   await page.getByTestId('litmus-outcomes').waitFor();
   assert.equal(await row(page, 'r0=1 r1=0').getAttribute('data-wgsl'), 'forbidden');

@@ -5,8 +5,11 @@
 pub enum Json {
     Null,
     Bool(bool),
-    /// Written with up to four decimals; NaN and infinities become `null`.
+    /// Written with up to four decimals, for reading; NaN and infinities become `null`.
     Number(f64),
+    /// Written with every digit it has: the shortest decimal that reads back as the same `f64`
+    /// (what a measured file keeps). NaN and infinities become `null`.
+    Exact(f64),
     Integer(i128),
     String(String),
     Array(Vec<Json>),
@@ -75,7 +78,8 @@ impl Json {
                 let text = text.trim_end_matches('0').trim_end_matches('.');
                 out.push_str(if text == "-0" { "0" } else { text });
             }
-            Json::Number(_) => out.push_str("null"),
+            Json::Exact(x) if x.is_finite() => out.push_str(&if *x == 0.0 { "0".to_owned() } else { x.to_string() }),
+            Json::Number(_) | Json::Exact(_) => out.push_str("null"),
             Json::Integer(n) => out.push_str(&n.to_string()),
             Json::String(s) => write_string(out, s),
             Json::Array(items) if items.iter().all(|i| !matches!(i, Json::Array(_) | Json::Object(_))) => {

@@ -1,11 +1,14 @@
-//! Reading the real-GPU figures in `data/*.json` by column name.
+//! The real-GPU figures in `data/*.json`: each table defined once, written and read by column
+//! name.
 //!
-//! A report (written by a runner in `examples/` through [`crate::data::Json`]) names its
-//! `columns` and writes one row of cells per line. Each lesson declares the columns it reads
-//! as a typed [`Schema`] beside its parser; [`Table::conforms`] checks a file against it, so a
-//! renamed, missing or extra column, or a value of the wrong type, fails a host test instead
-//! of being read as something else. Hand-written rather than a JSON library, to keep one out
-//! of the page.
+//! A lesson defines each of its tables with [`columns!`]: one struct whose fields are the
+//! columns. From it come the [`Schema`] (each column's name and [`Cell`] type), the runner's
+//! writing of a row (its `report.rs` fills the struct by field name; decimals keep every digit)
+//! and the page's reading of one, each column found by name. A report names its `columns` and
+//! writes one row of cells per line; [`Table::conforms`] checks a file against the schema, so a
+//! renamed, missing or extra column, or a value of the wrong type, fails a host test naming the
+//! file and the column instead of being read as something else. Read by hand rather than by a
+//! JSON library, to keep one out of the page.
 
 /// The type a column's cells must have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +23,115 @@ pub enum Cell {
 
 /// The columns a lesson reads from its report, by name and type.
 pub type Schema = &'static [(&'static str, Cell)];
+
+/// The Rust type of a column: its [`Cell`] in the schema, how a cell is read as it, and
+/// (natively, where the report runners write) how it is written, with every digit it has.
+pub trait Column: Sized {
+    const CELL: Cell;
+    fn read(row: &Row<'_>, name: &str) -> Option<Self>;
+    #[cfg(not(target_arch = "wasm32"))]
+    fn write(&self) -> crate::data::Json;
+}
+
+impl Column for u32 {
+    const CELL: Cell = Cell::Whole;
+    fn read(row: &Row<'_>, name: &str) -> Option<u32> {
+        row.whole(name)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    fn write(&self) -> crate::data::Json {
+        crate::data::Json::from(*self)
+    }
+}
+
+impl Column for String {
+    const CELL: Cell = Cell::Text;
+    fn read(row: &Row<'_>, name: &str) -> Option<String> {
+        row.quoted(name).then(|| row.text(name).map(str::to_owned))?
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    fn write(&self) -> crate::data::Json {
+        crate::data::Json::from(self.as_str())
+    }
+}
+
+impl Column for f64 {
+    const CELL: Cell = Cell::Decimal;
+    fn read(row: &Row<'_>, name: &str) -> Option<f64> {
+        row.decimal(name)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    fn write(&self) -> crate::data::Json {
+        crate::data::Json::Exact(*self)
+    }
+}
+
+/// A decimal, or `null` where the GPU could not time it.
+impl Column for Option<f64> {
+    const CELL: Cell = Cell::Decimal;
+    fn read(row: &Row<'_>, name: &str) -> Option<Option<f64>> {
+        match row.text(name)? {
+            "null" => Some(None),
+            _ => row.decimal(name).map(Some),
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    fn write(&self) -> crate::data::Json {
+        self.map_or(crate::data::Json::Null, crate::data::Json::Exact)
+    }
+}
+
+/// A table's row as its file has it, defined once: the struct, its [`Schema`] (each column
+/// named after its field, typed by its Rust type), its reading by name, and, natively, its
+/// writing in the schema's order. A report runner fills the struct by field name, the page
+/// reads it back by column name, and the data tests check every file against the schema:
+///
+/// ```text
+/// columns! {
+///     /// One row of the tiled report.
+///     pub struct TiledColumns { pub variant: String, pub n: u32, pub gpu_ms: Option<f64> }
+/// }
+/// ```
+///
+/// A field whose column has a name Rust cannot take (`type`) says it: `pub ty: String = "type"`.
+macro_rules! columns {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$field_meta:meta])* pub $field:ident: $ty:ty $(= $column:literal)?),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $name {
+            $($(#[$field_meta])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            /// The columns, by name and type, in the order they are written.
+            pub const SCHEMA: $crate::data::measured::Schema =
+                &[$(($crate::data::measured::column_name!($field $(, $column)?), <$ty as $crate::data::measured::Column>::CELL)),*];
+
+            /// The row, each column found by name (`None` where one is missing or mistyped).
+            pub fn read(row: &$crate::data::measured::Row<'_>) -> Option<Self> {
+                Some($name { $($field: $crate::data::measured::Column::read(row, $crate::data::measured::column_name!($field $(, $column)?))?,)* })
+            }
+
+            /// The row's cells in the schema's order.
+            #[cfg(not(target_arch = "wasm32"))]
+            pub fn to_json(&self) -> $crate::data::Json {
+                $crate::data::Json::Array(vec![$($crate::data::measured::Column::write(&self.$field)),*])
+            }
+        }
+    };
+}
+pub(crate) use columns;
+
+/// A column's name: its field's, or the one given.
+macro_rules! column_name {
+    ($field:ident) => {
+        stringify!($field)
+    };
+    ($field:ident, $column:literal) => {
+        $column
+    };
+}
+pub(crate) use column_name;
 
 /// One of a lesson's files in `data/`: its name, its text (compiled in), and the schema its
 /// lesson reads it by (`None` for a file read field by field).
@@ -115,7 +227,7 @@ impl<'a> Row<'a> {
         self.cells.get(i).map(String::as_str)
     }
 
-    fn quoted(&self, name: &str) -> bool {
+    pub fn quoted(&self, name: &str) -> bool {
         self.raw(name).is_some_and(|c| c.len() >= 2 && c.starts_with('"') && c.ends_with('"'))
     }
 
@@ -168,14 +280,28 @@ pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     Some(rest[..end].trim_matches('"'))
 }
 
-/// A plain decimal such as `0.0052`. Read by hand rather than by `str::parse::<f64>`, whose
-/// general float parser would otherwise be in the page for this one column.
+/// A plain decimal such as `0.0052` (digits, a point, digits: what the report writer writes).
+/// Natively read exactly, by Rust's float parser; in the page by hand ([`decimal_by_hand`]),
+/// whose result can differ in the last bit or so, which no figure on a page shows.
 pub fn decimal(text: &str) -> Option<f64> {
-    let (whole, fraction) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
+    let text = text.trim();
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() || !digits(whole) || !digits(fraction) || fraction.len() > 9 {
+    if whole.is_empty() || !digits(whole) || !digits(fraction) {
         return None;
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    return text.parse().ok();
+    #[cfg(target_arch = "wasm32")]
+    decimal_by_hand(whole, fraction)
+}
+
+/// The decimal `whole.fraction` without the general float parser, which would otherwise be in
+/// the page for these few columns.
+pub fn decimal_by_hand(whole: &str, fraction: &str) -> Option<f64> {
+    // Files keep every digit of an f64 (up to 17 significant); a fraction's digits past the
+    // 18th add less than 1e-18, below what any figure here can show.
+    let fraction = &fraction[..fraction.len().min(18)];
     let scale = 10u64.pow(fraction.len() as u32) as f64;
     let fraction = if fraction.is_empty() { 0 } else { fraction.parse::<u64>().ok()? };
     Some(whole.parse::<u64>().ok()? as f64 + fraction as f64 / scale)

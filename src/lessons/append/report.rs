@@ -7,13 +7,13 @@
 //!
 //! Every number comes from the GPU: counts and output slots read back.
 
-use crate::data::Json;
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::append::gpu::run_append;
 use crate::lessons::append::{check, slots_changed};
 
 use crate::data::measured::names;
-use crate::lessons::append;
+use super::measured::AppendColumns;
+use crate::data::report::count;
 
 const RUNS: usize = 10;
 
@@ -36,17 +36,18 @@ pub fn main() {
             changed.push(slots_changed(&previous.output, &run.output, run.count));
             previous = run;
         }
-        rows.push(Json::Array(vec![
-            Json::from(invocations),
-            Json::from(workgroup_size),
-            Json::from(RUNS),
-            Json::from(exact),
-            Json::from(expected),
-            Json::from(*changed.iter().min().unwrap()),
-            Json::from(*changed.iter().max().unwrap()),
-            Json::from(*in_order.iter().min().unwrap()),
-            Json::from(*in_order.iter().max().unwrap()),
-        ]));
+        rows.push(AppendColumns {
+            invocations: count(invocations),
+            workgroup_size: count(workgroup_size),
+            runs: count(RUNS),
+            runs_exact: count(exact),
+            kept: count(expected),
+            slots_changed_from_previous_run_min: count(*changed.iter().min().unwrap()),
+            slots_changed_from_previous_run_max: count(*changed.iter().max().unwrap()),
+            slots_in_input_order_min: count(*in_order.iter().min().unwrap()),
+            slots_in_input_order_max: count(*in_order.iter().max().unwrap()),
+        }
+        .to_json());
     }
-    crate::data::report::print_report("append/report", &ctx, &names(append::measured::SCHEMA), rows, vec![]);
+    crate::data::report::print_report("append/report", &ctx, &names(AppendColumns::SCHEMA), rows, vec![]);
 }

@@ -17,7 +17,8 @@ const RUNS: usize = 10;
 const ORDER_KEPT: usize = 16;
 
 use crate::data::measured::names;
-use crate::lessons::atomic_counter;
+use super::measured::TicketColumns;
+use crate::data::report::count;
 
 /// Runs the report and prints it to standard output.
 pub fn main() {
@@ -44,24 +45,25 @@ pub fn main() {
             }
         }
         gpu_ms.sort_by(f64::total_cmp);
-        rows.push(Json::Array(vec![
-            Json::from(invocations),
-            Json::from(workgroup_size),
-            Json::from(RUNS),
-            Json::from(permutations),
-            Json::from(*whole.iter().min().unwrap()),
-            Json::from(*whole.iter().max().unwrap()),
-            Json::from(params.workgroups()),
-            Json::from(*lane.iter().min().unwrap()),
-            Json::from(*lane.iter().max().unwrap()),
-            Json::from(invocations - params.workgroups()),
-            Json::from(gpu_ms.get(gpu_ms.len() / 2).copied()),
-        ]));
+        rows.push(TicketColumns {
+            invocations: count(invocations),
+            workgroup_size: count(workgroup_size),
+            runs: count(RUNS),
+            runs_with_exact_permutation: count(permutations),
+            workgroups_served_whole_min: count(*whole.iter().min().unwrap()),
+            workgroups_served_whole_max: count(*whole.iter().max().unwrap()),
+            workgroups: count(params.workgroups()),
+            neighbours_in_lane_order_min: count(*lane.iter().min().unwrap()),
+            neighbours_in_lane_order_max: count(*lane.iter().max().unwrap()),
+            neighbour_pairs: count(invocations - params.workgroups()),
+            gpu_ms_median: gpu_ms.get(gpu_ms.len() / 2).copied(),
+        }
+        .to_json());
     }
     crate::data::report::print_report(
         "atomic-counter/report",
         &ctx,
-        &names(atomic_counter::measured::SCHEMA),
+        &names(TicketColumns::SCHEMA),
         rows,
         vec![("first_workgroups_in_service_order", Json::Array(orders))],
     );

@@ -10,13 +10,13 @@
 //!
 //! Every number is counted from what the GPU returned.
 
-use crate::data::Json;
 use crate::lessons::atomic_ops::gpu::run_atomic_op;
 use crate::lessons::atomic_ops::{tally, AtomicOp, AtomicSetup, Placement};
 use crate::model::IntType;
 
 use crate::data::measured::names;
-use crate::lessons::atomic_ops;
+use super::measured::AtomicOpColumns;
+use crate::data::report::count;
 
 const RUNS: usize = 100;
 /// The most the lesson runs: the widest race for each returned value.
@@ -35,17 +35,18 @@ pub fn main() {
         run(); // warm-up
         let runs: Vec<_> = (0..RUNS).map(|_| run()).collect();
         let t = tally(setup, &runs);
-        rows.push(Json::Array(vec![
-            Json::from(op.name()),
-            Json::from(ty.name()),
-            Json::from(placement.name()),
-            Json::from(INVOCATIONS),
-            Json::from(RUNS),
-            Json::from(RUNS - t.unexplained),
-            Json::from(t.finals.len()),
-            Json::from(t.distinct_returns),
-            Json::from(t.spurious),
-        ]));
+        rows.push(AtomicOpColumns {
+            op: op.name().to_string(),
+            ty: ty.name().to_string(),
+            layout: placement.name().to_string(),
+            invocations: count(INVOCATIONS),
+            runs: count(RUNS),
+            runs_explained: count(RUNS - t.unexplained),
+            distinct_final_values: count(t.finals.len()),
+            distinct_returned_sets: count(t.distinct_returns),
+            spurious_failures: count(t.spurious),
+        }
+        .to_json());
     }
-    crate::data::report::print_report("atomic-ops/report", &ctx, &names(atomic_ops::measured::SCHEMA), rows, vec![]);
+    crate::data::report::print_report("atomic-ops/report", &ctx, &names(AtomicOpColumns::SCHEMA), rows, vec![]);
 }

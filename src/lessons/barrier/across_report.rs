@@ -9,13 +9,13 @@
 //!
 //! Every number is counted from what the GPU wrote.
 
-use crate::data::Json;
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::barrier::across::run_across;
 use crate::lessons::barrier::{check_across, Across};
 
 use crate::data::measured::names;
-use crate::lessons::barrier;
+use super::measured::AcrossColumns;
+use crate::data::report::count;
 
 const RUNS: usize = 10;
 
@@ -29,17 +29,18 @@ pub fn main() {
             let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
             let checks: Vec<_> = (0..RUNS).map(|_| check_across(how, params, &pollster::block_on(run_across(&ctx, how, params)).expect("run"))).collect();
             let stale = checks.iter().map(|c| c.stale);
-            rows.push(Json::Array(vec![
-                Json::from(how.name()),
-                Json::from(invocations),
-                Json::from(workgroup_size),
-                Json::from(RUNS),
-                Json::from(checks.iter().filter(|c| c.stale > 0).count()),
-                Json::from(stale.clone().min().unwrap_or(0)),
-                Json::from(stale.max().unwrap_or(0)),
-                Json::from(checks.iter().map(|c| c.impossible).sum::<u32>()),
-            ]));
+            rows.push(AcrossColumns {
+                how: how.name().to_string(),
+                invocations: count(invocations),
+                workgroup_size: count(workgroup_size),
+                runs: count(RUNS),
+                runs_stale: count(checks.iter().filter(|c| c.stale > 0).count()),
+                stale_min: count(stale.clone().min().unwrap_or(0)),
+                stale_max: count(stale.max().unwrap_or(0)),
+                impossible: count(checks.iter().map(|c| c.impossible).sum::<u32>()),
+            }
+            .to_json());
         }
     }
-    crate::data::report::print_report("across/report", &ctx, &names(barrier::measured::ACROSS_SCHEMA), rows, vec![]);
+    crate::data::report::print_report("across/report", &ctx, &names(AcrossColumns::SCHEMA), rows, vec![]);
 }

@@ -8,14 +8,14 @@
 //!
 //! Every number is counted from what the GPU wrote.
 
-use crate::data::Json;
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::barrier::gpu::run_barrier;
 use crate::lessons::barrier::{check, BarrierVariant};
 use crate::site::settings::LessonVariant;
 
 use crate::data::measured::names;
-use crate::lessons::barrier;
+use super::measured::BarrierColumns;
+use crate::data::report::count;
 
 const RUNS: usize = 10;
 
@@ -36,21 +36,22 @@ pub fn main() {
             };
             let (stale, within, ordered) = (span(|c| c.stale), span(|c| c.stale_within_four), span(|c| c.ordered_workgroups));
             let sound = checks.iter().filter(|c| c.impossible == 0 && c.tickets_whole()).count();
-            rows.push(Json::Array(vec![
-                Json::from(variant.name()),
-                Json::from(invocations),
-                Json::from(workgroup_size),
-                Json::from(RUNS),
-                Json::from(sound),
-                Json::from(stale.0),
-                Json::from(stale.1),
-                Json::from(within.0),
-                Json::from(within.1),
-                Json::from(ordered.0),
-                Json::from(ordered.1),
-                Json::from(params.workgroups()),
-            ]));
+            rows.push(BarrierColumns {
+                variant: variant.name().to_string(),
+                invocations: count(invocations),
+                workgroup_size: count(workgroup_size),
+                runs: count(RUNS),
+                runs_sound: count(sound),
+                stale_min: count(stale.0),
+                stale_max: count(stale.1),
+                stale_within_four_min: count(within.0),
+                stale_within_four_max: count(within.1),
+                ordered_workgroups_min: count(ordered.0),
+                ordered_workgroups_max: count(ordered.1),
+                workgroups: count(params.workgroups()),
+            }
+            .to_json());
         }
     }
-    crate::data::report::print_report("barrier/report", &ctx, &names(barrier::measured::SCHEMA), rows, vec![]);
+    crate::data::report::print_report("barrier/report", &ctx, &names(BarrierColumns::SCHEMA), rows, vec![]);
 }

@@ -1,6 +1,6 @@
 //! The cas-max lesson (`src/lessons/cas_max/report.rs`): its figures from real GPUs (`data/h100-cas-max.json`), read by column name.
 
-use crate::data::measured::{report, Cell, Schema};
+use crate::data::measured::{columns, report, Schema};
 
 /// One row of a compare-exchange report (`src/lessons/cas_max/report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,31 +18,39 @@ pub struct MeasuredCas {
 
 pub const H100_CAS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-cas-max.json"));
 
-/// The columns the report writes and the page reads.
-pub const SCHEMA: Schema = &[
-    ("inputs", Cell::Text),
-    ("invocations", Cell::Whole),
-    ("workgroup_size", Cell::Whole),
-    ("runs", Cell::Whole),
-    ("runs_exact", Cell::Whole),
-    ("gave_up", Cell::Whole),
-    ("retries_in_all_min", Cell::Whole),
-    ("retries_in_all_median", Cell::Whole),
-    ("retries_in_all_max", Cell::Whole),
-    ("most_retries_by_one_invocation", Cell::Whole),
-];
+columns! {
+    /// One row of the cas-max report, as its file has it.
+    pub struct CasColumns {
+        pub inputs: String,
+        pub invocations: u32,
+        pub workgroup_size: u32,
+        pub runs: u32,
+        pub runs_exact: u32,
+        pub gave_up: u32,
+        pub retries_in_all_min: u32,
+        pub retries_in_all_median: u32,
+        pub retries_in_all_max: u32,
+        pub most_retries_by_one_invocation: u32,
+    }
+}
+
+pub const SCHEMA: Schema = CasColumns::SCHEMA;
+
+impl From<CasColumns> for MeasuredCas {
+    fn from(c: CasColumns) -> MeasuredCas {
+        MeasuredCas {
+            inputs: c.inputs,
+            invocations: c.invocations,
+            workgroup_size: c.workgroup_size,
+            runs: c.runs,
+            exact: c.runs_exact,
+            gave_up: c.gave_up,
+            retries: (c.retries_in_all_min, c.retries_in_all_median, c.retries_in_all_max),
+            most_by_one: c.most_retries_by_one_invocation,
+        }
+    }
+}
 
 pub fn parse_cas_report(text: &str) -> Option<(String, Vec<MeasuredCas>)> {
-    report(text, SCHEMA, |r| {
-        Some(MeasuredCas {
-            inputs: r.text("inputs")?.to_owned(),
-            invocations: r.whole("invocations")?,
-            workgroup_size: r.whole("workgroup_size")?,
-            runs: r.whole("runs")?,
-            exact: r.whole("runs_exact")?,
-            gave_up: r.whole("gave_up")?,
-            retries: (r.whole("retries_in_all_min")?, r.whole("retries_in_all_median")?, r.whole("retries_in_all_max")?),
-            most_by_one: r.whole("most_retries_by_one_invocation")?,
-        })
-    })
+    report(text, SCHEMA, |r| CasColumns::read(&r).map(MeasuredCas::from))
 }

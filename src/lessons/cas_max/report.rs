@@ -8,14 +8,14 @@
 //!
 //! Every number comes from the GPU: the result's bits and each invocation's retries.
 
-use crate::data::Json;
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::cas_max::gpu::run_cas_max;
 use crate::lessons::cas_max::{check, CasInputs};
 use crate::site::settings::LessonVariant;
 
 use crate::data::measured::names;
-use crate::lessons::cas_max;
+use super::measured::CasColumns;
+use crate::data::report::count;
 
 const RUNS: usize = 10;
 
@@ -38,19 +38,20 @@ pub fn main() {
                 most = most.max(c.most_retries);
             }
             totals.sort_unstable();
-            rows.push(Json::Array(vec![
-                Json::from(inputs.name()),
-                Json::from(invocations),
-                Json::from(workgroup_size),
-                Json::from(RUNS),
-                Json::from(exact),
-                Json::from(gave_up),
-                Json::from(totals[0]),
-                Json::from(totals[RUNS / 2]),
-                Json::from(totals[RUNS - 1]),
-                Json::from(most),
-            ]));
+            rows.push(CasColumns {
+                inputs: inputs.name().to_string(),
+                invocations: count(invocations),
+                workgroup_size: count(workgroup_size),
+                runs: count(RUNS),
+                runs_exact: count(exact),
+                gave_up: count(gave_up),
+                retries_in_all_min: count(totals[0]),
+                retries_in_all_median: count(totals[RUNS / 2]),
+                retries_in_all_max: count(totals[RUNS - 1]),
+                most_retries_by_one_invocation: count(most),
+            }
+            .to_json());
         }
     }
-    crate::data::report::print_report("cas-max/report", &ctx, &names(cas_max::measured::SCHEMA), rows, vec![]);
+    crate::data::report::print_report("cas-max/report", &ctx, &names(CasColumns::SCHEMA), rows, vec![]);
 }

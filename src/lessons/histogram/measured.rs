@@ -1,6 +1,6 @@
 //! The histogram lesson (`src/lessons/histogram/report.rs`): its figures from real GPUs (`data/h100-histogram.json`), read by column name.
 
-use crate::data::measured::{report, Cell, Schema};
+use crate::data::measured::{columns, report, Schema};
 
 /// One way, size and number of bins of a histogram report (`src/lessons/histogram/report.rs`).
 #[derive(Clone, Debug, PartialEq)]
@@ -20,29 +20,38 @@ pub struct MeasuredHistogram {
 
 pub const H100_HISTOGRAM: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-histogram.json"));
 
-/// The columns the report writes and the page reads.
-pub const SCHEMA: Schema = &[
-    ("variant", Cell::Text),
-    ("values", Cell::Whole),
-    ("workgroup_size", Cell::Whole),
-    ("distinct", Cell::Whole),
-    ("repeats", Cell::Whole),
-    ("exact", Cell::Whole),
-    ("lost_last", Cell::Whole),
-    ("us_per_dispatch_median", Cell::Decimal),
-];
+columns! {
+    /// One row of the histogram report, as its file has it.
+    pub struct HistogramColumns {
+        pub variant: String,
+        pub values: u32,
+        pub workgroup_size: u32,
+        pub distinct: u32,
+        pub repeats: u32,
+        /// 1 where every bin equalled the CPU's count, else 0.
+        pub exact: u32,
+        pub lost_last: u32,
+        pub us_per_dispatch_median: Option<f64>,
+    }
+}
+
+pub const SCHEMA: Schema = HistogramColumns::SCHEMA;
+
+impl From<HistogramColumns> for MeasuredHistogram {
+    fn from(c: HistogramColumns) -> MeasuredHistogram {
+        MeasuredHistogram {
+            variant: c.variant,
+            values: c.values,
+            workgroup_size: c.workgroup_size,
+            distinct: c.distinct,
+            repeats: c.repeats,
+            exact: c.exact == 1,
+            lost: c.lost_last,
+            ms: c.us_per_dispatch_median.map(|us| us / 1000.0),
+        }
+    }
+}
 
 pub fn parse_histogram_report(text: &str) -> Option<(String, Vec<MeasuredHistogram>)> {
-    report(text, SCHEMA, |r| {
-        Some(MeasuredHistogram {
-            variant: r.text("variant")?.to_owned(),
-            values: r.whole("values")?,
-            workgroup_size: r.whole("workgroup_size")?,
-            distinct: r.whole("distinct")?,
-            repeats: r.whole("repeats")?,
-            exact: r.whole("exact")? == 1,
-            lost: r.whole("lost_last")?,
-            ms: r.decimal("us_per_dispatch_median").map(|us| us / 1000.0),
-        })
-    })
+    report(text, SCHEMA, |r| HistogramColumns::read(&r).map(MeasuredHistogram::from))
 }

@@ -9,14 +9,14 @@
 //!
 //! Every number is counted or timed on the GPU; the histograms are checked against the CPU.
 
-use crate::data::Json;
 use crate::gpu::params::GpuParams;
 use crate::lessons::histogram::gpu::run_histogram;
 use crate::lessons::histogram::{check, HistogramVariant, DISTINCT};
 use crate::site::settings::LessonVariant;
 
 use crate::data::measured::names;
-use crate::lessons::histogram;
+use super::measured::HistogramColumns;
+use crate::data::report::count;
 
 const PASSES: usize = 5;
 const REPEATS: u32 = 20;
@@ -36,18 +36,19 @@ pub fn main() {
                 assert!(checks.iter().all(|c| c.possible), "{variant:?} {distinct}: impossible bins");
                 let mut us: Vec<f64> = runs.iter().filter_map(|r| r.ns_per_dispatch).map(|ns| ns / 1e3).collect();
                 us.sort_by(f64::total_cmp);
-                rows.push(Json::Array(vec![
-                    Json::from(variant.name()),
-                    Json::from(values),
-                    Json::from(params.workgroup_size),
-                    Json::from(distinct),
-                    Json::from(REPEATS),
-                    Json::from(u32::from(checks.iter().all(|c| c.exact))),
-                    Json::from(checks.last().map_or(0, |c| c.lost()) as u32),
-                    us.get(us.len() / 2).map_or(Json::Null, |&m| Json::Number(m)),
-                ]));
+                rows.push(HistogramColumns {
+                    variant: variant.name().to_string(),
+                    values: count(values),
+                    workgroup_size: count(params.workgroup_size),
+                    distinct: count(distinct),
+                    repeats: count(REPEATS),
+                    exact: u32::from(checks.iter().all(|c| c.exact)),
+                    lost_last: count(checks.last().map_or(0, |c| c.lost())),
+                    us_per_dispatch_median: us.get(us.len() / 2).copied(),
+                }
+                .to_json());
             }
         }
     }
-    crate::data::report::print_report("histogram/report", &ctx, &names(histogram::measured::SCHEMA), rows, vec![]);
+    crate::data::report::print_report("histogram/report", &ctx, &names(HistogramColumns::SCHEMA), rows, vec![]);
 }

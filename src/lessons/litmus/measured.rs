@@ -9,7 +9,7 @@
 //! that cell through [`outcomes_cell`] and the page reads it through [`read_outcomes`], so the
 //! two cannot drift apart.
 
-use crate::data::measured::{report, Cell, Schema};
+use crate::data::measured::{columns, report, Schema};
 
 /// One outcome as a GPU counted it, with the verdicts the lab gives it for that configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,23 +71,29 @@ impl MeasuredConfig {
 
 pub const H100_LITMUS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-litmus.json"));
 
-/// The columns the report writes and the page reads.
-pub const SCHEMA: Schema = &[
-    ("preset", Cell::Text),
-    ("placement", Cell::Text),
-    ("memory", Cell::Text),
-    ("barrier", Cell::Text),
-    ("instances_per_dispatch", Cell::Whole),
-    ("dispatches", Cell::Whole),
-    ("instances", Cell::Whole),
-    ("wall_ms", Cell::Decimal),
-    ("instances_per_s", Cell::Decimal),
-    ("unlisted", Cell::Whole),
-    ("weak", Cell::Whole),
-    ("forbidden", Cell::Whole),
-    ("forbidden_or_unlisted_seen", Cell::Whole),
-    ("outcomes", Cell::Text),
-];
+columns! {
+    /// One row of the litmus report, as its file has it.
+    pub struct LitmusColumns {
+        pub preset: String,
+        pub placement: String,
+        pub memory: String,
+        pub barrier: String,
+        pub instances_per_dispatch: u32,
+        pub dispatches: u32,
+        pub instances: u32,
+        pub wall_ms: f64,
+        pub instances_per_s: f64,
+        pub unlisted: u32,
+        pub weak: u32,
+        pub forbidden: u32,
+        /// 1 where anything forbidden or unlisted was seen, else 0.
+        pub forbidden_or_unlisted_seen: u32,
+        /// Every outcome with its count and verdicts ([`outcomes_cell`]).
+        pub outcomes: String,
+    }
+}
+
+pub const SCHEMA: Schema = LitmusColumns::SCHEMA;
 
 /// The `outcomes` cell: every outcome with its count and verdicts. Outcome names are registers
 /// and locations with their values, so neither `;`, `:` nor a comma (which would end the cell)
@@ -123,27 +129,33 @@ pub fn read_outcomes(cell: &str) -> Option<Vec<Observed>> {
         .collect()
 }
 
-pub fn parse_litmus_report(text: &str) -> Option<(String, Vec<MeasuredConfig>)> {
-    report(text, SCHEMA, |r| {
+impl LitmusColumns {
+    /// The row as the page shows it; `None` where the flag is neither 0 nor 1 or an outcome
+    /// does not read.
+    pub fn config(self) -> Option<MeasuredConfig> {
         Some(MeasuredConfig {
-            preset: r.text("preset")?.to_owned(),
-            placement: r.text("placement")?.to_owned(),
-            memory: r.text("memory")?.to_owned(),
-            barrier: r.text("barrier")?.to_owned(),
-            instances_per_dispatch: r.whole("instances_per_dispatch")?,
-            dispatches: r.whole("dispatches")?,
-            instances: r.whole("instances")?,
-            wall_ms: r.decimal("wall_ms")?,
-            per_second: r.decimal("instances_per_s")?,
-            unlisted: r.whole("unlisted")?,
-            weak: r.whole("weak")?,
-            forbidden: r.whole("forbidden")?,
-            flagged: match r.whole("forbidden_or_unlisted_seen")? {
+            flagged: match self.forbidden_or_unlisted_seen {
                 0 => false,
                 1 => true,
                 _ => return None,
             },
-            outcomes: read_outcomes(r.text("outcomes")?)?,
+            outcomes: read_outcomes(&self.outcomes)?,
+            preset: self.preset,
+            placement: self.placement,
+            memory: self.memory,
+            barrier: self.barrier,
+            instances_per_dispatch: self.instances_per_dispatch,
+            dispatches: self.dispatches,
+            instances: self.instances,
+            wall_ms: self.wall_ms,
+            per_second: self.instances_per_s,
+            unlisted: self.unlisted,
+            weak: self.weak,
+            forbidden: self.forbidden,
         })
-    })
+    }
+}
+
+pub fn parse_litmus_report(text: &str) -> Option<(String, Vec<MeasuredConfig>)> {
+    report(text, SCHEMA, |r| LitmusColumns::read(&r)?.config())
 }

@@ -20,11 +20,13 @@ use crate::data::measured::names;
 use crate::data::Json;
 use crate::lessons::litmus::generate::kernels;
 use crate::lessons::litmus::gpu::{compile, run, Shape, INSTANCES, WORKGROUP_SIZE};
-use crate::lessons::litmus::measured::{outcomes_cell, Observed, SCHEMA};
+use crate::lessons::litmus::measured::{outcomes_cell, Observed};
 use crate::lessons::litmus::{memory_name, placement_name, preset_text, rows, BarrierModifier, LabSettings};
 use crate::model::litmus::{Placement, PRESETS};
 use crate::model::Space;
 use std::time::Instant;
+use super::measured::LitmusColumns;
+use crate::data::report::count;
 
 /// Dispatches per submission: a configuration is several submissions, each on its own shuffle
 /// of the workgroups, so no single one runs long enough to meet a driver's watchdog and the
@@ -113,23 +115,23 @@ pub fn main() {
         if bad {
             flagged.push(config);
         }
-        let whole = |n: u64| Json::from(u32::try_from(n).expect("counts fit in u32: run() refuses more instances"));
-        rows_out.push(Json::Array(vec![
-            Json::from(name),
-            Json::from(placement_name(placement)),
-            Json::from(memory_name(memory)),
-            Json::from(barrier.name()),
-            Json::from(shape.instances),
-            Json::from(dispatches),
-            whole(instances),
-            Json::Number(wall_ms),
-            Json::Number(per_second),
-            whole(unlisted),
-            whole(weak),
-            whole(forbidden),
-            Json::from(u32::from(bad)),
-            Json::from(outcomes_cell(&observed)),
-        ]));
+        rows_out.push(LitmusColumns {
+            preset: name.to_string(),
+            placement: placement_name(placement).to_string(),
+            memory: memory_name(memory).to_string(),
+            barrier: barrier.name().to_string(),
+            instances_per_dispatch: count(shape.instances),
+            dispatches: count(dispatches),
+            instances: count(instances),
+            wall_ms,
+            instances_per_s: per_second,
+            unlisted: count(unlisted),
+            weak: count(weak),
+            forbidden: count(forbidden),
+            forbidden_or_unlisted_seen: u32::from(bad),
+            outcomes: outcomes_cell(&observed),
+        }
+        .to_json());
     }
     if !flagged.is_empty() {
         eprintln!("forbidden, unlisted or miscounted instances in: {}", flagged.join("; "));
@@ -137,7 +139,7 @@ pub fn main() {
     crate::data::report::print_report(
         "litmus/report",
         &ctx,
-        &names(SCHEMA),
+        &names(LitmusColumns::SCHEMA),
         rows_out,
         vec![
             ("workgroup_size", Json::from(WORKGROUP_SIZE)),

@@ -1,6 +1,6 @@
 //! The message-passing lesson (`src/lessons/message_passing/report.rs`): its figures from real GPUs (`data/h100-message-passing.json`), read by column name.
 
-use crate::data::measured::{Cell, Schema, Table};
+use crate::data::measured::{columns, Schema, Table};
 
 use crate::data::measured::{decimal, field, number};
 
@@ -29,31 +29,40 @@ pub struct MeasuredMessagePassing {
 
 pub const H100_MESSAGE_PASSING: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-message-passing.json"));
 
-/// The columns the report writes and the page reads.
-pub const SCHEMA: Schema = &[
-    ("variant", Cell::Text),
-    ("instances", Cell::Whole),
-    ("workgroup_size", Cell::Whole),
-    ("dispatches", Cell::Whole),
-    ("reader_first", Cell::Whole),
-    ("writer_first", Cell::Whole),
-    ("interleaved", Cell::Whole),
-    ("weak", Cell::Whole),
-    ("instances_per_s", Cell::Decimal),
-];
+columns! {
+    /// One row of the message-passing report, as its file has it.
+    pub struct MessagePassingColumns {
+        pub variant: String,
+        pub instances: u32,
+        pub workgroup_size: u32,
+        pub dispatches: u32,
+        pub reader_first: u32,
+        pub writer_first: u32,
+        pub interleaved: u32,
+        pub weak: u32,
+        pub instances_per_s: f64,
+    }
+}
+
+pub const SCHEMA: Schema = MessagePassingColumns::SCHEMA;
+
+impl From<MessagePassingColumns> for MeasuredLitmus {
+    fn from(c: MessagePassingColumns) -> MeasuredLitmus {
+        MeasuredLitmus {
+            variant: c.variant,
+            instances: c.instances,
+            workgroup_size: c.workgroup_size,
+            dispatches: c.dispatches,
+            counts: [c.reader_first, c.writer_first, c.interleaved, c.weak].map(u64::from),
+            per_second: c.instances_per_s,
+        }
+    }
+}
 
 pub fn parse_message_passing_report(text: &str) -> Option<MeasuredMessagePassing> {
     let table = Table::parse(text)?;
-    let rows = table.read(SCHEMA, |r| {
-        Some(MeasuredLitmus {
-            variant: r.text("variant")?.to_owned(),
-            instances: r.whole("instances")?,
-            workgroup_size: r.whole("workgroup_size")?,
-            dispatches: r.whole("dispatches")?,
-            counts: [r.whole("reader_first")?, r.whole("writer_first")?, r.whole("interleaved")?, r.whole("weak")?].map(u64::from),
-            per_second: r.decimal("instances_per_s")?,
-        })
-    })?;
+    let rows = table.read(SCHEMA, |r| MessagePassingColumns::read(&r).map(MeasuredLitmus::from))?;
+
     Some(MeasuredMessagePassing {
         adapter: table.adapter,
         rows,

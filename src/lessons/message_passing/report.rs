@@ -18,7 +18,8 @@ use crate::site::settings::LessonVariant;
 use std::time::Instant;
 
 use crate::data::measured::names;
-use crate::lessons::message_passing;
+use super::measured::MessagePassingColumns;
+use crate::data::report::count;
 
 fn now_ms() -> f64 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
@@ -37,10 +38,21 @@ pub fn main() {
             let run = pollster::block_on(run_litmus(&ctx, variant, params, dispatches, u64::from(instances) ^ 0x5eed, now_ms)).expect("run");
             let c = check(variant, &run.counts, run.instances());
             assert!(c.ok(), "{variant:?} {instances}: {c:?}");
-            let mut row = vec![Json::from(variant.name()), Json::from(instances), Json::from(params.workgroup_size), Json::from(dispatches)];
-            row.extend(Outcome::ALL.iter().map(|o| Json::from(run.counts[o.slot()])));
-            row.push(Json::Number(run.per_second()));
-            rows.push(Json::Array(row));
+            let seen = |o: Outcome| count(run.counts[o.slot()]);
+            rows.push(
+                MessagePassingColumns {
+                    variant: variant.name().to_string(),
+                    instances,
+                    workgroup_size: params.workgroup_size,
+                    dispatches,
+                    reader_first: seen(Outcome::ReaderFirst),
+                    writer_first: seen(Outcome::WriterFirst),
+                    interleaved: seen(Outcome::Interleaved),
+                    weak: seen(Outcome::Weak),
+                    instances_per_s: run.per_second(),
+                }
+                .to_json(),
+            );
         }
     }
     let many = GpuParams { invocations: 1 << 20, workgroup_size: 256 };
@@ -49,15 +61,15 @@ pub fn main() {
     crate::data::report::print_report(
         "message-passing/report",
         &ctx,
-        &names(message_passing::measured::SCHEMA),
+        &names(MessagePassingColumns::SCHEMA),
         rows,
         vec![
             ("throughput_variant", Json::from("relaxed")),
             ("throughput_many_instances", Json::from(many.invocations)),
             ("throughput_many_dispatches", Json::from(10u32)),
-            ("throughput_many_per_second", Json::Number(t.many.per_second())),
+            ("throughput_many_per_second", Json::Exact(t.many.per_second())),
             ("throughput_smallest_dispatches", Json::from(1000u32)),
-            ("throughput_smallest_per_second", Json::Number(t.smallest.per_second())),
+            ("throughput_smallest_per_second", Json::Exact(t.smallest.per_second())),
         ],
     );
 }

@@ -14,7 +14,8 @@ use crate::lessons::reduction::gpu::{run_comparison, run_trace, Ways};
 use crate::lessons::reduction::{large_sum, trace, VALUES};
 
 use crate::data::measured::names;
-use crate::lessons::reduction;
+use super::measured::ReductionColumns;
+use crate::data::report::count;
 
 const REPEATS: u32 = 20;
 const RUNS: usize = 5;
@@ -38,20 +39,21 @@ pub fn main() {
             v.sort_by(f64::total_cmp);
             v.get(v.len() / 2).map(|ns| ns / 1e6)
         };
-        rows.push(Json::Array(vec![
-            Json::from(invocations),
-            Json::from(workgroup_size),
-            Json::from(RUNS),
-            Json::from(right),
-            Json::from(runs[0].levels),
-            Json::from(median(|c| c.tree_ns)),
-            Json::from(median(|c| c.atomic_ns)),
-        ]));
+        rows.push(ReductionColumns {
+            invocations: count(invocations),
+            workgroup_size: count(workgroup_size),
+            runs: count(RUNS),
+            runs_right: count(right),
+            tree_levels: count(runs[0].levels),
+            tree_ms_median: median(|c| c.tree_ns),
+            atomic_ms_median: median(|c| c.atomic_ns),
+        }
+        .to_json());
     }
     crate::data::report::print_report(
         "reduction/report",
         &ctx,
-        &names(reduction::measured::SCHEMA),
+        &names(ReductionColumns::SCHEMA),
         rows,
         vec![("trace_of_8_matches", Json::from(traced)), ("repeats_per_timed_pass", Json::from(REPEATS))],
     );

@@ -8,14 +8,14 @@
 //!
 //! Every number is counted by the kernel on the GPU and read back.
 
-use crate::data::Json;
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::lessons::spinlock::gpu::run_spinlock;
 use crate::lessons::spinlock::{check, Lock};
 use crate::site::settings::LessonVariant;
 
 use crate::data::measured::names;
-use crate::lessons::spinlock;
+use super::measured::SpinlockColumns;
+use crate::data::report::count;
 
 const RUNS: usize = 10;
 
@@ -39,17 +39,27 @@ pub fn main() {
                     *range = (range.0.min(v), range.1.max(v));
                 }
             }
-            let mut row = vec![
-                Json::from(lock.name()),
-                Json::from(invocations),
-                Json::from(workgroup_size),
-                Json::from(RUNS),
-                Json::from(consistent),
-                Json::from(excluded),
-            ];
-            row.extend(spread.iter().flat_map(|&(lo, hi)| [Json::from(lo), Json::from(hi)]));
-            rows.push(Json::Array(row));
+            let [entered, gave_up, lost, overlaps] = spread;
+            rows.push(
+                SpinlockColumns {
+                    lock: lock.name().to_string(),
+                    invocations,
+                    workgroup_size,
+                    runs: count(RUNS),
+                    runs_consistent: count(consistent),
+                    runs_excluded: count(excluded),
+                    entered_min: entered.0,
+                    entered_max: entered.1,
+                    gave_up_min: gave_up.0,
+                    gave_up_max: gave_up.1,
+                    lost_min: lost.0,
+                    lost_max: lost.1,
+                    overlaps_min: overlaps.0,
+                    overlaps_max: overlaps.1,
+                }
+                .to_json(),
+            );
         }
     }
-    crate::data::report::print_report("spinlock/report", &ctx, &names(spinlock::measured::SCHEMA), rows, vec![]);
+    crate::data::report::print_report("spinlock/report", &ctx, &names(SpinlockColumns::SCHEMA), rows, vec![]);
 }

@@ -1,6 +1,6 @@
 //! The tiled lesson (`src/lessons/tiled/report.rs`): its figures from real GPUs (`data/h100-tiled.json`), read by column name.
 
-use crate::data::measured::{report, Cell, Schema};
+use crate::data::measured::{columns, report, Schema};
 
 /// One variant and size of a tiled-multiply report (`src/lessons/tiled/report.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,26 +16,27 @@ pub struct MeasuredTiled {
 
 pub const H100_TILED: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-tiled.json"));
 
-/// The columns the report writes and the page reads.
-pub const SCHEMA: Schema = &[
-    ("variant", Cell::Text),
-    ("n", Cell::Whole),
-    ("tile", Cell::Whole),
-    ("runs", Cell::Whole),
-    ("runs_wrong", Cell::Whole),
-    ("wrong_min", Cell::Whole),
-    ("wrong_max", Cell::Whole),
-];
+columns! {
+    /// One row of the tiled report, as its file has it.
+    pub struct TiledColumns {
+        pub variant: String,
+        pub n: u32,
+        pub tile: u32,
+        pub runs: u32,
+        pub runs_wrong: u32,
+        pub wrong_min: u32,
+        pub wrong_max: u32,
+    }
+}
+
+pub const SCHEMA: Schema = TiledColumns::SCHEMA;
+
+impl From<TiledColumns> for MeasuredTiled {
+    fn from(c: TiledColumns) -> MeasuredTiled {
+        MeasuredTiled { variant: c.variant, n: c.n, tile: c.tile, runs: c.runs, runs_wrong: c.runs_wrong, wrong: (c.wrong_min, c.wrong_max) }
+    }
+}
 
 pub fn parse_tiled_report(text: &str) -> Option<(String, Vec<MeasuredTiled>)> {
-    report(text, SCHEMA, |r| {
-        Some(MeasuredTiled {
-            variant: r.text("variant")?.to_owned(),
-            n: r.whole("n")?,
-            tile: r.whole("tile")?,
-            runs: r.whole("runs")?,
-            runs_wrong: r.whole("runs_wrong")?,
-            wrong: r.range("wrong_min", "wrong_max")?,
-        })
-    })
+    report(text, SCHEMA, |r| TiledColumns::read(&r).map(MeasuredTiled::from))
 }

@@ -8,13 +8,13 @@
 //!
 //! Every cell is compared with the product computed on the CPU.
 
-use crate::data::Json;
 use crate::lessons::tiled::gpu::run_tiled;
 use crate::lessons::tiled::{product, wrong_cells, TiledSize, TiledVariant};
 use crate::site::settings::LessonVariant;
 
 use crate::data::measured::names;
-use crate::lessons::tiled;
+use super::measured::TiledColumns;
+use crate::data::report::count;
 
 const RUNS: u32 = 100;
 
@@ -28,16 +28,17 @@ pub fn main() {
             let want = product(n);
             let products = pollster::block_on(run_tiled(&ctx, variant, size, RUNS)).expect("run");
             let wrong: Vec<u32> = products.iter().map(|c| wrong_cells(&want, c).len() as u32).collect();
-            rows.push(Json::Array(vec![
-                Json::from(variant.name()),
-                Json::from(n),
-                Json::from(tile),
-                Json::from(RUNS),
-                Json::from(wrong.iter().filter(|&&w| w > 0).count()),
-                Json::from(wrong.iter().copied().min().unwrap_or(0)),
-                Json::from(wrong.iter().copied().max().unwrap_or(0)),
-            ]));
+            rows.push(TiledColumns {
+                variant: variant.name().to_string(),
+                n: count(n),
+                tile: count(tile),
+                runs: count(RUNS),
+                runs_wrong: count(wrong.iter().filter(|&&w| w > 0).count()),
+                wrong_min: count(wrong.iter().copied().min().unwrap_or(0)),
+                wrong_max: count(wrong.iter().copied().max().unwrap_or(0)),
+            }
+            .to_json());
         }
     }
-    crate::data::report::print_report("tiled/report", &ctx, &names(tiled::measured::SCHEMA), rows, vec![]);
+    crate::data::report::print_report("tiled/report", &ctx, &names(TiledColumns::SCHEMA), rows, vec![]);
 }
