@@ -35,6 +35,7 @@ style() {
   cargo fmt --check
   cargo clippy --locked --all-targets -- -D warnings
   with_wasm_toolchain cargo clippy --locked --target wasm32-unknown-unknown --bins --features split -- -D warnings
+  with_wasm_toolchain cargo clippy --locked --target wasm32-unknown-unknown --features whole-site -- -D warnings
 }
 
 phase set-up "$SYNCSCOPE_ROOT/scripts/setup.sh" --test

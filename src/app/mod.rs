@@ -26,7 +26,7 @@ pub enum Pages {
         id: &'static str,
         page: fn() -> AnyView,
         #[cfg(feature = "split")]
-        gpu_half: Option<(crate::ui::gpu_half::GpuLoader, crate::ui::model_panel::TextLanesChunk)>,
+        gpu_half: Option<(crate::ui::gpu_half::Loader, crate::ui::model_panel::TextLanesChunk)>,
     },
 }
 
@@ -49,9 +49,9 @@ impl Pages {
     /// (chunks of their own).
     #[cfg(feature = "split")]
     pub const fn split(self, load: crate::ui::gpu_half::Loader, lanes: crate::ui::model_panel::TextLanesLoader) -> Pages {
-        use crate::ui::{gpu_half::GpuLoader, model_panel::TextLanesChunk};
+        use crate::ui::model_panel::TextLanesChunk;
         match self {
-            Pages::One { id, page, .. } => Pages::One { id, page, gpu_half: Some((GpuLoader(load), TextLanesChunk(lanes))) },
+            Pages::One { id, page, .. } => Pages::One { id, page, gpu_half: Some((load, TextLanesChunk(lanes))) },
             other => other,
         }
     }
@@ -73,10 +73,9 @@ fn App(pages: &'static Pages) -> impl IntoView {
     let later = false;
     let gpu = GpuHandle::connect_when_wanted(later);
     provide_context(gpu);
-    provide_context(crate::ui::gpu_half::Wanted(gpu.wanted));
     #[cfg(feature = "split")]
-    if let Pages::One { gpu_half: Some((gpu_half, text_lanes)), .. } = *pages {
-        provide_context(gpu_half);
+    if let Pages::One { gpu_half: Some((load, text_lanes)), .. } = *pages {
+        provide_context(crate::ui::gpu_half::GpuHalf { load, wanted: gpu.wanted });
         provide_context(text_lanes);
     }
     let lesson = query::get("lesson").filter(|id| !id.is_empty());

@@ -23,7 +23,7 @@ pub struct GpuHandle {
     generation: RwSignal<u64>,
     /// Pipelines being compiled ahead of the reader's first run.
     pub warming: RwSignal<usize>,
-    /// Whether the page wants its GPU half yet ([`crate::ui::gpu_half::Wanted`]); the GPU is
+    /// Whether the page wants its GPU half yet (see [`crate::ui::gpu_half::want_when_near`]); the GPU is
     /// looked for once it does.
     pub wanted: RwSignal<bool>,
 }
@@ -151,9 +151,9 @@ pub fn GpuStatus() -> impl IntoView {
 /// line from the GPU half.
 #[cfg(feature = "split")]
 fn split_status() -> AnyView {
-    use crate::ui::gpu_half::{loaded, GpuLoader, GpuPart, Part};
+    use crate::ui::gpu_half::{loaded, GpuHalf, GpuPart, Part};
     let gpu = expect_context::<GpuHandle>();
-    let Some(GpuLoader(load)) = use_context::<GpuLoader>() else {
+    let Some(GpuHalf { load, .. }) = use_context::<GpuHalf>() else {
         return waiting_line();
     };
     (move || if gpu.wanted.get() { loaded(load(GpuPart::new(Part::Status, ()))) } else { waiting_line() }).into_any()

@@ -81,15 +81,15 @@ pub(crate) use gpu_half;
 #[cfg(feature = "split")]
 pub type Loader = fn(GpuPart) -> Pin<Box<dyn Future<Output = AnyView>>>;
 
-/// The page's loader of its GPU half, provided by the app for a page built split.
+/// A page's GPU half as the app hands it over in the split build: the loader of its chunk, and
+/// whether the page wants it yet (false until the reader nears the GPU panel, then true for
+/// good; the GPU is looked for once it turns true).
 #[cfg(feature = "split")]
 #[derive(Clone, Copy)]
-pub struct GpuLoader(pub Loader);
-
-/// Whether the page wants its GPU half yet: false until the reader nears the GPU panel, then
-/// true for good. Provided by the app (the GPU is looked for once it turns true).
-#[derive(Clone, Copy)]
-pub struct Wanted(pub RwSignal<bool>);
+pub struct GpuHalf {
+    pub load: Loader,
+    pub wanted: RwSignal<bool>,
+}
 
 /// A part while its chunk loads (nothing), then the part. Built untracked: a `Suspend` would
 /// otherwise run its future again, rebuilding the whole part, whenever a signal the part reads
@@ -111,8 +111,7 @@ pub fn loaded(part: Pin<Box<dyn Future<Output = AnyView>>>) -> AnyView {
 pub fn when_wanted(part: impl Fn() -> GpuPart + Send + Sync + 'static) -> ViewFn {
     let part = std::sync::Arc::new(part);
     ViewFn::from(move || {
-        let Wanted(wanted) = expect_context::<Wanted>();
-        let Some(GpuLoader(load)) = use_context::<GpuLoader>() else {
+        let Some(GpuHalf { load, wanted }) = use_context::<GpuHalf>() else {
             return ().into_any();
         };
         let part = std::sync::Arc::clone(&part);
@@ -131,7 +130,7 @@ pub fn want_when_near(selector: &'static str) {
     #[cfg(feature = "split")]
     {
         use wasm_bindgen::prelude::*;
-        let Wanted(wanted) = expect_context::<Wanted>();
+        let Some(GpuHalf { wanted, .. }) = use_context::<GpuHalf>() else { return };
         // After the first render, when the panel is in the document.
         Effect::new(move |_| {
             let Some(window) = web_sys::window() else { return };
