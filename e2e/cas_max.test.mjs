@@ -27,10 +27,28 @@ test('model: lockstep makes threads retry, serial does not, and best is the larg
   await page.getByTestId('model-step').click();
   await page.keyboard.press('End');
   assert.equal(await retriesInModel(page, 4), 0, 'one thread at a time: no retries');
-  assert.match(await page.text('model-outcome'), /best is -?\d+, the largest input; the threads retried 0 time/);
+  assert.match(await page.text('model-outcome'), /best is -?\d+\.\d+, the largest input; the threads retried 0 time/);
   await page.getByTestId('variant-non-positive').click();
   assert.ok(Number(await page.text('model-input[0]')) <= 0);
   assert.deepEqual(page.errors, []);
+});
+
+test('model: the two zeros are told apart, and +0.0 wins whatever the order', async () => {
+  // Four threads: the largest input is thread 3's −0.0, and the model writes it so.
+  let page = await LessonPage.open(site, 'cas-max', '&threads=4&variant=non-positive&schedule=round-robin');
+  await page.keyboard.press('End');
+  assert.equal(await page.text('model-input[3]'), '-0.0');
+  assert.equal(await page.text('model-best'), '-0.0');
+  // Twelve: thread 11 brings +0.0, which above() ranks over the −0.0 of threads 3 and 10.
+  for (const schedule of ['lockstep', 'serial', 'random']) {
+    page = await LessonPage.open(site, 'cas-max', `&threads=12&variant=non-positive&schedule=${schedule}`);
+    await page.keyboard.press('End');
+    assert.equal(await page.text('model-input[11]'), '0.0');
+    assert.equal(await page.text('model-best'), '0.0', schedule);
+    assert.match(await page.text('model-outcome'), /best is 0\.0, the largest input/);
+    assert.deepEqual(page.errors, []);
+  }
+  await page.getByTestId('scene').screenshot({ path: screenshotPath('cas-max-zeros') });
 });
 
 for (const [variant, bits] of [['mixed', null], ['non-positive', '0x00000000']]) {

@@ -92,14 +92,27 @@ test("the barrier's gate counts arrivals and opens on the last", async () => {
   page.assertNoConsoleErrors();
 });
 
-test('64 threads draw compact, in columns, in light and dark', async () => {
+test('64 threads: eight lanes drawn full size and the rest summed up, all of them compact on asking, in light and dark', async () => {
   for (const colorScheme of ['light', 'dark']) {
     const page = await LessonPage.open(site, 'race', '&threads=64&schedule=lockstep', { colorScheme });
     await page.step(3);
     const scene = page.getByTestId('scene');
+    assert.doesNotMatch(await scene.getAttribute('class'), /compact/);
+    assert.equal(await scene.locator('.lane').count(), 8);
+    // Lockstep: all 64 loaded, added and stored; the 56 not drawn are said to be done.
+    assert.equal(await page.getByTestId('scene-hidden').textContent(), 't8–t63: 56 more, 56 done');
+    assert.match(await scene.getByTestId('scene-lane-0').locator('.thread').textContent(), /t0/);
+    await scene.screenshot({ path: screenshotPath(`scene-64-few-${colorScheme}`) });
+    const toggle = page.getByTestId('scene-show-all');
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
     assert.match(await scene.getAttribute('class'), /compact/);
     assert.equal(await scene.locator('.lane').count(), 64);
+    assert.equal(await page.getByTestId('scene-hidden').count(), 0);
     await scene.screenshot({ path: screenshotPath(`scene-64-${colorScheme}`) });
+    await toggle.click();
+    assert.equal(await scene.locator('.lane').count(), 8);
     page.assertNoConsoleErrors();
   }
 });
@@ -107,6 +120,7 @@ test('64 threads draw compact, in columns, in light and dark', async () => {
 test('compact lanes have their values painted, moving or not', async () => {
   // Reduced motion: no token flies, so whatever the canvas shows is the painted registers.
   const page = await LessonPage.open(site, 'race', '&threads=64&schedule=lockstep', { reducedMotion: 'reduce' });
+  await page.getByTestId('scene-show-all').click();
   await page.step(2);
   const scene = page.getByTestId('scene');
   const tokens = scene.getByTestId('scene-tokens');

@@ -53,6 +53,7 @@ test('GPU: 4096 tickets are exactly 0..4095, drawn as a grid', async () => {
   // And in the scene, at the last step: each of the 64 holds the ticket it recorded (64 lanes
   // are compact: their values are painted, and kept in each register box's data-value).
   const scene = page.getByTestId('tickets-scene');
+  await scene.getByTestId('scene-show-all').click();
   assert.equal(await scene.locator('[data-testid^=scene-lane-]').count(), 64);
   for (const row of [0, 17, 63]) {
     assert.equal(Number(await scene.getByTestId(`lane-${row}-ticket`).getAttribute('data-value')), tickets[row], `invocation ${row}`);

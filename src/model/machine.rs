@@ -221,9 +221,9 @@ impl Machine {
                 self.write(addr, value)?;
                 Effect::Stored { addr, value }
             }
-            Instr::BranchUnlessGreater { a, b, target } => {
+            Instr::BranchUnlessAbove { a, b, target } => {
                 let regs = &self.threads[t].regs;
-                let taken = regs[a] <= regs[b];
+                let taken = !super::program::above(super::program::f32_of(regs[a]), super::program::f32_of(regs[b]));
                 return Ok(self.branch(t, pc, taken, target));
             }
             Instr::BranchIfNonZero { reg, target } => {
@@ -410,11 +410,13 @@ impl Machine {
     /// A sentence for screen readers and the step log, e.g. "thread 2 loads 5 from counter".
     pub fn narrate(&self, event: &Event) -> String {
         let cell = |a: Addr| self.program.memory_names.get(a).map_or("memory", String::as_str);
+        // A value as its cell's type writes it: an f32's bits as the float.
+        let v = |a: Addr, value: i64| self.program.cell_text(a, value);
         let t = event.thread;
         match &event.effect {
-            Effect::Loaded { addr, value } => format!("thread {t} loads {value} from {}", cell(*addr)),
+            Effect::Loaded { addr, value } => format!("thread {t} loads {} from {}", v(*addr, *value), cell(*addr)),
             Effect::Added { from, to } => format!("thread {t} adds in its register: {from} → {to}"),
-            Effect::Stored { addr, value } => format!("thread {t} stores {value} to {}", cell(*addr)),
+            Effect::Stored { addr, value } => format!("thread {t} stores {} to {}", v(*addr, *value), cell(*addr)),
             Effect::AtomicAdded { addr, old, new } => format!("thread {t} atomically adds to {}: it was {old}, now {new}", cell(*addr)),
             Effect::ArrivedAtBarrier { arrived, of } => {
                 format!("thread {t} arrives at the barrier ({arrived} of {of})")
@@ -431,10 +433,10 @@ impl Machine {
             }
             Effect::Branched { taken: false, .. } => format!("thread {t} goes on"),
             Effect::CompareExchanged { addr, old, desired, exchanged: true, .. } => {
-                format!("thread {t} swaps {}: it held {old} as expected, now {desired}", cell(*addr))
+                format!("thread {t} swaps {}: it held {} as expected, now {}", cell(*addr), v(*addr, *old), v(*addr, *desired))
             }
             Effect::CompareExchanged { addr, old, expected, exchanged: false, .. } => {
-                format!("thread {t} fails to swap {}: expected {expected}, it holds {old}", cell(*addr))
+                format!("thread {t} fails to swap {}: expected {}, it holds {}", cell(*addr), v(*addr, *expected), v(*addr, *old))
             }
             Effect::Rmw { addr, op, operand, old, new } => {
                 format!("thread {t}: {}(&{}, {operand}) returns {old}; {} is now {new}", op.function(), cell(*addr), cell(*addr))

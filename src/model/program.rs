@@ -32,8 +32,9 @@ pub enum Instr {
     ReturnUnlessBelow { reg: Reg, limit: i64 },
     /// `array[index] = value` — a store to the cell a register names (`base + index`).
     StoreAt { array: &'static str, base: Addr, index: Reg, reg: Reg },
-    /// `if !(a > b) { go to target }` — a loop's exit test.
-    BranchUnlessGreater { a: Reg, b: Reg, target: usize },
+    /// `if !above(a, b) { go to target }` — a loop's exit test on two registers holding an
+    /// f32's bits each: [`above`] compares them as floats, as the kernel does after `bitcast`.
+    BranchUnlessAbove { a: Reg, b: Reg, target: usize },
     /// `if reg != 0 { go to target }`.
     BranchIfNonZero { reg: Reg, target: usize },
     /// `go to target` — the way back to the top of a loop.
@@ -142,6 +143,35 @@ pub struct Program {
     /// The arrays (or single variables) its kernel declares `var<workgroup>`, by name: shared
     /// by one workgroup's invocations. Every other cell is in a storage buffer.
     pub workgroup: &'static [&'static str],
+    /// The registers and arrays (by name) that hold an f32's bits rather than an integer:
+    /// written as floats wherever the site shows them, so that −0.0 and +0.0 differ.
+    pub floats: &'static [&'static str],
+}
+
+/// `a` above `b`: greater in value, or +0.0 over −0.0 (IEEE calls them equal; a maximum should
+/// still pick +0.0, so that its answer's bits do not depend on the order of arrival).
+pub fn above(a: f32, b: f32) -> bool {
+    a > b || (a == b && a.to_bits() == 0 && b.to_bits() == 0x8000_0000)
+}
+
+/// The f32 whose bits a model value holds (the low 32 bits).
+pub fn f32_of(value: i64) -> f32 {
+    f32::from_bits(value as u32)
+}
+
+/// A model value holding `x`'s bits.
+pub fn bits_of(x: f32) -> i64 {
+    i64::from(x.to_bits())
+}
+
+/// An f32 as the site writes it: `-0.0` keeps its sign, whole numbers keep a `.0`, infinities
+/// are `∞`, `−∞`.
+pub fn float_text(x: f32) -> String {
+    match x {
+        f32::INFINITY => "∞".to_owned(),
+        f32::NEG_INFINITY => "−∞".to_owned(),
+        _ => format!("{x:?}"),
+    }
 }
 
 /// Where a cell lives, as the kernel declares it.
@@ -184,6 +214,25 @@ impl Program {
         self.lines.is_empty()
     }
 
+    /// Register `r`'s value as the site writes it.
+    pub fn register_text(&self, r: Reg, value: i64) -> String {
+        let float = self.register_names.get(r).is_some_and(|n| self.floats.contains(n));
+        if float {
+            float_text(f32_of(value))
+        } else {
+            value.to_string()
+        }
+    }
+
+    /// Cell `a`'s value as the site writes it.
+    pub fn cell_text(&self, a: Addr, value: i64) -> String {
+        if self.floats.contains(&self.array_of(a)) {
+            float_text(f32_of(value))
+        } else {
+            value.to_string()
+        }
+    }
+
     /// The instruction at `pc` written the way the kernel writes it.
     pub fn describe(&self, pc: usize) -> String {
         let Some(line) = self.lines.get(pc) else { return "done".into() };
@@ -200,7 +249,7 @@ impl Program {
             Instr::LoadOwn { array, reg: r, .. } => format!("{} = {array}[id]", reg(r)),
             Instr::ReturnUnlessBelow { reg: r, limit } => format!("if !({} < {limit}) {{ return; }}", reg(r)),
             Instr::StoreAt { array, index, reg: r, .. } => format!("{array}[{}] = {}", reg(index), reg(r)),
-            Instr::BranchUnlessGreater { a, b, .. } => format!("if !({} > {}) {{ break; }}", reg(a), reg(b)),
+            Instr::BranchUnlessAbove { a, b, .. } => format!("if !above({}, {}) {{ break; }}", reg(a), reg(b)),
             Instr::BranchIfNonZero { reg: r, .. } => format!("if {} {{ break; }}", reg(r)),
             Instr::Jump { .. } => "continue".into(),
             Instr::CompareExchange { addr, expected, desired, old, exchanged } => {

@@ -32,11 +32,11 @@ pub fn ThreadLanes(
                 .zip(&m.memory)
                 .enumerate()
                 .filter(|(a, _)| !in_grid(*a))
-                .map(|(_, (name, value))| {
+                .map(|(a, (name, &value))| {
                     view! {
                         <div class="cell">
                             <span class="name">{name.clone()}</span>
-                            <span class="value" data-testid=format!("model-{name}")>{value.to_string()}</span>
+                            <span class="value" data-testid=format!("model-{name}")>{program.cell_text(a, value)}</span>
                         </div>
                     }
                 })
@@ -48,7 +48,7 @@ pub fn ThreadLanes(
                     let values = m.memory.get(g.start..g.start + g.rows * g.cols).unwrap_or_default();
                     view! {
                         <MatrixGrid caption=g.name.to_owned() cols=g.cols
-                            cells=values.iter().map(|v| (v.to_string(), false)).collect() />
+                            cells=values.iter().enumerate().map(|(i, &v)| (program.cell_text(g.start + i, v), false)).collect() />
                     }
                 })
                 .collect_view();
@@ -100,7 +100,8 @@ fn Lane(
         .iter()
         .enumerate()
         .map(|(r, n)| {
-            let value = move || thread.with(|th| th.as_ref().and_then(|th| th.regs.get(r)).map(i64::to_string).unwrap_or_default());
+            let program = program.clone();
+            let value = move || thread.with(|th| th.as_ref().and_then(|th| th.regs.get(r)).map(|&v| program.register_text(r, v)).unwrap_or_default());
             view! { <span class="reg"><span class="name">{*n}</span>" = "<span class="value" data-testid=format!("lane-{t}-{n}")>{value}</span></span> }
         })
         .collect_view();

@@ -17,6 +17,20 @@ use std::sync::Arc;
 /// columns of this many.
 pub const COMPACT_FROM: usize = 16;
 
+/// Lanes drawn, full size, when a model has [`COMPACT_FROM`] threads or more and the reader has
+/// not asked to see them all: enough to watch a lockstep group load the same value, few enough
+/// to read each lane's instruction. The rest are summed up in one row under them.
+pub const FEW_LANES: usize = 8;
+
+/// How many of `threads` lanes the scene draws.
+fn lanes_shown(threads: usize, show_all: bool) -> usize {
+    if show_all || threads < COMPACT_FROM {
+        threads
+    } else {
+        FEW_LANES
+    }
+}
+
 // The scene is drawn one unit to one CSS pixel and never scaled down: a phone gets the same
 // 11–12 px text as a desktop, and a scene too wide for its panel reflows (memory under the
 // lanes, compact columns wrapping) before it scrolls.
@@ -46,6 +60,10 @@ const GATE_FOOT: f64 = 16.0;
 #[derive(Clone, Debug, PartialEq)]
 struct Layout {
     compact: bool,
+    /// Lanes drawn: the first this many threads.
+    shown: usize,
+    /// Threads not drawn, summed up in a row under the lanes.
+    hidden: usize,
     /// Lanes per column: all of them, or [`COMPACT_FROM`] when compact.
     per_column: usize,
     /// Columns of lanes side by side before the next row of columns.
@@ -71,9 +89,10 @@ struct Layout {
 }
 
 impl Layout {
-    /// The scene of `program` with `threads` lanes, fitted to `room` pixels of width where it
-    /// can be: memory beside the lanes when both fit, under them when not.
-    fn of(program: &Program, threads: usize, room: f64) -> Layout {
+    /// The scene of `program` with the first `shown` of `all` threads' lanes, fitted to `room`
+    /// pixels of width where it can be: memory beside the lanes when both fit, under them when not.
+    fn of(program: &Program, shown: usize, all: usize, room: f64) -> Layout {
+        let (threads, hidden) = (shown, all.saturating_sub(shown));
         let compact = threads >= COMPACT_FROM;
         let regs = program.register_names.len() as f64;
         let (row_h, reg_w) = if compact { (COMPACT_ROW_H, COMPACT_REG_W) } else { (ROW_H, REG_W) };
@@ -96,7 +115,9 @@ impl Layout {
         let columns_per_row = (((room - gate_room + 8.0) / (lane_w + 8.0)).floor() as usize).clamp(1, columns);
         let block_rows = columns.div_ceil(columns_per_row);
         let block_h = threads.min(per_column) as f64 * row_h;
-        let lanes_bottom = TOP + block_rows as f64 * (block_h + BLOCK_GAP) - BLOCK_GAP;
+        // The hidden threads' row, when some are.
+        let more_h = if hidden > 0 { ROW_H } else { 0.0 };
+        let lanes_bottom = TOP + block_rows as f64 * (block_h + BLOCK_GAP) - BLOCK_GAP + more_h;
         let lanes_right = columns_per_row as f64 * (lane_w + 8.0) - 8.0;
         let gate_x = has_barrier.then_some(lanes_right + 16.0);
         let beside_x = lanes_right + if has_barrier { 16.0 + GATE_W + 44.0 } else { 36.0 };
@@ -165,7 +186,25 @@ impl Layout {
         let gate_right = gate_x.map_or(0.0, |g| g + 8.0 * CHAR_W);
         let width = loose_right.max(right).max(mem_x + 60.0).max(lanes_right).max(gate_right);
         let height = (lanes_bottom + if has_barrier { GATE_FOOT } else { 0.0 }).max(mem_bottom) + 8.0;
-        Layout { compact, per_column, columns_per_row, row_h, lane_w, reg_w, gate_x, lanes_bottom, mem_x, width, height, cells, matrices, loose, spaces }
+        Layout {
+            compact,
+            shown,
+            hidden,
+            per_column,
+            columns_per_row,
+            row_h,
+            lane_w,
+            reg_w,
+            gate_x,
+            lanes_bottom,
+            mem_x,
+            width,
+            height,
+            cells,
+            matrices,
+            loose,
+            spaces,
+        }
     }
 
     fn lane_x(&self, t: usize) -> f64 {
@@ -201,6 +240,24 @@ impl Layout {
         let (x, y, w, h) = self.cells.get(a).copied().unwrap_or_default();
         (x + w / 2.0, y + h / 2.0)
     }
+
+    /// Where the row summing up the hidden threads stands: its top left.
+    fn more_row(&self) -> (f64, f64) {
+        (0.0, self.lanes_bottom - ROW_H)
+    }
+}
+
+/// The hidden threads of `m` (all from `shown` on), said in a line: which they are and where
+/// they stand.
+fn hidden_summary(m: &Machine, shown: usize) -> String {
+    let rest = m.threads.get(shown..).unwrap_or_default();
+    let count = |s: ThreadStatus| rest.iter().filter(|t| t.status == s).count();
+    let parts: Vec<String> = [(ThreadStatus::Ready, "running"), (ThreadStatus::AtBarrier, "waiting"), (ThreadStatus::Done, "done")]
+        .into_iter()
+        .filter_map(|(s, word)| Some(count(s)).filter(|&n| n > 0).map(|n| format!("{n} {word}")))
+        .collect();
+    let last = m.threads.len().saturating_sub(1);
+    format!("t{shown}–t{last}: {} more, {}", rest.len(), parts.join(", "))
 }
 
 fn prefers_reduced_motion() -> bool {
@@ -242,7 +299,8 @@ fn summary(machine: &Machine, cursor: usize, total: usize) -> String {
 #[derive(Clone, Debug, PartialEq, Default)]
 struct LaneState {
     pc: usize,
-    regs: Vec<i64>,
+    /// Each register's value as the site writes it (an f32's bits as the float).
+    regs: Vec<String>,
     status: Option<ThreadStatus>,
     moved: bool,
     can_pick: bool,
@@ -258,14 +316,18 @@ impl LaneState {
 
 /// The token `a` sends, if it moves a value: from the cell to a load's lane, from the lane to
 /// a store's cell, a read-modify-write's old value back to its thread, an arrival to the gate.
-fn flight(a: &Access, layout: &Layout) -> Option<Flight> {
+fn flight(a: &Access, layout: &Layout, program: &Program) -> Option<Flight> {
+    if a.thread >= layout.shown {
+        return None;
+    }
     let lane = layout.lane_port(a.thread);
     let cell = a.cell.map(|c| layout.cell_centre(c));
     let gate = layout.gate_x.map(|x| (x + GATE_W / 2.0, lane.1));
+    let text = |v: i64| a.cell.map_or_else(|| v.to_string(), |c| program.cell_text(c, v));
     let (from, to, label) = match (a.kind, cell, gate) {
-        (AccessKind::Read, Some(c), _) => (c, lane, a.value?.to_string()),
-        (AccessKind::Write, Some(c), _) => (lane, c, a.value?.to_string()),
-        (AccessKind::ReadModifyWrite, Some(c), _) => (c, lane, a.old?.to_string()),
+        (AccessKind::Read, Some(c), _) => (c, lane, text(a.value?)),
+        (AccessKind::Write, Some(c), _) => (lane, c, text(a.value?)),
+        (AccessKind::ReadModifyWrite, Some(c), _) => (c, lane, text(a.old?)),
         (AccessKind::Arrive | AccessKind::Release, _, Some(g)) => (lane, g, format!("t{}", a.thread)),
         _ => return None,
     };
@@ -275,7 +337,8 @@ fn flight(a: &Access, layout: &Layout) -> Option<Flight> {
 /// What one memory cell shows this step.
 #[derive(Clone, Debug, PartialEq, Default)]
 struct CellState {
-    value: i64,
+    /// As the site writes it (an f32's bits as the float).
+    value: String,
     /// Held by a read-modify-write for this one indivisible step.
     held: bool,
     touched: bool,
@@ -285,15 +348,16 @@ struct CellState {
     change: Option<String>,
 }
 
-/// What the accesses of one step did to one cell, short enough to sit under it.
-fn change_of(here: &[&Access]) -> Option<String> {
+/// What the accesses of one step did to cell `cell`, short enough to sit under it.
+fn change_of(program: &Program, cell: usize, here: &[&Access]) -> Option<String> {
     let first = here.first()?;
     let same_kind = here.iter().all(|a| a.kind == first.kind);
-    let value = |a: &Access| a.value.map_or_else(String::new, |v| v.to_string());
+    let text = |v: Option<i64>| v.map_or_else(String::new, |v| program.cell_text(cell, v));
+    let value = |a: &Access| text(a.value);
     match (here.len(), first.kind) {
         (1, AccessKind::Read) => Some(format!("t{} read {}", first.thread, value(first))),
         (1, AccessKind::Write) => Some(format!("t{} wrote {}", first.thread, value(first))),
-        (1, AccessKind::ReadModifyWrite) => Some(format!("t{}: {}→{}", first.thread, first.old.map_or_else(String::new, |v| v.to_string()), value(first))),
+        (1, AccessKind::ReadModifyWrite) => Some(format!("t{}: {}→{}", first.thread, text(first.old), value(first))),
         (n, AccessKind::Read) if same_kind => Some(format!("{n} read {}", value(first))),
         (n, AccessKind::Write) if same_kind => Some(format!("{n} wrote")),
         (n, _) => Some(format!("{n} threads")),
@@ -339,7 +403,12 @@ pub fn Scene(
     // with a new thread count lays the scene out again; a step only changes values.
     let program = crate::ui::program_of(machine);
     let threads = Memo::new(move |_| machine.with(|m| m.threads.len()));
-    let layout = Memo::new(move |_| program.with(|p| Layout::of(p, threads.get(), room.get())));
+    // Many threads: a few lanes drawn full size, the rest on asking.
+    let show_all = RwSignal::new(false);
+    let layout = Memo::new(move |_| {
+        let all = threads.get();
+        program.with(|p| Layout::of(p, lanes_shown(all, show_all.get()), all, room.get()))
+    });
     // Motion only for one step forward: back, scrub and jumps redraw in place.
     let previous = StoredValue::new(0usize);
     let moving = Memo::new(move |_| {
@@ -363,7 +432,7 @@ pub fn Scene(
     let lanes_now = move || {
         let l = layout.get();
         let (c, pick) = (cursor.get(), can_pick.get());
-        machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, step, t, c, pick, l.badge_chars(m.program())))))
+        machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, l.shown, step, t, c, pick, l.badge_chars(m.program())))))
     };
     let write_cells = move || {
         machine.with(|m| {
@@ -375,8 +444,8 @@ pub fn Scene(
                     set_if_changed(
                         cell,
                         CellState {
-                            change: change_of(&accesses),
-                            value: m.memory[a],
+                            change: change_of(m.program(), a, &accesses),
+                            value: m.program().cell_text(a, m.memory[a]),
                             held: here().any(|x| x.kind == AccessKind::ReadModifyWrite),
                             touched: here().next().is_some(),
                             lost: here().find_map(|x| match x.mark {
@@ -469,99 +538,121 @@ pub fn Scene(
             </g>
         })
     };
-    let memory = move || {
-        let l = layout.get();
-        let p = program.get();
-        untrack(write_cells);
-        let cells = states(cell_store, p.memory_names.len());
-        let class = |a: usize, small: bool| {
-            let state = cells[a].clone();
-            let workgroup = p.space(a) == Space::Workgroup;
-            move || {
-                state.with(|s| {
-                    let mut c = String::from(if small { "cell small" } else { "cell" });
-                    for (on, name) in [(workgroup, " workgroup"), (s.held, " held"), (s.touched, " touched"), (s.lost.is_some(), " lost")] {
-                        if on {
-                            c.push_str(name);
-                        }
-                    }
-                    c
-                })
-            }
-        };
-        let loose = l
-            .loose
-            .iter()
-            .map(|&a| {
-                let (x, y, w, h) = l.cells[a];
-                let name = p.memory_names.get(a).cloned().unwrap_or_default();
+    let memory =
+        move || {
+            let l = layout.get();
+            let p = program.get();
+            untrack(write_cells);
+            let cells = states(cell_store, p.memory_names.len());
+            let class = |a: usize, small: bool| {
                 let state = cells[a].clone();
-                let value = {
-                    let state = state.clone();
-                    move || state.with(|s| s.value.to_string())
-                };
-                // Under the cell, one note at a time: a lost update, else what this step did to it.
-                let lost_mark = move || {
-                    state.with(|s| match (s.lost, &s.change) {
-                        (Some(erased), _) => Some(
-                            view! {
-                                <text class="mark lost" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">
-                                    <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
-                                    {format!("✕ t{erased} lost")}
-                                </text>
+                let workgroup = p.space(a) == Space::Workgroup;
+                move || {
+                    state.with(|s| {
+                        let mut c = String::from(if small { "cell small" } else { "cell" });
+                        for (on, name) in [(workgroup, " workgroup"), (s.held, " held"), (s.touched, " touched"), (s.lost.is_some(), " lost")] {
+                            if on {
+                                c.push_str(name);
                             }
-                            .into_any(),
-                        ),
-                        (None, Some(change)) => Some(
-                            view! {
-                                <text class="change" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">{change.clone()}</text>
-                            }
-                            .into_any(),
-                        ),
-                        (None, None) => None,
+                        }
+                        c
                     })
-                };
-                view! {
-                    <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
-                        <rect x=x y=y width=w height=h rx="4" />
-                        <text class="cell-name" x=x + 5.0 y=y + 11.0>{name.clone()}</text>
-                        <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle" data-testid=format!("model-{name}")>{value}</text>
-                        {lost_mark}
-                    </g>
                 }
-            })
-            .collect_view();
-        let grids =
-            p.grids
+            };
+            let loose = l
+                .loose
                 .iter()
-                .zip(&l.matrices)
-                .map(|(g, (caption, x, y))| {
-                    let cells = (0..g.rows * g.cols).map(|i| {
+                .map(|&a| {
+                    let (x, y, w, h) = l.cells[a];
+                    let name = p.memory_names.get(a).cloned().unwrap_or_default();
+                    let state = cells[a].clone();
+                    let value = {
+                        let state = state.clone();
+                        move || state.with(|s| s.value.clone())
+                    };
+                    // Under the cell, one note at a time: a lost update, else what this step did to it.
+                    let lost_mark = move || {
+                        state.with(|s| match (s.lost, &s.change) {
+                            (Some(erased), _) => Some(
+                                view! {
+                                    <text class="mark lost" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">
+                                        <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
+                                        {format!("✕ t{erased} lost")}
+                                    </text>
+                                }
+                                .into_any(),
+                            ),
+                            (None, Some(change)) => Some(
+                                view! {
+                                    <text class="change" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">{change.clone()}</text>
+                                }
+                                .into_any(),
+                            ),
+                            (None, None) => None,
+                        })
+                    };
+                    view! {
+                        <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
+                            <rect x=x y=y width=w height=h rx="4" />
+                            <text class="cell-name" x=x + 5.0 y=y + 11.0>{name.clone()}</text>
+                            <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle" data-testid=format!("model-{name}")>{value}</text>
+                            {lost_mark}
+                        </g>
+                    }
+                })
+                .collect_view();
+            let grids =
+                p.grids
+                    .iter()
+                    .zip(&l.matrices)
+                    .map(|(g, (caption, x, y))| {
+                        let cells = (0..g.rows * g.cols).map(|i| {
                 let a = g.start + i;
                 let (cx, cy, w, h) = l.cells.get(a).copied().unwrap_or_default();
                 let state = cells[a].clone();
                 view! {
                     <g class=class(a, true)>
                         <rect x=cx y=cy width=w height=h />
-                        <text class="cell-value" x=cx + w / 2.0 y=cy + h - 7.0 text-anchor="middle">{move || state.with(|s| s.value.to_string())}</text>
+                        <text class="cell-value" x=cx + w / 2.0 y=cy + h - 7.0 text-anchor="middle">{move || state.with(|s| s.value.clone())}</text>
                     </g>
                 }
             }).collect_view();
-                    view! {
-                        <g class="matrix">
-                            <text class="header" x=*x y=*y - 4.0>{caption.clone()}</text>
-                            {cells}
-                        </g>
-                    }
-                })
-                .collect_view();
-        view! {
-            {l.spaces.iter().map(|&(space, x, y)| view! {
-                <text class="header" class:workgroup=space == Space::Workgroup x=x y=y>{space.caption()}</text>
-            }).collect_view()}
-            {loose}
-            {grids}
-        }
+                        view! {
+                            <g class="matrix">
+                                <text class="header" x=*x y=*y - 4.0>{caption.clone()}</text>
+                                {cells}
+                            </g>
+                        }
+                    })
+                    .collect_view();
+            view! {
+                {l.spaces.iter().map(|&(space, x, y)| view! {
+                    <text class="header" class:workgroup=space == Space::Workgroup x=x y=y>{space.caption()}</text>
+                }).collect_view()}
+                {loose}
+                {grids}
+            }
+        };
+    // The threads not drawn, in one row under the lanes; the button under the scene.
+    let more = move || {
+        let l = layout.get();
+        (l.hidden > 0).then(|| {
+            let (x, y) = l.more_row();
+            let shown = l.shown;
+            view! {
+                <text class="more" x=x + 6.0 y=y + ROW_H / 2.0 + 4.5 data-testid="scene-hidden">{move || machine.with(|m| hidden_summary(m, shown))}</text>
+            }
+        })
+    };
+    let toggle = move || {
+        let all = threads.get();
+        (all >= COMPACT_FROM).then(|| {
+            let label = move || if show_all.get() { format!("Show {FEW_LANES} threads") } else { format!("Show all {all} threads") };
+            view! {
+                <button type="button" class="show-all" aria-expanded=move || show_all.get().to_string() data-testid="scene-show-all"
+                    on:click=move |_| show_all.update(|s| *s = !*s)>{label}</button>
+            }
+        })
     };
     let flights = Memo::new(move |_| {
         let c = cursor.get();
@@ -569,7 +660,7 @@ pub fn Scene(
             return (c, Vec::new());
         }
         let l = layout.get();
-        (c, this_step.with(|s| s.iter().filter_map(|a| flight(a, &l)).collect()))
+        (c, program.with(|p| this_step.with(|s| s.iter().filter_map(|a| flight(a, &l, p)).collect())))
     });
 
     view! {
@@ -581,12 +672,14 @@ pub fn Scene(
                 preserveAspectRatio="xMinYMin meet">
                 {registers_header}
                 {lanes}
+                {more}
                 {gate}
                 {memory}
             </svg>
             <TokenLayer flights=flights painted=painted ms=step_ms scene_width=Signal::derive(move || layout.with(|l| l.width))
                 compact=Signal::derive(move || layout.with(|l| l.compact)) />
         </div>
+        {toggle}
     }
 }
 
@@ -607,15 +700,16 @@ fn painted_registers(layout: &Layout, lanes: &[LaneState]) -> Vec<Painted> {
 
 /// What every lane shows at step `cursor`; a stale mark says as much as `badge_chars`
 /// characters hold.
-fn lane_states(m: &Machine, step: &[Access], trace: &Trace, cursor: usize, can_pick: bool, badge_chars: usize) -> Vec<LaneState> {
+fn lane_states(m: &Machine, shown: usize, step: &[Access], trace: &Trace, cursor: usize, can_pick: bool, badge_chars: usize) -> Vec<LaneState> {
     let stale = stale_lanes(trace, cursor);
     let names = &m.program().memory_names;
     m.threads
         .iter()
+        .take(shown)
         .enumerate()
         .map(|(t, thread)| LaneState {
             pc: thread.pc,
-            regs: thread.regs.clone(),
+            regs: thread.regs.iter().enumerate().map(|(r, &v)| m.program().register_text(r, v)).collect(),
             status: Some(thread.status),
             moved: step.iter().any(|a| a.thread == t),
             can_pick,
@@ -659,7 +753,7 @@ impl LaneState {
     }
 
     fn register(&self, r: usize) -> String {
-        self.regs.get(r).map(i64::to_string).unwrap_or_default()
+        self.regs.get(r).cloned().unwrap_or_default()
     }
 }
 

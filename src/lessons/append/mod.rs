@@ -90,6 +90,7 @@ impl Append {
             register_names: vec!["value", "slot"],
             grids: Vec::new(),
             workgroup: &[],
+            floats: &[],
         }
     }
 

@@ -72,6 +72,7 @@ impl Tickets {
             register_names: vec!["ticket"],
             grids: Vec::new(),
             workgroup: &[],
+            floats: &[],
         }
     }
 

@@ -14,7 +14,7 @@ mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
-use crate::model::{splitmix64, Instr, Line, Machine, Program};
+use crate::model::{bits_of, splitmix64, Instr, Line, Machine, Program};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
@@ -57,8 +57,8 @@ pub const RETRIES: usize = 3;
 
 pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
 
-/// Where the model starts `best`: below every input (the kernel starts at −∞).
-pub const MODEL_START: i64 = -1_000_000;
+/// Where `best` starts, in the model as in the kernel: −∞'s bits, below every input.
+pub const MODEL_START: i64 = 0xFF80_0000;
 
 /// Which inputs the kernel gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,9 +84,9 @@ impl CasInputs {
         }
     }
 
-    /// The model works on whole numbers: the same inputs, rounded toward zero.
+    /// The model holds the same inputs as the kernel, as their bits.
     pub fn model_value(self, i: u32) -> i64 {
-        self.value(i) as i64
+        bits_of(self.value(i))
     }
 
     pub fn program(threads: usize) -> Program {
@@ -99,7 +99,7 @@ impl CasInputs {
             lines: vec![
                 Line { instr: Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, marker: "load-value" },
                 Line { instr: Instr::Load { reg: OLD, addr: BEST }, marker: "load-old" },
-                Line { instr: Instr::BranchUnlessGreater { a: VALUE, b: OLD, target: done }, marker: "test" },
+                Line { instr: Instr::BranchUnlessAbove { a: VALUE, b: OLD, target: done }, marker: "test" },
                 Line { instr: Instr::CompareExchange { addr: BEST, expected: OLD, desired: VALUE, old: OLD, exchanged: EXCHANGED }, marker: "cas" },
                 Line { instr: Instr::BranchIfNonZero { reg: EXCHANGED, target: done }, marker: "exchanged" },
                 Line { instr: Instr::AddImm { reg: RETRIES, imm: 1 }, marker: "retry" },
@@ -110,6 +110,7 @@ impl CasInputs {
             register_names: vec!["value", "old", "exchanged", "retries"],
             grids: Vec::new(),
             workgroup: &[],
+            floats: &["value", "old", "best", "input"],
         }
     }
 
@@ -131,7 +132,7 @@ impl crate::site::settings::LessonVariant for CasInputs {
     fn try_this(self) -> &'static str {
         match self.name() {
             "mixed" => "Pick round-robin and step: a thread whose compare-exchange finds best already changed tries again with the value it found. Whatever the order, best ends at the largest input.",
-            "non-positive" => "Step to the end: best ends at 0, thread 3's −0.0. The model counts in whole numbers, where −0.0 and +0.0 are one 0; on the GPU below they differ in their sign bit, and the loop must pick +0.0.",
+            "non-positive" => "Give it 12 threads and step to the end: thread 3 brings −0.0 and thread 11 brings 0.0, equal as floats but not as bits. best ends at 0.0 whatever the order, because above() ranks +0.0 over −0.0; a plain > would keep whichever came first.",
             _ => "",
         }
     }
@@ -163,11 +164,8 @@ impl crate::site::settings::LessonVariant for CasInputs {
 
 pub type CasSettings = crate::site::settings::LessonSettings<CasInputs>;
 
-/// `a` above `b`: greater in value, or +0.0 over −0.0 (IEEE calls them equal; a maximum
-/// should still pick +0.0). The kernel's `above` is the same test.
-pub fn above(a: f32, b: f32) -> bool {
-    a > b || (a == b && a.to_bits() == 0 && b.to_bits() == 0x8000_0000)
-}
+/// The kernel's `above`, the model's too.
+pub use crate::model::above;
 
 /// The true maximum of the first `n` inputs under [`above`], computed on the CPU.
 pub fn true_max(inputs: CasInputs, n: u32) -> f32 {

@@ -48,7 +48,7 @@ fn model_outcome(m: &Machine) -> String {
     let n = m.threads.len();
     let retries: i64 = m.memory[INPUT + n..].iter().sum();
     let best = m.memory[BEST];
-    let shown = if best == MODEL_START { "unchanged".to_owned() } else { best.to_string() };
+    let shown = if best == MODEL_START { "unchanged".to_owned() } else { m.program().cell_text(BEST, best) };
     format!("Finished: best is {shown}, the largest input; the threads retried {retries} time(s) in all.")
 }
 
@@ -65,7 +65,8 @@ fn LessonText() -> impl IntoView {
 }
 
 /// CUDA has atomicCAS on 32-bit words and __float_as_int / __int_as_float for the bits.
-const CUDA: &str = "__device__ bool above(float a, float b) {\n    return a > b || (a == b && __float_as_uint(a) == 0u && __float_as_uint(b) == 0x80000000u);\n}\n\n__device__ unsigned atomic_max_float(unsigned *best, float value) {\n    unsigned old = *best, retries = 0;\n    while (above(value, __uint_as_float(old))) {\n        unsigned seen = atomicCAS(best, old, __float_as_uint(value));\n        if (seen == old) break;  // swapped\n        old = seen;              // someone else was first\n        retries++;\n    }\n    return retries;\n}";
+const CUDA: &str = "__device__ bool above(float a, float b) {\n    return a > b || (a == b && __float_as_uint(a) == 0u && __float_as_uint(b) == 0x80000000u);\n}\n\n__device__ unsigned atomic_max_float(unsigned *best, float value) {\n    // Read with an atomic, not *best: a plain load racing the atomicCAS of others is a data race.
+    unsigned old = atomicAdd(best, 0u), retries = 0;\n    while (above(value, __uint_as_float(old))) {\n        unsigned seen = atomicCAS(best, old, __float_as_uint(value));\n        if (seen == old) break;  // swapped\n        old = seen;              // someone else was first\n        retries++;\n    }\n    return retries;\n}";
 
 #[derive(Clone)]
 struct CasResult {

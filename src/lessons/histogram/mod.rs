@@ -138,6 +138,7 @@ impl HistogramVariant {
             register_names: vec!["bin", "count", "one"],
             grids: Vec::new(),
             workgroup: if self == HistogramVariant::Private { &["local"] } else { &[] },
+            floats: &[],
         }
     }
 

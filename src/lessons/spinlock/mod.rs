@@ -95,7 +95,7 @@ impl Lock {
             Line { instr: Instr::Store { addr: COUNTER, reg: VALUE }, marker: "store" },
         ];
         if self == Lock::None {
-            return Program { lines: increment.to_vec(), memory_names, register_names, grids: Vec::new(), workgroup: &[] };
+            return Program { lines: increment.to_vec(), memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[] };
         }
         let critical = 6;
         let end = 10;
@@ -110,7 +110,7 @@ impl Lock {
         lines.extend(increment);
         lines.push(Line { instr: Instr::StoreImm { addr: LOCK, value: 0 }, marker: "unlock" });
         debug_assert_eq!(lines.len(), end);
-        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[] }
+        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[] }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

@@ -2,13 +2,14 @@
 //! input, each thread's retries are counted, and a thread only retries when another swapped.
 
 use crate::lessons::cas_max::{above, true_max, CasInputs, BEST, INPUT, MODEL_START, MODEL_THREADS};
-use crate::model::{splitmix64, Effect, Schedule, Session};
+use crate::model::{bits_of, f32_of, splitmix64, Effect, Schedule, Session};
 
 #[test]
 fn every_schedule_ends_at_the_largest_input() {
     for inputs in [CasInputs::Mixed, CasInputs::NonPositive] {
         for n in MODEL_THREADS {
-            let want = (0..n as u32).map(|i| inputs.model_value(i)).max().unwrap();
+            // The model holds the kernel's own inputs: it must end at the CPU's maximum, bit for bit.
+            let want = bits_of(true_max(inputs, n as u32));
             let mut schedules = vec![Schedule::Lockstep, Schedule::RoundRobin, Schedule::Serial];
             schedules.extend((0..60).map(|i| Schedule::Random { seed: splitmix64(i) }));
             for schedule in schedules {
@@ -16,14 +17,14 @@ fn every_schedule_ends_at_the_largest_input() {
                 let end = s.run_to_end().clone();
                 s.seek(s.known_ticks());
                 assert!(end.is_finished(), "{inputs:?} {n} {schedule:?}");
-                assert_eq!(end.memory[BEST], want.max(MODEL_START), "{inputs:?} {n} threads, {schedule:?}");
+                assert_eq!(end.memory[BEST], want, "{inputs:?} {n} threads, {schedule:?}");
                 // Each thread's recorded retries are its failed swaps, and every failed swap
                 // saw a value some other thread had swapped in after this one read it.
                 let mut failed = vec![0i64; n];
                 for (_, e) in s.past_events() {
                     if let Effect::CompareExchanged { exchanged: false, old, expected, .. } = e.effect {
                         failed[e.thread] += 1;
-                        assert!(old > expected, "a failed swap means best grew: {old} vs {expected}");
+                        assert!(above(f32_of(old), f32_of(expected)), "a failed swap means best grew: {old:#x} vs {expected:#x}");
                     }
                 }
                 assert_eq!(end.memory[INPUT + n..].to_vec(), failed, "{inputs:?} {n} threads, {schedule:?}");
@@ -56,4 +57,22 @@ fn the_float_maximum_prefers_plus_zero_and_handles_negatives() {
     let m = true_max(CasInputs::Mixed, 1000);
     assert!(m > 600.0 && m <= 625.0, "{m}");
     assert!((0..1000).any(|i| CasInputs::Mixed.value(i) < 0.0));
+}
+
+#[test]
+fn both_zeros_end_at_plus_zero_whatever_the_order() {
+    // Threads 3 and 10 bring −0.0, thread 11 brings +0.0; everything else is below.
+    let n = 12;
+    let input = |t: usize| CasInputs::NonPositive.model_value(t as u32);
+    assert_eq!((input(3), input(10), input(11)), (bits_of(-0.0), bits_of(-0.0), 0));
+    let mut schedules = vec![Schedule::Lockstep, Schedule::RoundRobin, Schedule::Serial];
+    schedules.extend((0..200).map(|i| Schedule::Random { seed: splitmix64(i) }));
+    for schedule in schedules {
+        let end = Session::new(CasInputs::NonPositive.machine(n), schedule).run_to_end().clone();
+        assert_eq!(end.memory[BEST], 0, "{schedule:?}: +0.0, not −0.0");
+    }
+    // With four threads the largest input is thread 3's −0.0, and the model says so.
+    let end = Session::new(CasInputs::NonPositive.machine(4), Schedule::RoundRobin).run_to_end().clone();
+    assert_eq!(end.program().cell_text(BEST, end.memory[BEST]), "-0.0");
+    assert_eq!(MODEL_START, bits_of(f32::NEG_INFINITY));
 }
