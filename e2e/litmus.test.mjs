@@ -31,7 +31,7 @@ test('message passing: four outcomes, the weak one allowed across workgroups and
   const weak = row(page, 'r0=1 r1=0');
   assert.equal(await weak.getAttribute('data-sc'), 'no');
   assert.equal(await weak.getAttribute('data-wgsl'), 'allowed');
-  assert.match(await weak.locator('td.why').textContent(), /reads the initial 0/);
+  assert.match(await weak.locator('td.why').textContent(), /a cycle no interleaving can close/);
   assert.equal(await row(page, 'r0=1 r1=1').getAttribute('data-sc'), 'yes');
   await page.getByTestId('litmus-placement').selectOption('same');
   await page.getByTestId('litmus-barrier').selectOption('storage');
@@ -41,6 +41,39 @@ test('message passing: four outcomes, the weak one allowed across workgroups and
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
   assert.match(page.url(), /preset=mp&placement=same&memory=storage&barrier=storage/);
   page.assertNoConsoleErrors();
+});
+
+test('every outcome draws its execution graph: the weak one with the cycle no interleaving closes, the forbidden one with the cycle its rule forbids', async () => {
+  for (const [colorScheme, width] of [['light', 1280], ['dark', 1280], ['light', 375]]) {
+    const page = new LessonPage(await openPage(site.browser, `${site.url}?lesson=litmus&preset=mp`, { colorScheme, viewport: { width, height: 900 } })).asPage();
+    await page.locator('.lab-model-panel').scrollIntoViewIfNeeded();
+    await page.getByTestId('litmus-outcomes').waitFor();
+    // Allowed and weak: T0's two stores in program order, T1 reads y's new value (rf) and
+    // then x's old one (fr back to T0's first store): four edges around a cycle, lit.
+    await page.getByTestId('litmus-why-r0=1 r1=0').click();
+    const graph = page.getByTestId('litmus-graph');
+    assert.equal(await graph.getAttribute('data-outcome'), 'r0=1 r1=0');
+    const lit = async () => (await graph.locator('.g-edge.lit').evaluateAll((es) => es.map((e) => e.dataset.edge))).sort();
+    assert.deepEqual(await lit(), ['fr T1.1 T0.0', 'po T0.0 T0.1', 'po T1.0 T1.1', 'rf T0.1 T1.0']);
+    assert.deepEqual(await graph.locator('.g-event text').allTextContents(), ['W x=1', 'W y=1', 'R y=1', 'R x=0']);
+    assert.match(await page.getByTestId('litmus-graph-why').textContent(), /T1: r1 = x \(read 0\) reads x before T0: x = 1 writes it \(from-read\).*a cycle no interleaving can close\. No barrier orders/);
+    await graph.scrollIntoViewIfNeeded();
+    await graph.screenshot({ path: screenshotPath(`litmus-graph-weak-${colorScheme}-${width}`) });
+    // The graph fits a phone's panel, or scrolls inside its own box: never the page.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no page overflow');
+    // One workgroup, storageBarrier() between the accesses: the same outcome is forbidden, and
+    // its cycle runs through the barrier.
+    await page.getByTestId('litmus-placement').selectOption('same');
+    await page.getByTestId('litmus-barrier').selectOption('storage');
+    await page.getByTestId('litmus-why-r0=1 r1=0').click();
+    assert.match(await graph.getAttribute('class'), /forbidden/);
+    const cycle = await lit();
+    assert.ok(cycle.some((e) => e.startsWith('barrier ')), cycle.join(', '));
+    assert.match(await page.getByTestId('litmus-graph-why').textContent(), /coherence forbids it/);
+    await graph.scrollIntoViewIfNeeded();
+    await graph.screenshot({ path: screenshotPath(`litmus-graph-forbidden-${colorScheme}-${width}`) });
+    page.assertNoConsoleErrors();
+  }
 });
 
 /** The outcome rows after a run: what the page counted, with WGSL's verdict on each. */

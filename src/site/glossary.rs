@@ -8,6 +8,8 @@ pub const TERMS: &[(&str, &str)] = &[
     ("happens-before", "An order the memory model promises between two operations: if A happens before B, then B sees what A did."),
     ("coherence", "For one location, every invocation sees its writes in one and the same order."),
     ("reads-from", "Which write a read takes its value from."),
+    ("from-read", "A read, and a write to its location that comes after the write it read: the read saw the location before that write."),
+    ("program order", "The order of one thread's statements, as written."),
     ("workgroup", "The invocations that run together, share workgroup memory and can wait for each other at a barrier: a block, in CUDA."),
     ("relaxed", "An atomic that is indivisible but orders nothing else: other memory may become visible before or after it."),
     ("data race", "Two invocations touch one location at once, at least one writing, not both atomically: WGSL then promises no value."),

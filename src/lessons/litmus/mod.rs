@@ -8,6 +8,7 @@
 
 pub mod generate;
 pub mod gpu;
+pub mod graph;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
@@ -17,7 +18,7 @@ pub mod report;
 mod tests;
 
 use crate::model::litmus::sc::Move;
-use crate::model::litmus::wgsl::{self, Execution};
+use crate::model::litmus::wgsl::{self, Execution, Relation, Rule};
 use crate::model::litmus::{self as litmus, LitmusTest, Op, Outcome, Placement, Rmw, LOCATIONS, PRESETS};
 use crate::model::Space;
 use crate::site::param::one_of;
@@ -44,6 +45,10 @@ pub const MAX_TEXT: usize = 600;
 /// Most candidate executions the lab weighs: beyond it, it asks for a smaller test rather than
 /// keep the page busy.
 pub const MAX_CANDIDATES: u128 = 200_000;
+
+/// Most outcomes the table lists (and the count kernel keeps a counter for): each register and
+/// overwritten location multiplies them by the values it may take.
+pub const MAX_OUTCOMES: u128 = 4_096;
 
 /// The barrier the `barrier=` modifier puts between each thread's consecutive accesses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,6 +186,17 @@ impl LabSettings {
             BarrierModifier::Workgroup => litmus::with_barriers(&test, Space::Workgroup),
             BarrierModifier::Storage => litmus::with_barriers(&test, Space::Storage),
         };
+        if let Some((_, message)) = litmus::barrier_mismatch(&test) {
+            // The test's own barriers and the modifier's do not line up.
+            return Err(LabError { line: None, message: format!("with barrier={}, {message}: choose barrier=none, or write the barriers in the test", self.barrier.name()) });
+        }
+        let outcomes = test.axes().iter().fold(1u128, |n, a| n.saturating_mul(a.values.len() as u128));
+        if outcomes > MAX_OUTCOMES {
+            return Err(LabError {
+                line: None,
+                message: format!("{outcomes} outcomes: the lab lists at most {MAX_OUTCOMES}. Use fewer registers, or fewer values per location."),
+            });
+        }
         let candidates = wgsl::candidates(&test);
         if candidates > MAX_CANDIDATES {
             return Err(LabError {
@@ -212,8 +228,8 @@ impl std::fmt::Display for LabError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Wgsl {
     Allowed(Execution),
-    /// The rule every execution producing it breaks.
-    Forbidden(String),
+    /// Why: a candidate producing it, the rule it breaks and the cycle that breaks it.
+    Forbidden(wgsl::Refusal),
 }
 
 /// One row of the outcome table.
@@ -242,12 +258,7 @@ pub fn rows(test: &LitmusTest) -> Vec<Row> {
         .map(|outcome| {
             let wgsl = match verdicts.allowed.remove(&outcome) {
                 Some(e) => Wgsl::Allowed(e),
-                None => Wgsl::Forbidden(
-                    verdicts
-                        .forbidden
-                        .remove(&outcome)
-                        .unwrap_or_else(|| "no execution produces these values: no write stores them where they are read".to_owned()),
-                ),
+                None => Wgsl::Forbidden(verdicts.forbidden.remove(&outcome).unwrap_or_else(wgsl::Refusal::no_such_values)),
             };
             Row { name: test.name(&outcome), sc: sc.get(&outcome).cloned(), wgsl, outcome }
         })
@@ -292,6 +303,91 @@ pub fn explain(test: &LitmusTest, e: &Execution) -> String {
     }
 }
 
+/// A row's verdict explained: one sentence of cause quoting the test's statements, and the
+/// execution and cycle its graph draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Why {
+    pub sentence: String,
+    pub execution: Option<Execution>,
+    pub cycle: Vec<(Move, Move, Relation)>,
+}
+
+/// `T1: r0 = y`, with what it read where it read: `T1: r0 = y (read 1)`.
+fn quote(test: &LitmusTest, at: Move, execution: Option<&Execution>) -> String {
+    let read = execution.and_then(|e| e.values.iter().find(|v| v.0 == at)).and_then(|v| v.1);
+    let is_read = test.threads.get(at.0).and_then(|ops| ops.get(at.1)).is_some_and(|op| matches!(op, Op::Load { .. } | Op::Rmw { .. }));
+    match (read, is_read) {
+        (Some(v), true) => format!("{} (read {v})", describe_move(test, at)),
+        _ => describe_move(test, at),
+    }
+}
+
+/// One edge of a cycle in words, its relation named in full.
+fn edge_words(test: &LitmusTest, (a, b, relation): (Move, Move, Relation), execution: Option<&Execution>) -> String {
+    let (qa, qb) = (quote(test, a, execution), quote(test, b, execution));
+    let loc = test.threads.get(a.0).and_then(|ops| ops.get(a.1)).and_then(|op| op.loc()).map_or("it", |l| LOCATIONS[l]);
+    match relation {
+        Relation::Rf => format!("{qb} takes its value from {qa} (reads-from)"),
+        Relation::Co => format!("{qa} is overwritten by {qb} (coherence)"),
+        Relation::Fr => format!("{qa} reads {loc} before {qb} writes it (from-read)"),
+        Relation::Po => format!("{qa} comes before {qb} in T{} (program order)", a.0),
+        Relation::Barrier => format!("{qa} comes before the barrier and {qb} after it (happens-before)"),
+    }
+}
+
+/// Why, for an allowed outcome no interleaving reaches, nothing closes its cycle.
+fn weak_cause(test: &LitmusTest) -> String {
+    let barriers: Vec<Space> = test.threads.iter().flatten().filter_map(|op| if let Op::Barrier(k) = op { Some(*k) } else { None }).collect();
+    let class = |s: Space| if s == Space::Workgroup { "workgroup" } else { "storage" };
+    if barriers.is_empty() {
+        "No barrier orders these accesses, and nothing else orders accesses to different locations: each location keeps one order (coherence), but the locations need not agree.".to_owned()
+    } else if test.placement == Placement::Across {
+        "Each thread runs in a workgroup of its own, and a barrier orders nothing between workgroups.".to_owned()
+    } else if !barriers.contains(&test.memory) {
+        format!("The barriers here order {} memory only, and x, y and z are in {} memory.", class(if test.memory == Space::Storage { Space::Workgroup } else { Space::Storage }), class(test.memory))
+    } else {
+        "The barriers here do not stand between the accesses that would need ordering.".to_owned()
+    }
+}
+
+/// A row's verdict explained: for an outcome an interleaving reaches, that it does; for an
+/// allowed weak one, the cycle only sequential consistency rules out and why WGSL does not;
+/// for a forbidden one, the cycle its rule forbids.
+pub fn why(test: &LitmusTest, row: &Row) -> Why {
+    match &row.wgsl {
+        Wgsl::Allowed(e) if row.sc.is_some() => {
+            Why { sentence: "Allowed: an interleaving reaches it, so every memory model allows it.".to_owned(), execution: Some(e.clone()), cycle: Vec::new() }
+        }
+        Wgsl::Allowed(e) => {
+            let cycle = graph::cycle(&graph::edges(test, Some(e), &[]));
+            let words: Vec<String> = cycle.iter().map(|&edge| edge_words(test, edge, Some(e))).collect();
+            let sentence = if words.is_empty() {
+                format!("Allowed, though no interleaving reaches it: {}. {}", explain(test, e), weak_cause(test))
+            } else {
+                format!("Allowed, though no interleaving reaches it: {} — a cycle no interleaving can close. {}", words.join("; "), weak_cause(test))
+            };
+            Why { sentence, execution: Some(e.clone()), cycle }
+        }
+        Wgsl::Forbidden(refusal) => {
+            let execution = refusal.execution.as_ref();
+            let words: Vec<String> = refusal.cycle.iter().map(|&edge| edge_words(test, edge, execution)).collect();
+            let sentence = match refusal.rule {
+                Rule::NoSuchValues => format!("Forbidden: {}.", refusal.why.trim_end_matches('.')),
+                _ if words.is_empty() => format!("Forbidden by {}.", refusal.why),
+                Rule::Coherence => format!(
+                    "Forbidden: {} — a cycle, and coherence forbids it: one location's writes and reads keep one order that happens-before agrees with.",
+                    words.join("; ")
+                ),
+                Rule::Atomicity => format!(
+                    "Forbidden: {} — a cycle, and atomicity forbids it: no write comes between a read-modify-write's read and its write.",
+                    words.join("; ")
+                ),
+            };
+            Why { sentence, execution: refusal.execution.clone(), cycle: refusal.cycle.clone() }
+        }
+    }
+}
+
 /// The lab as JSON: the test, its modifiers, every outcome with both verdicts and, after a
 /// run, what the GPU counted.
 pub fn export(settings: &LabSettings, test: &LitmusTest, rows: &[Row], run: Option<(&crate::gpu::AdapterSummary, &gpu::LitmusCounts)>) -> crate::data::Json {
@@ -304,7 +400,7 @@ pub fn export(settings: &LabSettings, test: &LitmusTest, rows: &[Row], run: Opti
         ];
         match &r.wgsl {
             Wgsl::Allowed(e) if r.sc.is_none() => pairs.push(("execution", Json::from(explain(test, e)))),
-            Wgsl::Forbidden(why) => pairs.push(("why", Json::from(why.clone()))),
+            Wgsl::Forbidden(refusal) => pairs.push(("why", Json::from(refusal.why.clone()))),
             _ => {}
         }
         if let Some(interleaving) = &r.sc {
@@ -419,7 +515,7 @@ impl LabModel {
         }
         let workgroup: &'static [&'static str] = if test.memory == Space::Workgroup { &LOCATIONS } else { &[] };
         let program =
-            crate::model::Program { lines, memory_names: LOCATIONS.iter().map(|l| (*l).to_owned()).collect(), register_names, grids: Vec::new(), workgroup };
+            crate::model::Program { lines, memory_names: LOCATIONS.iter().map(|l| (*l).to_owned()).collect(), register_names, grids: Vec::new(), workgroup, floats: &[] };
         LabModel { program, owner, registers: regs }
     }
 

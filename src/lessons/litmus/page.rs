@@ -3,7 +3,7 @@
 
 use super::generate::{kernels, Kernels};
 use super::gpu::{compile, run, Compiled, LitmusCounts, INSTANCES, WORKGROUP_SIZE};
-use super::{describe_move, explain, export, preset_of, preset_text, rows, BarrierModifier, LabError, LabModel, LabSettings, Row, Wgsl};
+use super::{describe_move, export, graph, preset_of, preset_text, rows, why, BarrierModifier, LabError, LabModel, LabSettings, Row, Wgsl};
 use crate::gpu::AdapterSummary;
 use crate::model::litmus::sc::Move;
 use crate::model::litmus::{LitmusTest, Placement, PRESETS};
@@ -313,7 +313,10 @@ fn observed(analysis: &Result<Arc<Analysis>, LabError>, run: &Option<LabRun>) ->
 
 #[component]
 fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<LabRun>, replay: Callback<Vec<Move>>) -> impl IntoView {
-    move || {
+    // The row whose execution graph is drawn, by its outcome's name (kept while the same
+    // outcome is in the next test's table too).
+    let drawn = RwSignal::new(None::<String>);
+    let table = move || {
         let a = analysis.get().ok()?;
         let seen = job.result.with(|r| observed(&Ok(Arc::clone(&a)), r));
         let most = seen.as_ref().map_or(0, |(c, _)| c.iter().copied().max().unwrap_or(0));
@@ -330,7 +333,7 @@ fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<Lab
             .enumerate()
             .map(|(i, row)| {
                 let count = seen.as_ref().map(|(c, _)| c.get(i).copied().unwrap_or(0));
-                outcome_row(&a.test, row, count, most, replay)
+                outcome_row(&a.test, row, count, most, replay, drawn)
             })
             .collect_view();
         Some(view! {
@@ -348,10 +351,65 @@ fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<Lab
                 </table>
             </div>
         })
+    };
+    view! {
+        {table}
+        <ExecutionGraph analysis=analysis drawn=drawn />
     }
 }
 
-fn outcome_row(test: &LitmusTest, row: &Row, count: Option<u64>, most: u64, replay: Callback<Vec<Move>>) -> impl IntoView {
+/// The execution graph of the row the reader picked: the events, the relations between them,
+/// the cycle the verdict rests on lit, and the same said in words.
+#[component]
+fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSignal<Option<String>>) -> impl IntoView {
+    move || {
+        let a = analysis.get().ok()?;
+        let name = drawn.get()?;
+        let row = a.rows.iter().find(|r| r.name == name)?;
+        let w = why(&a.test, row);
+        let verdict = match (row.allowed(), row.sc.is_some()) {
+            (true, true) => "allowed: an interleaving reaches it",
+            (true, false) => "allowed, and weak: no interleaving reaches it",
+            (false, _) => "forbidden",
+        };
+        let title = format!("Execution graph of {name}, {verdict}");
+        let drawing = graph::draw(&a.test, w.execution.as_ref(), &w.cycle, None, &format!("{title}. {}", w.sentence));
+        let edges = drawing
+            .edges
+            .iter()
+            .map(|e| {
+                let (from, to) = (describe_move(&a.test, e.from), describe_move(&a.test, e.to));
+                let text = format!("{from} → {to}: {}{}", e.relation.name(), if e.lit { ", in the cycle" } else { "" });
+                view! { <li>{text}</li> }
+            })
+            .collect_view();
+        let kind = if !row.allowed() { "forbidden" } else if row.sc.is_some() { "sc" } else { "weak" };
+        Some(view! {
+            <figure class=format!("exec-graph-figure {kind}") data-testid="litmus-graph" data-outcome=name.clone()>
+                <figcaption><strong>{name.clone()}</strong>{format!(": {verdict}")}</figcaption>
+                <div class="exec-graph-wrap" inner_html=drawing.svg></div>
+                <p class="graph-legend" aria-hidden="true">
+                    <span class="g-key g-po">"po"</span>" program order · "
+                    <span class="g-key g-rf">"rf"</span>" reads-from · "
+                    <span class="g-key g-co">"co"</span>" coherence · "
+                    <span class="g-key g-fr">"fr"</span>" from-read · "
+                    <span class="g-key g-barrier">"barrier"</span>" happens-before through a barrier; thick: the cycle"
+                </p>
+                <p class="graph-why" data-testid="litmus-graph-why" inner_html=crate::site::glossary::gloss(&escape(&w.sentence))></p>
+                <details>
+                    <summary>"The graph as a list"</summary>
+                    <ul class="graph-edges">{edges}</ul>
+                </details>
+            </figure>
+        })
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+fn outcome_row(test: &LitmusTest, row: &Row, count: Option<u64>, most: u64, replay: Callback<Vec<Move>>, drawn: RwSignal<Option<String>>) -> impl IntoView {
     let sc = row.sc.as_ref().map(|moves| {
         let steps = moves.iter().map(|m| view! { <li>{describe_move(test, *m)}</li> }).collect_view();
         let moves = moves.clone();
@@ -363,10 +421,33 @@ fn outcome_row(test: &LitmusTest, row: &Row, count: Option<u64>, most: u64, repl
             </details>
         }
     });
-    let (verdict, why) = match &row.wgsl {
-        Wgsl::Allowed(e) if row.sc.is_none() => ("allowed", format!("weak, yet allowed: {}", explain(test, e))),
-        Wgsl::Allowed(_) => ("allowed", "an interleaving reaches it".to_owned()),
-        Wgsl::Forbidden(reason) => ("forbidden", reason.clone()),
+    let verdict = match &row.wgsl {
+        Wgsl::Allowed(_) => "allowed",
+        Wgsl::Forbidden(_) => "forbidden",
+    };
+    let why = why(test, row).sentence;
+    let name = row.name.clone();
+    let showing = {
+        let name = name.clone();
+        move || drawn.with(|d| d.as_deref() == Some(name.as_str()))
+    };
+    let draw = {
+        let name = name.clone();
+        move |_| {
+            drawn.set(Some(name.clone()));
+            // Bring the graph into view once it is drawn, unless it already is.
+            request_animation_frame(|| {
+                let Some(window) = web_sys::window() else { return };
+                let figure = window.document().and_then(|d| d.query_selector("[data-testid=litmus-graph]").ok().flatten());
+                let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+                if let Some(figure) = figure {
+                    let rect = figure.get_bounding_client_rect();
+                    if rect.top() < 0.0 || rect.bottom() > height {
+                        figure.scroll_into_view_with_bool(true);
+                    }
+                }
+            });
+        }
     };
     let alarm = !row.allowed() && count.is_some_and(|c| c > 0);
     let kind = match (row.allowed(), row.sc.is_some()) {
@@ -382,7 +463,10 @@ fn outcome_row(test: &LitmusTest, row: &Row, count: Option<u64>, most: u64, repl
             <th scope="row"><code>{row.name.clone()}</code></th>
             <td>{sc.map_or_else(|| view! { <span>"no"</span> }.into_any(), IntoAny::into_any)}</td>
             <td><span class=format!("verdict-tag {kind}")>{verdict}</span></td>
-            <td class="why">{why}</td>
+            <td class="why">
+                <span inner_html=crate::site::glossary::gloss(&escape(&why))></span>" "
+                <button class="small" data-testid=format!("litmus-why-{name}") aria-pressed=move || showing().to_string() on:click=draw>"graph"</button>
+            </td>
             <td class="observed">{count.map(|c| view! {
                 <span class="bar-track" aria-hidden="true"><span class=format!("bar {kind}") style=format!("width: {:.1}%", width.unwrap_or(0.0))></span></span>
                 <span class="count">{c.to_string()}</span>
@@ -568,7 +652,7 @@ const MODEL_START: &str =
 
 /// An empty program, for the moment before the first test is read.
 fn empty_program() -> crate::model::Program {
-    crate::model::Program { lines: Vec::new(), memory_names: Vec::new(), register_names: Vec::new(), grids: Vec::new(), workgroup: &[] }
+    crate::model::Program { lines: Vec::new(), memory_names: Vec::new(), register_names: Vec::new(), grids: Vec::new(), workgroup: &[], floats: &[] }
 }
 
 /// Where the model's run ended, and what both models say of that outcome.

@@ -228,8 +228,8 @@ fn MeasuredElsewhere() -> impl IntoView {
             <MeasuredTable adapter=adapter rows=rows
                 headers=&["values / workgroup", "sums right", "tree dispatches", "tree ms per sum", "atomicAdd ms per sum", "atomicAdd ÷ tree"]
                 note="Medians of five runs of 20 repeats each, the same kernels run natively on \
-                      that GPU. The common 5,000× is an estimate from cycle counts, assuming one add at a time; the last column \
-                      hardware is far from it." />
+                      that GPU. The common 5,000× is an estimate from cycle counts that assumes one add at a time; the last \
+                      column shows how far real hardware is from it." />
         }
     })
 }

@@ -204,6 +204,37 @@ impl LitmusTest {
     }
 }
 
+/// In one workgroup, where the threads' barriers differ: the first thread whose barriers are
+/// not thread 0's, and why. WGSL requires every invocation of a workgroup to reach the same
+/// barrier calls (uniform control flow), so the threads must have as many barriers, and the
+/// k-th of each the same kind: a test that breaks this has no kernel to run and no meaning.
+pub fn barrier_mismatch(test: &LitmusTest) -> Option<(usize, String)> {
+    if test.placement != Placement::Same {
+        return None;
+    }
+    let kinds = |ops: &[Op]| ops.iter().filter_map(|op| if let Op::Barrier(k) = op { Some(*k) } else { None }).collect::<Vec<_>>();
+    let name = |k: Space| if k == Space::Workgroup { "workgroupBarrier()" } else { "storageBarrier()" };
+    let first = kinds(test.threads.first()?);
+    for (t, ops) in test.threads.iter().enumerate().skip(1) {
+        let these = kinds(ops);
+        if these.len() != first.len() {
+            return Some((t, format!("in one workgroup every thread must reach the same barriers: T0 reaches {}, T{t} {}", first.len(), these.len())));
+        }
+        if let Some(k) = (0..first.len()).find(|&k| first[k] != these[k]) {
+            return Some((
+                t,
+                format!(
+                    "in one workgroup every thread must reach the same barriers: T0's barrier {} is {}, T{t}'s is {}",
+                    k + 1,
+                    name(first[k]),
+                    name(these[k])
+                ),
+            ));
+        }
+    }
+    None
+}
+
 /// The litmus tests everyone runs, by name, in the lab's syntax.
 pub const PRESETS: [(&str, &str); 11] = [
     ("mp", "T0: x=1; y=1 | T1: r0=y; r1=x"),

@@ -95,16 +95,11 @@ pub fn parse(text: &str, placement: Placement, memory: Space) -> Result<LitmusTe
     if threads.is_empty() {
         return Err(ParseError { line: 1, column: 1, message: "the test is empty: write a thread, e.g. T0: x = 1".into() });
     }
-    if placement == Placement::Same {
-        let count = |ops: &Vec<Op>| ops.iter().filter(|op| matches!(op, Op::Barrier(_))).count();
-        let first = count(&threads[0]);
-        if let Some(t) = threads.iter().position(|ops| count(ops) != first) {
-            return Err(
-                thread_starts[t].error(format!("in one workgroup every thread must reach the same barriers: T0 reaches {first}, T{t} {}", count(&threads[t])))
-            );
-        }
+    let test = LitmusTest { threads, registers, placement, memory };
+    if let Some((t, message)) = super::barrier_mismatch(&test) {
+        return Err(thread_starts[t].error(message));
     }
-    Ok(LitmusTest { threads, registers, placement, memory })
+    Ok(test)
 }
 
 /// Reads an optional `T<n>:` label, which must name the thread in order; returns the rest.

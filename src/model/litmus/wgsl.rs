@@ -17,23 +17,87 @@
 
 use super::sc::Move;
 use super::{LitmusTest, Op, Outcome, Placement, Rmw, LOCATIONS};
+use crate::model::Space;
 use std::collections::BTreeMap;
 
-/// An execution the model allows: what each read read from (`None`: the initial 0), and each
-/// location's coherence order.
+/// A candidate execution: what each read read from (`None`: the initial 0), each location's
+/// coherence order, and what every memory statement read and wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Execution {
     pub reads_from: Vec<(Move, Option<Move>)>,
     pub coherence: Vec<(usize, Vec<Move>)>,
+    /// `(statement, value read, value written)`; a compare-exchange that failed wrote nothing.
+    pub values: Vec<(Move, Option<u32>, Option<u32>)>,
+}
+
+/// The relations an execution graph draws, named as herd names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Relation {
+    /// Program order: one thread's statements, in order.
+    Po,
+    /// Reads-from: from a write to the read that takes its value.
+    Rf,
+    /// Coherence: from a write to a later one in its location's order.
+    Co,
+    /// From-read: from a read to a write that overwrote (directly or not) the value it read.
+    Fr,
+    /// Happens-before through a barrier: from a statement before a workgroup's barrier to one
+    /// after it in another thread.
+    Barrier,
+}
+
+impl Relation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Relation::Po => "po",
+            Relation::Rf => "rf",
+            Relation::Co => "co",
+            Relation::Fr => "fr",
+            Relation::Barrier => "barrier",
+        }
+    }
+}
+
+/// The rule a candidate breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    Atomicity,
+    Coherence,
+    /// No candidate writes the values where they are read.
+    NoSuchValues,
+}
+
+/// Why an outcome is forbidden: one candidate execution producing it (the first found), the
+/// rule it breaks and the cycle of edges that breaks it, in order around the cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub rule: Rule,
+    /// The rule and the statements involved, in a sentence.
+    pub why: String,
+    pub execution: Option<Execution>,
+    pub cycle: Vec<(Move, Move, Relation)>,
+}
+
+impl Refusal {
+    /// An outcome no candidate produces at all.
+    pub fn no_such_values() -> Refusal {
+        Refusal {
+            rule: Rule::NoSuchValues,
+            why: "no execution produces these values: no write stores them where they are read".to_owned(),
+            execution: None,
+            cycle: Vec::new(),
+        }
+    }
 }
 
 /// What the model says of the outcomes some candidate execution produces: an execution for
-/// each allowed one, and for each other the rule every candidate producing it breaks (the
-/// first found). An outcome in neither map is produced by no candidate at all.
+/// each allowed one, and for each other why a candidate producing it is refused (every other
+/// candidate producing it is refused too). An outcome in neither map is produced by no
+/// candidate at all.
 #[derive(Clone, Debug, Default)]
 pub struct Verdicts {
     pub allowed: BTreeMap<Outcome, Execution>,
-    pub forbidden: BTreeMap<Outcome, String>,
+    pub forbidden: BTreeMap<Outcome, Refusal>,
 }
 
 struct Event {
@@ -86,23 +150,20 @@ pub fn verdicts(test: &LitmusTest) -> Verdicts {
             let Some(values) = values(&events, &reads, &rf, &writes_at) else { continue };
             for co in orders(&writes) {
                 let outcome = outcome(test, &events, &values, &co);
+                let execution = || Execution {
+                    reads_from: reads.iter().zip(&rf).map(|(&r, w)| (events[r].at, w.map(|w| events[w].at))).collect(),
+                    coherence: co.iter().enumerate().filter(|(_, o)| !o.is_empty()).map(|(l, o)| (l, o.iter().map(|&e| events[e].at).collect())).collect(),
+                    values: events.iter().zip(&values).map(|(e, &(r, w))| (e.at, r, w)).collect(),
+                };
                 let broken = atomicity(&events, &co, &source).or_else(|| coherence(&events, &hb, &co, &reads, &rf));
                 match broken {
                     None => {
                         out.forbidden.remove(&outcome);
-                        out.allowed.entry(outcome).or_insert_with(|| Execution {
-                            reads_from: reads.iter().zip(&rf).map(|(&r, w)| (events[r].at, w.map(|w| events[w].at))).collect(),
-                            coherence: co
-                                .iter()
-                                .enumerate()
-                                .filter(|(_, o)| !o.is_empty())
-                                .map(|(l, o)| (l, o.iter().map(|&e| events[e].at).collect()))
-                                .collect(),
-                        });
+                        out.allowed.entry(outcome).or_insert_with(execution);
                     }
-                    Some(why) => {
+                    Some((rule, why, cycle)) => {
                         if !out.allowed.contains_key(&outcome) {
-                            out.forbidden.entry(outcome).or_insert(why);
+                            out.forbidden.entry(outcome).or_insert_with(|| Refusal { rule, why, execution: Some(execution()), cycle });
                         }
                     }
                 }
@@ -116,15 +177,22 @@ pub fn verdicts(test: &LitmusTest) -> Verdicts {
 /// barriers of the locations' memory class; closed transitively.
 fn happens_before(test: &LitmusTest, events: &[Event]) -> Vec<Vec<bool>> {
     let n = events.len();
-    let orders = |kind| test.placement == Placement::Same && kind == test.memory;
-    // How many ordering barriers thread t has passed before its statement i.
-    let passed = |(t, i): Move| test.threads[t][..i].iter().filter(|op| matches!(op, Op::Barrier(k) if orders(*k))).count();
+    // The k-th barrier of every thread is one barrier of the workgroup (the lab refuses tests
+    // whose threads' barriers differ): it orders what comes before it in any thread before what
+    // comes after it in every other, when the threads share a workgroup and it is of the
+    // locations' memory class.
+    let kinds: Vec<Space> =
+        test.threads.first().map_or(Vec::new(), |ops| ops.iter().filter_map(|op| if let Op::Barrier(k) = op { Some(*k) } else { None }).collect());
+    let orders = |k: usize| test.placement == Placement::Same && kinds.get(k) == Some(&test.memory);
+    // How many barriers thread t has passed before its statement i.
+    let passed = |(t, i): Move| test.threads[t][..i].iter().filter(|op| matches!(op, Op::Barrier(_))).count();
     let mut hb = vec![vec![false; n]; n];
     for a in 0..n {
         for b in 0..n {
             let (ta, ia) = events[a].at;
             let (tb, ib) = events[b].at;
-            hb[a][b] = (ta == tb && ia < ib) || (ta != tb && passed(events[a].at) < passed(events[b].at));
+            let through_barrier = || (passed(events[a].at)..passed(events[b].at)).any(orders);
+            hb[a][b] = (ta == tb && ia < ib) || (ta != tb && through_barrier());
         }
     }
     for k in 0..n {
@@ -215,26 +283,47 @@ fn describe(events: &[Event], e: usize) -> String {
     format!("T{t}'s statement {}", i + 1)
 }
 
+/// A broken rule: which, in a sentence, and the cycle of edges that breaks it.
+type Broken = (Rule, String, Vec<(Move, Move, Relation)>);
+
 /// A read-modify-write must follow the write it read immediately in coherence order.
-fn atomicity(events: &[Event], co: &[Vec<usize>], source: &dyn Fn(usize) -> Option<usize>) -> Option<String> {
+fn atomicity(events: &[Event], co: &[Vec<usize>], source: &dyn Fn(usize) -> Option<usize>) -> Option<Broken> {
     for (l, order) in co.iter().enumerate() {
         for (pos, &e) in order.iter().enumerate() {
             if !matches!(events[e].op, Op::Rmw { .. }) {
                 continue;
             }
-            let expected = match source(e) {
+            let read = source(e);
+            let expected = match read {
                 None => 0,
                 Some(w) => order.iter().position(|&x| x == w)? + 1,
             };
-            if pos != expected {
-                let between = order[expected.min(pos)..pos].first().copied().unwrap_or(e);
-                return Some(format!(
-                    "atomicity: the read-modify-write {} reads {} of {}, but {} writes {} in between",
-                    describe(events, e),
-                    source(e).map_or("the initial 0".to_owned(), |w| format!("what {} wrote", describe(events, w))),
-                    LOCATIONS[l],
-                    describe(events, between),
-                    LOCATIONS[l]
+            let what = read.map_or("the initial 0".to_owned(), |w| format!("what {} wrote", describe(events, w)));
+            if pos > expected {
+                // Another write lands between the value it read and its own.
+                let between = order[expected];
+                return Some((
+                    Rule::Atomicity,
+                    format!(
+                        "atomicity: the read-modify-write {} reads {what} to {}, but {} writes {} in between",
+                        describe(events, e),
+                        LOCATIONS[l],
+                        describe(events, between),
+                        LOCATIONS[l]
+                    ),
+                    vec![(events[e].at, events[between].at, Relation::Fr), (events[between].at, events[e].at, Relation::Co)],
+                ));
+            }
+            if let (true, Some(w)) = (pos < expected, read) {
+                // It reads a write that comes after its own in the location's order.
+                return Some((
+                    Rule::Atomicity,
+                    format!(
+                        "atomicity: the read-modify-write {} reads {what}, yet its own write to {} comes before that one",
+                        describe(events, e),
+                        LOCATIONS[l]
+                    ),
+                    vec![(events[w].at, events[e].at, Relation::Rf), (events[e].at, events[w].at, Relation::Co)],
                 ));
             }
         }
@@ -243,37 +332,34 @@ fn atomicity(events: &[Event], co: &[Vec<usize>], source: &dyn Fn(usize) -> Opti
 }
 
 /// No cycle of happens-before with one location's reads-from, coherence and from-read.
-fn coherence(events: &[Event], hb: &[Vec<bool>], co: &[Vec<usize>], reads: &[usize], rf: &[Option<usize>]) -> Option<String> {
+fn coherence(events: &[Event], hb: &[Vec<bool>], co: &[Vec<usize>], reads: &[usize], rf: &[Option<usize>]) -> Option<Broken> {
     let n = events.len();
     // eco: reads-from, coherence and from-read, then closed transitively (one location each).
+    // `edges` keeps the unclosed ones, labelled, to find the cycle's path again.
     let mut eco = vec![vec![false; n]; n];
+    let mut edges: Vec<(usize, usize, Relation)> = Vec::new();
     let rank = |e: usize| co.iter().find_map(|o| o.iter().position(|&x| x == e));
     for order in co {
         for (i, &a) in order.iter().enumerate() {
             for &b in &order[i + 1..] {
                 eco[a][b] = true;
+                edges.push((a, b, Relation::Co));
             }
         }
     }
     for (&r, w) in reads.iter().zip(rf) {
         let loc = events[r].op.loc();
         let order = &co[loc.unwrap_or(0)];
-        match *w {
-            Some(w) => {
-                eco[w][r] = true;
-                let after = rank(w).map_or(0, |p| p + 1);
-                for &later in &order[after.min(order.len())..] {
-                    if later != r {
-                        eco[r][later] = true;
-                    }
-                }
-            }
-            None => {
-                for &later in order {
-                    if later != r {
-                        eco[r][later] = true;
-                    }
-                }
+        if let Some(w) = *w {
+            eco[w][r] = true;
+            edges.push((w, r, Relation::Rf));
+        }
+        // From-read: to every write after the one it read (after none: the initial value).
+        let after = w.and_then(rank).map_or(0, |p| p + 1);
+        for &later in &order[after.min(order.len())..] {
+            if later != r {
+                eco[r][later] = true;
+                edges.push((r, later, Relation::Fr));
             }
         }
     }
@@ -286,17 +372,50 @@ fn coherence(events: &[Event], hb: &[Vec<bool>], co: &[Vec<usize>], reads: &[usi
     }
     for a in 0..n {
         for b in 0..n {
-            if hb[a][b] && (a == b || eco[b][a]) {
+            if hb[a][b] && eco[b][a] {
                 let l = events[a].op.loc().unwrap_or(0);
-                return Some(format!(
-                    "coherence: {} happens before {}, yet in the order of {} (reads-from, coherence, from-read) {} comes first: a cycle",
-                    describe(events, a),
-                    describe(events, b),
-                    LOCATIONS[l],
-                    describe(events, b)
+                let ordered = if events[a].at.0 == events[b].at.0 { Relation::Po } else { Relation::Barrier };
+                let mut cycle = vec![(events[a].at, events[b].at, ordered)];
+                cycle.extend(path(&edges, b, a).into_iter().map(|(x, y, r)| (events[x].at, events[y].at, r)));
+                return Some((
+                    Rule::Coherence,
+                    format!(
+                        "coherence: {} happens before {}, yet in the order of {} (reads-from, coherence, from-read) {} comes first: a cycle",
+                        describe(events, a),
+                        describe(events, b),
+                        LOCATIONS[l],
+                        describe(events, b)
+                    ),
+                    cycle,
                 ));
             }
         }
     }
     None
+}
+
+/// The shortest path of `edges` from `from` to `to` (breadth first), as its edges.
+fn path(edges: &[(usize, usize, Relation)], from: usize, to: usize) -> Vec<(usize, usize, Relation)> {
+    let mut came: BTreeMap<usize, (usize, usize, Relation)> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(at) = queue.pop_front() {
+        if at == to {
+            break;
+        }
+        for &(x, y, r) in edges.iter().filter(|e| e.0 == at) {
+            if y != from && !came.contains_key(&y) {
+                came.insert(y, (x, y, r));
+                queue.push_back(y);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut at = to;
+    while at != from {
+        let Some(&edge) = came.get(&at) else { return Vec::new() };
+        out.push(edge);
+        at = edge.0;
+    }
+    out.reverse();
+    out
 }

@@ -72,8 +72,14 @@ fn mistakes_name_their_line_and_column_and_oversized_tests_are_refused() {
     let e = s.test().unwrap_err();
     assert_eq!(e.line, Some((2, 10)), "{e}");
     assert!(e.message.contains("unknown location"), "{e}");
-    // Sixteen stores and sixteen loads of x: far too many candidate executions to weigh.
+    // Twelve loads of x, each of four values: 4¹² × 4 outcomes, far more than a table can list
+    // or the count kernel keep counters for.
     s.text = (0..4).map(|t| format!("T{t}: x=1; x=2; x=3; r{a}=x; r{b}=x; r{c}=x", a = 3 * t, b = 3 * t + 1, c = 3 * t + 2)).collect::<Vec<_>>().join("\n");
+    let e = s.test().unwrap_err();
+    assert_eq!(e.message, "67108864 outcomes: the lab lists at most 4096. Use fewer registers, or fewer values per location.");
+    // Twelve stores and four loads of x: a table of 1,024 rows, but far too many candidate
+    // executions to weigh.
+    s.text = (0..4).map(|t| format!("T{t}: x=1; x=2; x=3; r{t}=x")).collect::<Vec<_>>().join("\n");
     let e = s.test().unwrap_err();
     assert!(e.line.is_none() && e.message.contains("candidate executions"), "{e}");
 }
@@ -93,7 +99,7 @@ fn the_table_gives_both_verdicts_and_their_reasons() {
     // In one workgroup with storageBarrier() between the accesses, the weak outcome is forbidden.
     let fenced = table(&settings("mp", Placement::Same, Space::Storage, BarrierModifier::Storage));
     match &find(&fenced, "r0=1 r1=0").wgsl {
-        Wgsl::Forbidden(why) => assert!(!why.is_empty()),
+        Wgsl::Forbidden(refusal) => assert!(!refusal.why.is_empty()),
         other => panic!("expected forbidden, got {other:?}"),
     }
     // Coherence: a location's final value is part of the outcome, and 2+2W lists it.

@@ -1,4 +1,6 @@
 //! The lesson's own tests: its model, and its kernels run natively (Vulkan; lavapipe in CI).
 
+mod herd;
 mod lab;
 mod model;
+mod verdicts;

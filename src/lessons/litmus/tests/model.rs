@@ -2,6 +2,7 @@
 //! outcomes sequential consistency reaches, and the verdicts of WGSL's memory model, against
 //! what the literature and the WebGPU conformance tests say of the classic tests.
 
+use crate::model::litmus::wgsl::Relation;
 use crate::model::litmus::{parse, preset, sc, wgsl, with_barriers, LitmusTest, Outcome, Placement, PRESETS};
 use crate::model::Space;
 
@@ -133,11 +134,21 @@ fn a_verdict_comes_with_its_reason() {
     let corr = test("corr", Placement::Across, Space::Storage);
     let stale = corr.outcomes().into_iter().find(|o| corr.name(o) == "r0=1 r1=0").unwrap();
     let why = &wgsl::verdicts(&corr).forbidden[&stale];
-    assert!(why.starts_with("coherence:"), "{why}");
+    assert!(why.why.starts_with("coherence:"), "{}", why.why);
+    // The cycle: T1's first read before its second (po), the second reads x before T0's write
+    // (fr), which the first read took its value from (rf).
+    assert_eq!(why.cycle, [((1, 0), (1, 1), Relation::Po), ((1, 1), (0, 0), Relation::Fr), ((0, 0), (1, 0), Relation::Rf)]);
     let adds = parse("T0: r0 = atomicAdd(x, 1) | T1: r1 = atomicAdd(x, 1)", Placement::Across, Space::Storage).unwrap();
     let lost = adds.outcomes().into_iter().find(|o| adds.name(o) == "r0=0 r1=0 x=1").unwrap();
     let why = &wgsl::verdicts(&adds).forbidden[&lost];
-    assert!(why.starts_with("atomicity:"), "{why}");
+    assert!(why.why.starts_with("atomicity:"), "{}", why.why);
+    assert_eq!(why.cycle.len(), 2, "{:?}", why.cycle);
+    // A read-modify-write that reads a write its own precedes: said as such, not garbled.
+    let late = parse("T0: r0 = atomicAdd(x, 1) | T1: x = 5", Placement::Across, Space::Storage).unwrap();
+    let o = late.outcomes().into_iter().find(|o| late.name(o) == "r0=5 x=5").unwrap();
+    let why = &wgsl::verdicts(&late).forbidden[&o];
+    assert_eq!(why.why, "atomicity: the read-modify-write T0's statement 1 reads what T1's statement 1 wrote, yet its own write to x comes before that one");
+    assert_eq!(why.cycle, [((1, 0), (0, 0), Relation::Rf), ((0, 0), (1, 0), Relation::Co)]);
     // Weak message passing: the flag read from T0's store, the data the initial 0.
     let mp = test("mp", Placement::Across, Space::Storage);
     let weak = mp.outcomes().into_iter().find(|o| mp.name(o) == "r0=1 r1=0").unwrap();
