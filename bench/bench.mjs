@@ -33,6 +33,8 @@ const BUDGETS = {
   roundTripRatio: 1.3, // each lesson's Run against the same WebGPU calls in plain JavaScript
   firstClickMs: 100, // pipelines compiled as the page opens
   labPerSecond: 1.2e6, // the litmus lab's mp on SwiftShader: 8 × GPUHarbor's 146 k/s there
+  verdictMs: 100, // both verdicts on every outcome of the largest test the lab weighs
+  graphMs: 16, // an outcome's execution graph drawn (4 threads, 8 events)
 };
 /** GPUHarbor's own message-passing kernels on headless Chromium with SwiftShader (instances/s). */
 const GPUHARBOR_PER_SECOND = 146e3;
@@ -62,10 +64,12 @@ function sizes() {
  * - Chromium's own count of main-thread task time (CDP Performance.TaskDuration) across real
  *   key presses, which also includes style, paint and everything else the step caused.
  */
-async function modelStepCost(browser, url, schedule) {
+async function modelStepCost(browser, url, schedule, showAll = false) {
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${url}?lesson=race&threads=64&schedule=${schedule}`);
   await page.getByTestId('model-step').waitFor();
+  // By default the scene draws eight of the 64 lanes; "Show all" draws every one, compact.
+  if (showAll) await page.getByTestId('scene-show-all').click();
   const ticks = await page.evaluate(() => Number(document.querySelector('[data-testid=step-index]').textContent.match(/\/ (\d+)/)[1]));
   const inPage = await page.evaluate(async (ticks) => {
     const times = [];
@@ -103,6 +107,48 @@ async function modelStepCost(browser, url, schedule) {
   const perPress = ((await taskSeconds()) - before) * 1000 / presses;
   await page.context().close();
   return { inPage, perPress, ticks };
+}
+
+/** The lab's engine and graph: both verdicts on every outcome of the largest test the lab
+ * weighs (as the page times them), and a click on an outcome's graph button to its graph drawn
+ * (script, style and layout, then the next frame), for a 4-thread, 8-event test. */
+async function labGraph(browser, url) {
+  const page = await (await browser.newContext()).newPage();
+  const verdicts = [];
+  for (const [name, text] of [
+    ['mp', 'T0: x=1; y=1 | T1: r0=y; r1=x'],
+    ['largest', 'T0: x=1; x=2; y=1 | T1: x=3; r0=x; r1=y | T2: x=4; r2=x; y=1 | T3: x=1; r3=x'],
+  ]) {
+    await page.goto(`${url}?lesson=litmus&test=${encodeURIComponent(text)}`);
+    await page.locator('.lab-model-panel').scrollIntoViewIfNeeded();
+    const table = page.getByTestId('litmus-outcomes');
+    await table.waitFor({ timeout: 120_000 });
+    verdicts.push({ name, text, ms: Number(await table.getAttribute('data-verdict-ms')), rows: await table.locator('tbody tr').count() });
+  }
+  const text = 'T0: x=1; y=1 | T1: r0=y; r1=x | T2: y=2; r2=x | T3: x=2; r3=y';
+  await page.goto(`${url}?lesson=litmus&test=${encodeURIComponent(text)}`);
+  await page.locator('.lab-model-panel').scrollIntoViewIfNeeded();
+  await page.getByTestId('litmus-outcomes').waitFor();
+  const names = await page.locator('[data-testid=litmus-outcomes] tbody tr').evaluateAll((trs) => trs.map((t) => t.dataset.outcome));
+  const draws = [];
+  for (const name of names.slice(0, 24)) {
+    draws.push(await page.evaluate(async (name) => {
+      const button = document.querySelector(`[data-testid="litmus-why-${name}"]`);
+      const drawn = () => document.querySelector(`[data-testid=litmus-graph][data-outcome="${name}"]`);
+      const t0 = performance.now();
+      button.click();
+      // The page's effects run in microtasks after the click: wait for the graph, a microtask
+      // at a time (then a task at a time, should it take longer).
+      for (let i = 0; i < 50 && !drawn(); i++) await new Promise((r) => queueMicrotask(r));
+      while (!drawn()) await new Promise((r) => setTimeout(r, 0));
+      void drawn().offsetHeight;
+      const t1 = performance.now();
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      return { script: t1 - t0, frame: performance.now() - t0, inPage: Number(drawn().dataset.drawMs) };
+    }, name));
+  }
+  await page.context().close();
+  return { verdicts, draws, text };
 }
 
 /** Frame intervals while the 64-lane model plays at its fastest speed for three seconds. */
@@ -338,6 +384,34 @@ async function litmusThroughput(browser, url) {
 
 const server = await serve({ root: DIST, validators: true });
 const browser = await launch();
+// SYNCSCOPE_BENCH_ONLY=steps,lab: only those parts (and no budget summary).
+const only = process.env.SYNCSCOPE_BENCH_ONLY?.split(',');
+if (only) {
+  try {
+    if (only.includes('steps')) {
+      for (const [schedule, all] of [['lockstep', false], ['round-robin', false], ['lockstep', true]]) {
+        const { inPage, perPress, ticks } = await modelStepCost(browser, server.url, schedule, all);
+        console.log(`One model step, 64 lanes (${all ? 'all drawn' : 'eight drawn'}), ${schedule} (${ticks} ticks × 3): median ${median(inPage).toFixed(2)} ms, max ${Math.max(...inPage).toFixed(2)} ms; per key press ${perPress.toFixed(2)} ms`);
+      }
+    }
+    if (only.includes('lab')) printLab(await labGraph(browser, server.url));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  process.exit(0);
+}
+
+function printLab(lab) {
+  console.log('\nLitmus lab, the engine in the page (headless Chromium):');
+  for (const v of lab.verdicts) console.log(`  both verdicts on every outcome, ${v.name} (${v.rows} outcomes): ${v.ms.toFixed(1)} ms — ${v.text}`);
+  const script = lab.draws.map((d) => d.script);
+  const frame = lab.draws.map((d) => d.frame);
+  console.log(`  an outcome's execution graph, click → drawn, ${lab.draws.length} outcomes of ${lab.text}:`);
+  console.log(`    script, style and layout: median ${median(script).toFixed(2)} ms, max ${Math.max(...script).toFixed(2)} ms; to the next frame: median ${median(frame).toFixed(2)} ms`);
+  console.log(`    of which writing the graph's SVG: median ${median(lab.draws.map((d) => d.inPage)).toFixed(2)} ms`);
+}
+
 try {
   console.log('Sizes (dist/, every file the build wrote):');
   console.log(sizes().table);
@@ -358,10 +432,14 @@ try {
   for (const schedule of ['lockstep', 'round-robin']) {
     steps[schedule] = await modelStepCost(browser, server.url, schedule);
     const { inPage, perPress, ticks } = steps[schedule];
-    console.log(`\nOne model step, 64 lanes, ${schedule} (${ticks} ticks × 3):`);
+    console.log(`\nOne model step, 64 lanes (eight drawn, as the page opens), ${schedule} (${ticks} ticks × 3):`);
     console.log(`  in the page (update + style + layout + the next frame's painting): median ${median(inPage).toFixed(2)} ms, max ${Math.max(...inPage).toFixed(2)} ms`);
     console.log(`  all main-thread tasks per key press (CDP TaskDuration): ${perPress.toFixed(2)} ms`);
   }
+  const all = await modelStepCost(browser, server.url, 'lockstep', true);
+  console.log(`  with "Show all" (every lane drawn, compact), lockstep: median ${median(all.inPage).toFixed(2)} ms, max ${Math.max(...all.inPage).toFixed(2)} ms; per key press ${all.perPress.toFixed(2)} ms`);
+  const labParts = await labGraph(browser, server.url);
+  printLab(labParts);
   const play = await playFrames(browser, server.url);
   const sorted = [...play.frames].sort((a, b) => a - b);
   const p95 = sorted[Math.floor(sorted.length * 0.95)];
@@ -416,6 +494,10 @@ try {
   console.log(`  each lesson's round trip ≤ ${BUDGETS.roundTripRatio}× raw JavaScript WebGPU: worst ${worstRatio.toFixed(2)}× — ${verdict(worstRatio, BUDGETS.roundTripRatio)}`);
   console.log(`  first click to result ≤ ${BUDGETS.firstClickMs} ms: worst ${worstFirst.toFixed(0)} ms — ${verdict(worstFirst, BUDGETS.firstClickMs)}`);
   console.log(`  play at 60 fps (p95 frame ≤ ${BUDGETS.frameMs.toFixed(1)} ms): ${p95.toFixed(1)} ms — ${verdict(p95, BUDGETS.frameMs + 0.5)}`);
+  const slowestVerdict = Math.max(...labParts.verdicts.map((v) => v.ms));
+  const graphMs = median(labParts.draws.map((d) => d.frame));
+  console.log(`  lab verdicts, largest test ≤ ${BUDGETS.verdictMs} ms: ${slowestVerdict.toFixed(1)} ms — ${verdict(slowestVerdict, BUDGETS.verdictMs)}`);
+  console.log(`  execution graph, 4 threads × 8 events, click → next frame ≤ ${BUDGETS.graphMs} ms: median ${graphMs.toFixed(1)} ms — ${verdict(graphMs, BUDGETS.graphMs)}`);
 } finally {
   await browser.close();
   server.close();

@@ -56,7 +56,7 @@ test('every outcome draws its execution graph: the weak one with the cycle no in
     const lit = async () => (await graph.locator('.g-edge.lit').evaluateAll((es) => es.map((e) => e.dataset.edge))).sort();
     assert.deepEqual(await lit(), ['fr T1.1 T0.0', 'po T0.0 T0.1', 'po T1.0 T1.1', 'rf T0.1 T1.0']);
     assert.deepEqual(await graph.locator('.g-event text').allTextContents(), ['W x=1', 'W y=1', 'R y=1', 'R x=0']);
-    assert.match(await page.getByTestId('litmus-graph-why').textContent(), /T1: r1 = x \(read 0\) reads x before T0: x = 1 writes it \(from-read\).*a cycle no interleaving can close\. No barrier orders/);
+    assert.match(await page.getByTestId('litmus-graph-why').innerText(), /T1: r1 = x \(read 0\) reads x before T0: x = 1 writes it \(from-read\).*a cycle no interleaving can close\. No barrier orders/);
     await graph.scrollIntoViewIfNeeded();
     await graph.screenshot({ path: screenshotPath(`litmus-graph-weak-${colorScheme}-${width}`) });
     // The graph fits a phone's panel, or scrolls inside its own box: never the page.
@@ -69,7 +69,7 @@ test('every outcome draws its execution graph: the weak one with the cycle no in
     assert.match(await graph.getAttribute('class'), /forbidden/);
     const cycle = await lit();
     assert.ok(cycle.some((e) => e.startsWith('barrier ')), cycle.join(', '));
-    assert.match(await page.getByTestId('litmus-graph-why').textContent(), /coherence forbids it/);
+    assert.match(await page.getByTestId('litmus-graph-why').innerText(), /coherence forbids it/);
     await graph.scrollIntoViewIfNeeded();
     await graph.screenshot({ path: screenshotPath(`litmus-graph-forbidden-${colorScheme}-${width}`) });
     page.assertNoConsoleErrors();

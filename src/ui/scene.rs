@@ -42,6 +42,10 @@ const REG_W: f64 = 44.0;
 const COMPACT_REG_W: f64 = 34.0;
 const GATE_W: f64 = 18.0;
 const CELL_W: f64 = 76.0;
+/// A cell holding a float: room for `-495.3125` in the cells' 15 px bold.
+const FLOAT_CELL_W: f64 = 100.0;
+/// A register holding a float: room for `-495.3125` in the lanes' 12 px.
+const FLOAT_REG_W: f64 = 76.0;
 const CELL_H: f64 = 38.0;
 const MATRIX_CELL: f64 = 26.0;
 const TOP: f64 = 26.0;
@@ -99,7 +103,8 @@ impl Layout {
         // Each register's box as wide as its name above it, so names like `expected` and
         // `exchanged` do not run together.
         let longest = program.register_names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
-        let reg_w = reg_w.max(SMALL_CHAR_W * longest + 8.0);
+        let reg_w = reg_w.max(SMALL_CHAR_W * longest + 8.0).max(if program.floats.is_empty() { 0.0 } else { FLOAT_REG_W });
+        let cell_w = if program.floats.is_empty() { CELL_W } else { FLOAT_CELL_W };
         // Room for the name and, in full lanes, some of the next instruction; on a narrow
         // screen the instruction gives way first (the code panel marks it too), the registers never.
         let text_room = if compact { 40.0 } else { 134.0 };
@@ -134,11 +139,11 @@ impl Layout {
             .collect();
         let widest_group = groups.iter().map(|(_, c)| c.len()).max().unwrap_or(1).clamp(1, 4);
         let widest_grid = program.grids.iter().map(|g| g.cols as f64 * MATRIX_CELL).fold(0.0, f64::max);
-        let memory_w = (widest_group as f64 * (CELL_W + 8.0)).max(if program.grids.is_empty() { 0.0 } else { 2.0 * widest_grid + 16.0 });
+        let memory_w = (widest_group as f64 * (cell_w + 8.0)).max(if program.grids.is_empty() { 0.0 } else { 2.0 * widest_grid + 16.0 });
         // Memory beside the lanes when the two fit the room, else under them.
         let (mem_x, mem_top, mem_room) =
-            if beside_x + memory_w <= room { (beside_x, TOP, memory_w) } else { (0.0, lanes_bottom + GATE_FOOT + 28.0, room.max(CELL_W)) };
-        let per_row = widest_group.min(((mem_room + 8.0) / (CELL_W + 8.0)).floor().max(1.0) as usize);
+            if beside_x + memory_w <= room { (beside_x, TOP, memory_w) } else { (0.0, lanes_bottom + GATE_FOOT + 28.0, room.max(cell_w)) };
+        let per_row = widest_group.min(((mem_room + 8.0) / (cell_w + 8.0)).floor().max(1.0) as usize);
         let mut cells = vec![(0.0, 0.0, 0.0, 0.0); n];
         let mut spaces = Vec::new();
         let mut y = mem_top;
@@ -149,12 +154,12 @@ impl Layout {
             spaces.push((*space, mem_x, y - 8.0));
             for (j, &a) in members.iter().enumerate() {
                 let (col, row) = (j % per_row, j / per_row);
-                cells[a] = (mem_x + col as f64 * (CELL_W + 8.0), y + row as f64 * (CELL_H + 18.0), CELL_W, CELL_H);
+                cells[a] = (mem_x + col as f64 * (cell_w + 8.0), y + row as f64 * (CELL_H + 18.0), cell_w, CELL_H);
             }
             y += members.len().div_ceil(per_row) as f64 * (CELL_H + 18.0);
         }
         let mut matrices = Vec::new();
-        let (mut x, max_x) = (mem_x, mem_x + mem_room.max(per_row as f64 * (CELL_W + 8.0)));
+        let (mut x, max_x) = (mem_x, mem_x + mem_room.max(per_row as f64 * (cell_w + 8.0)));
         let mut row_bottom = y;
         let mut right = mem_x;
         for g in &program.grids {
@@ -182,7 +187,7 @@ impl Layout {
             right = right.max(x);
         }
         let mem_bottom = row_bottom.max(y);
-        let loose_right = if loose.is_empty() { mem_x } else { mem_x + per_row as f64 * (CELL_W + 8.0) + 10.0 };
+        let loose_right = if loose.is_empty() { mem_x } else { mem_x + per_row as f64 * (cell_w + 8.0) + 10.0 };
         let gate_right = gate_x.map_or(0.0, |g| g + 8.0 * CHAR_W);
         let width = loose_right.max(right).max(mem_x + 60.0).max(lanes_right).max(gate_right);
         let height = (lanes_bottom + if has_barrier { GATE_FOOT } else { 0.0 }).max(mem_bottom) + 8.0;
@@ -859,6 +864,8 @@ fn scene_lane(
     let first_reg = x0 + lane_w - regs as f64 * reg_w;
     let room = ((lane_w - regs as f64 * reg_w - 44.0) / CHAR_W).max(0.0) as usize;
     let text_y = y + h / 2.0 + if compact { 4.0 } else { 4.5 };
+    // The stale mark starts right of the thread's name: `t7` or `t12`.
+    let badge_x = if t >= 10 { 32.0 } else { 24.0 };
     let handle = LaneHandle {
         t,
         program: Arc::clone(program),
@@ -917,8 +924,8 @@ fn scene_lane(
             {registers}
             <g class="mark stale" node_ref=handle.stale display=state.stale.is_none().then_some("none")
                 data-testid=state.stale.is_some().then(|| format!("scene-stale-{t}"))>
-                <rect x=x0 + 24.0 y=y + 3.0 width=lane_w - regs as f64 * reg_w - 28.0 height=h - 6.0 rx="3" />
-                <text node_ref=handle.stale_text x=x0 + 30.0 y=y + h / 2.0 + 4.0>{state.stale.clone().unwrap_or_default()}</text>
+                <rect x=x0 + badge_x y=y + 3.0 width=lane_w - regs as f64 * reg_w - badge_x - 4.0 height=h - 6.0 rx="3" />
+                <text node_ref=handle.stale_text x=x0 + badge_x + 6.0 y=y + h / 2.0 + 4.0>{state.stale.clone().unwrap_or_default()}</text>
             </g>
         </g>
     }

@@ -16,10 +16,12 @@ use crate::model::litmus::{LitmusTest, Op, Rmw, LOCATIONS};
 use crate::model::Space;
 use std::fmt::Write;
 
-const COL_W: f64 = 96.0;
-const NODE_W: f64 = 80.0;
+// Columns far enough apart for the arrows between threads and their labels to be read: two
+// threads fit a phone's panel, four scroll inside their own box.
+const COL_W: f64 = 144.0;
+const NODE_W: f64 = 84.0;
 const NODE_H: f64 = 26.0;
-const ROW_H: f64 = 50.0;
+const ROW_H: f64 = 62.0;
 const TOP: f64 = 30.0;
 const PAD: f64 = 8.0;
 /// Room right of the last column for the arcs between events of one thread.
@@ -167,7 +169,7 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
     for r in [Relation::Po, Relation::Rf, Relation::Co, Relation::Fr, Relation::Barrier] {
         let _ = write!(
             svg,
-            "<marker id=\"g-head-{0}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path class=\"g-{0}\" d=\"M0 0L10 5L0 10z\"/></marker>",
+            "<marker id=\"g-head-{0}\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\"><path class=\"g-{0}\" d=\"M0 0L10 5L0 10z\"/></marker>",
             r.name()
         );
     }
@@ -185,13 +187,15 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
             let y = TOP + i as f64 * ROW_H;
             let text = escape(&event_label(test, (t, i), execution));
             if matches!(op, Op::Barrier(_)) {
+                // A dashed rule across the column, "barrier" on it; the call in full on hover.
                 let _ = write!(
                     svg,
-                    "<line class=\"g-barrier-rule\" x1=\"{x:.1}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\"/><text class=\"g-barrier-name\" x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"middle\">{text}</text>",
+                    "<g class=\"g-barrier-mark\"><title>{text}()</title><line class=\"g-barrier-rule\" x1=\"{x:.1}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\"/><text class=\"g-barrier-name\" x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"middle\">{4}</text></g>",
                     y + NODE_H / 2.0,
                     x + NODE_W,
-                    x + NODE_W / 2.0,
-                    y + NODE_H / 2.0 - 4.0
+                    x + NODE_W * 0.25,
+                    y + NODE_H / 2.0 - 5.0,
+                    "barrier"
                 );
                 continue;
             }
@@ -217,13 +221,14 @@ fn edge_path(e: &Edge, any_lit: bool) -> String {
     // Parallel edges of different relations between the same columns part a little.
     let bend = match e.relation {
         Relation::Rf => 0.0,
-        Relation::Co => -8.0,
-        Relation::Fr => 8.0,
-        _ => 4.0,
+        Relation::Co => -14.0,
+        Relation::Fr => 14.0,
+        _ => -28.0,
     };
     let (d, lx, ly) = if e.from.0 == e.to.0 && e.relation == Relation::Po && e.to.1 > e.from.1 {
         let (y1, y2) = (ay + NODE_H / 2.0, by - NODE_H / 2.0);
-        (format!("M{ax:.1} {y1:.1}L{bx:.1} {y2:.1}"), ax + 10.0, (y1 + y2) / 2.0 + 4.0)
+        // Its label a third of the way down, clear of a barrier's rule in the middle.
+        (format!("M{ax:.1} {y1:.1}L{bx:.1} {y2:.1}"), ax + 10.0, y1 + (y2 - y1) / 3.0 + 4.0)
     } else if e.from.0 == e.to.0 {
         let x = ax + half;
         let reach = 22.0 + (ay - by).abs() / ROW_H * 4.0;

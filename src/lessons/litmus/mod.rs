@@ -44,7 +44,7 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
 pub const MAX_TEXT: usize = 600;
 /// Most candidate executions the lab weighs: beyond it, it asks for a smaller test rather than
 /// keep the page busy.
-pub const MAX_CANDIDATES: u128 = 200_000;
+pub const MAX_CANDIDATES: u128 = 30_000;
 
 /// Most outcomes the table lists (and the count kernel keeps a counter for): each register and
 /// overwritten location multiplies them by the values it may take.
@@ -201,7 +201,7 @@ impl LabSettings {
         if candidates > MAX_CANDIDATES {
             return Err(LabError {
                 line: None,
-                message: format!("{candidates} candidate executions: the lab weighs at most {MAX_CANDIDATES}. Use fewer accesses to one location."),
+                message: format!("{candidates} candidate executions: the lab weighs at most {MAX_CANDIDATES}, location by location. Use fewer accesses to one location."),
             });
         }
         Ok(test)

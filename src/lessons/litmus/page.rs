@@ -28,6 +28,8 @@ struct Analysis {
     test: LitmusTest,
     rows: Vec<Row>,
     kernels: Kernels,
+    /// How long both verdicts on every outcome took, in milliseconds (the bench reads it).
+    verdict_ms: f64,
 }
 
 /// A run's counts, with the test source they belong to (a row shows them only while the test
@@ -51,9 +53,11 @@ pub fn LitmusLab() -> impl IntoView {
     let analysis: Memo<Result<Arc<Analysis>, LabError>> = Memo::new(move |_| {
         settings.with(|s| {
             let test = s.test()?;
+            let start = now_ms();
             let rows = rows(&test);
+            let verdict_ms = now_ms() - start;
             let kernels = kernels(&test, &s.text, WORKGROUP_SIZE);
-            Ok(Arc::new(Analysis { test, rows, kernels }))
+            Ok(Arc::new(Analysis { test, rows, kernels, verdict_ms }))
         })
     });
     let job = GpuJob::<LabRun>::new();
@@ -316,6 +320,18 @@ fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<Lab
     // The row whose execution graph is drawn, by its outcome's name (kept while the same
     // outcome is in the next test's table too).
     let drawn = RwSignal::new(None::<String>);
+    // Each row asks whether it is the one drawn: only the two whose answer changes wake, not
+    // every row of a table that can run to thousands.
+    let selected = leptos::reactive::computed::Selector::new(move || drawn.get());
+    // A forbidden outcome the GPU produced is drawn at once: the graph of what was seen.
+    Effect::new(move |_| {
+        let Ok(a) = analysis.get() else { return };
+        let seen = job.result.with(|r| observed(&Ok(Arc::clone(&a)), r));
+        let Some((counts, _)) = seen else { return };
+        if let Some(row) = a.rows.iter().zip(&counts).find(|(row, &c)| !row.allowed() && c > 0).map(|(row, _)| row) {
+            drawn.set(Some(row.name.clone()));
+        }
+    });
     let table = move || {
         let a = analysis.get().ok()?;
         let seen = job.result.with(|r| observed(&Ok(Arc::clone(&a)), r));
@@ -333,12 +349,12 @@ fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<Lab
             .enumerate()
             .map(|(i, row)| {
                 let count = seen.as_ref().map(|(c, _)| c.get(i).copied().unwrap_or(0));
-                outcome_row(&a.test, row, count, most, replay, drawn)
+                outcome_row(&a.test, row, count, most, replay, drawn, selected.clone())
             })
             .collect_view();
         Some(view! {
             <div class="returned-wrap">
-                <table class="returned litmus-outcomes" data-testid="litmus-outcomes">
+                <table class="returned litmus-outcomes" data-testid="litmus-outcomes" data-verdict-ms=format!("{:.2}", a.verdict_ms)>
                     <caption>{caption}</caption>
                     <thead><tr>
                         <th scope="col">"outcome"</th>
@@ -354,18 +370,20 @@ fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<Lab
     };
     view! {
         {table}
-        <ExecutionGraph analysis=analysis drawn=drawn />
+        <ExecutionGraph analysis=analysis drawn=drawn job=job />
     }
 }
 
 /// The execution graph of the row the reader picked: the events, the relations between them,
 /// the cycle the verdict rests on lit, and the same said in words.
 #[component]
-fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSignal<Option<String>>) -> impl IntoView {
+fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSignal<Option<String>>, job: GpuJob<LabRun>) -> impl IntoView {
     move || {
         let a = analysis.get().ok()?;
         let name = drawn.get()?;
-        let row = a.rows.iter().find(|r| r.name == name)?;
+        let index = a.rows.iter().position(|r| r.name == name)?;
+        let row = &a.rows[index];
+        let seen = job.result.with(|r| observed(&Ok(Arc::clone(&a)), r)).and_then(|(counts, _)| counts.get(index).copied()).filter(|&c| c > 0);
         let w = why(&a.test, row);
         let verdict = match (row.allowed(), row.sc.is_some()) {
             (true, true) => "allowed: an interleaving reaches it",
@@ -373,7 +391,9 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
             (false, _) => "forbidden",
         };
         let title = format!("Execution graph of {name}, {verdict}");
+        let start = now_ms();
         let drawing = graph::draw(&a.test, w.execution.as_ref(), &w.cycle, None, &format!("{title}. {}", w.sentence));
+        let draw_ms = now_ms() - start;
         let edges = drawing
             .edges
             .iter()
@@ -385,7 +405,7 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
             .collect_view();
         let kind = if !row.allowed() { "forbidden" } else if row.sc.is_some() { "sc" } else { "weak" };
         Some(view! {
-            <figure class=format!("exec-graph-figure {kind}") data-testid="litmus-graph" data-outcome=name.clone()>
+            <figure class=format!("exec-graph-figure {kind}") data-testid="litmus-graph" data-outcome=name.clone() data-draw-ms=format!("{draw_ms:.2}")>
                 <figcaption><strong>{name.clone()}</strong>{format!(": {verdict}")}</figcaption>
                 <div class="exec-graph-wrap" inner_html=drawing.svg></div>
                 <p class="graph-legend" aria-hidden="true">
@@ -396,6 +416,16 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
                     <span class="g-key g-barrier">"barrier"</span>" happens-before through a barrier; thick: the cycle"
                 </p>
                 <p class="graph-why" data-testid="litmus-graph-why" inner_html=crate::site::glossary::gloss(&escape(&w.sentence))></p>
+                {seen.map(|count| if row.allowed() {
+                    view! { <p data-testid="litmus-graph-seen">{format!("Your GPU ended {count} instance(s) this way.")}</p> }.into_any()
+                } else {
+                    view! {
+                        <p class="verdict bad" data-testid="litmus-graph-alarm">
+                            {format!("Your GPU ended {count} instance(s) this way, which WGSL forbids: the graph is of such an execution, and the cycle is why none may happen. ")}
+                            "The verdict rests on WGSL's memory model as this lab reads it, checked against a second, independent reading on thousands of random tests, against the WebGPU conformance tests and against the Vulkan memory model's own tests. If it holds, this is a bug in the GPU, its driver or the compiler: the GPU panel's download has the run's details to report it."
+                        </p>
+                    }.into_any()
+                })}
                 <details>
                     <summary>"The graph as a list"</summary>
                     <ul class="graph-edges">{edges}</ul>
@@ -409,7 +439,15 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-fn outcome_row(test: &LitmusTest, row: &Row, count: Option<u64>, most: u64, replay: Callback<Vec<Move>>, drawn: RwSignal<Option<String>>) -> impl IntoView {
+fn outcome_row(
+    test: &LitmusTest,
+    row: &Row,
+    count: Option<u64>,
+    most: u64,
+    replay: Callback<Vec<Move>>,
+    drawn: RwSignal<Option<String>>,
+    selected: leptos::reactive::computed::Selector<Option<String>>,
+) -> impl IntoView {
     let sc = row.sc.as_ref().map(|moves| {
         let steps = moves.iter().map(|m| view! { <li>{describe_move(test, *m)}</li> }).collect_view();
         let moves = moves.clone();
@@ -428,8 +466,8 @@ fn outcome_row(test: &LitmusTest, row: &Row, count: Option<u64>, most: u64, repl
     let why = why(test, row).sentence;
     let name = row.name.clone();
     let showing = {
-        let name = name.clone();
-        move || drawn.with(|d| d.as_deref() == Some(name.as_str()))
+        let name = Some(name.clone());
+        move || selected.selected(&name)
     };
     let draw = {
         let name = name.clone();

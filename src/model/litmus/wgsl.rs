@@ -100,37 +100,122 @@ pub struct Verdicts {
     pub forbidden: BTreeMap<Outcome, Refusal>,
 }
 
+// `coherence` keeps one location's events as the bits of a u32.
+const _: () = assert!(super::MAX_THREADS * super::MAX_STATEMENTS <= 32);
+
+#[derive(Clone, Copy)]
 struct Event {
     at: Move,
     op: Op,
 }
 
-/// How many candidate executions [`verdicts`] would weigh: each compare-exchange's success or
-/// failure, each read's source, each location's order of writes. Saturates.
+/// How many candidate executions [`verdicts`] weighs: for each location, each of its
+/// compare-exchanges' success or failure, each of its reads' source, each order of its writes;
+/// summed over the locations, which it weighs apart. Saturates.
 pub fn candidates(test: &LitmusTest) -> u128 {
     let ops: Vec<Op> = test.threads.iter().flatten().copied().filter(|op| op.loc().is_some()).collect();
-    let cas = ops.iter().filter(|op| matches!(op, Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).count() as u32;
-    let mut total: u128 = 1u128.checked_shl(cas).unwrap_or(u128::MAX);
-    for l in 0..LOCATIONS.len() {
-        let writes = ops.iter().filter(|op| op.loc() == Some(l) && matches!(op, Op::Store { .. } | Op::Rmw { .. })).count() as u128;
-        let reads = ops.iter().filter(|op| op.loc() == Some(l) && matches!(op, Op::Load { .. } | Op::Rmw { .. })).count() as u32;
-        let orders: u128 = (1..=writes).fold(1u128, |a, k| a.saturating_mul(k));
-        total = total.saturating_mul(orders).saturating_mul((writes + 1).saturating_pow(reads));
-    }
-    total
+    (0..LOCATIONS.len())
+        .map(|l| {
+            let here = || ops.iter().filter(move |op| op.loc() == Some(l));
+            let cas = here().filter(|op| matches!(op, Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).count() as u32;
+            let writes = here().filter(|op| matches!(op, Op::Store { .. } | Op::Rmw { .. })).count() as u128;
+            let reads = here().filter(|op| matches!(op, Op::Load { .. } | Op::Rmw { .. })).count() as u32;
+            let orders: u128 = (1..=writes).fold(1u128, |a, k| a.saturating_mul(k));
+            1u128.checked_shl(cas).unwrap_or(u128::MAX).saturating_mul(orders).saturating_mul((writes + 1).saturating_pow(reads))
+        })
+        .fold(0u128, u128::saturating_add)
 }
 
+/// An outcome seen from one location: the values its reads put in their registers, and its
+/// final value where the outcome lists one.
+type Key = (Vec<(usize, u32)>, Option<u32>);
+
+/// What one location's candidate executions produce, by [`Key`]: an execution the rules allow,
+/// or the first refused one.
+#[derive(Default)]
+struct Part {
+    allowed: BTreeMap<Key, Execution>,
+    refused: BTreeMap<Key, Refusal>,
+}
+
+/// Every outcome some candidate produces, allowed or refused, weighed one location at a time.
+///
+/// With relaxed atomics nothing a read returns orders anything (there is no release or
+/// acquire): happens-before is program order and the barriers, fixed before any value is
+/// known, and both rules speak of one location at a time. So a candidate of the whole test
+/// keeps the rules exactly when its part on each location does, and an outcome is allowed
+/// exactly when each location's part of it is. Weighing the locations apart costs the sum of
+/// their candidates rather than the product (the tests check this against a reading that
+/// weighs whole executions).
 pub fn verdicts(test: &LitmusTest) -> Verdicts {
-    let events: Vec<Event> = test
+    let all: Vec<Event> = test
         .threads
         .iter()
         .enumerate()
         .flat_map(|(t, ops)| ops.iter().enumerate().filter(|(_, op)| op.loc().is_some()).map(move |(i, op)| Event { at: (t, i), op: *op }))
         .collect();
-    let hb = happens_before(test, &events);
+    let overwritten = test.overwritten();
+    let parts: Vec<Part> = (0..LOCATIONS.len())
+        .map(|l| {
+            let events: Vec<Event> = all.iter().filter(|e| e.op.loc() == Some(l)).copied().collect();
+            let hb = happens_before(test, &events);
+            location_part(&events, &hb, l, overwritten.contains(&l))
+        })
+        .collect();
+    let mut out = Verdicts::default();
+    for outcome in test.outcomes() {
+        let keys: Vec<Key> = (0..LOCATIONS.len()).map(|l| key_of(&all, l, &outcome)).collect();
+        let allowed: Vec<Option<&Execution>> = parts.iter().zip(&keys).map(|(p, k)| p.allowed.get(k)).collect();
+        if allowed.iter().all(Option::is_some) {
+            out.allowed.insert(outcome, merge(allowed.into_iter().flatten()));
+            continue;
+        }
+        // Forbidden if every location's part is produced by some candidate and one's is refused.
+        let produced = parts.iter().zip(&keys).all(|(p, k)| p.allowed.contains_key(k) || p.refused.contains_key(k));
+        let Some(l) = (0..LOCATIONS.len()).find(|&l| !parts[l].allowed.contains_key(&keys[l])) else { continue };
+        if !produced {
+            continue;
+        }
+        let mut refusal = parts[l].refused[&keys[l]].clone();
+        let pieces = parts.iter().zip(&keys).filter_map(|(p, k)| p.allowed.get(k).or_else(|| p.refused.get(k).and_then(|r| r.execution.as_ref())));
+        refusal.execution = Some(merge(pieces));
+        out.forbidden.insert(outcome, refusal);
+    }
+    out
+}
+
+/// Location `l`'s part of `outcome`: the registers its reads fill, and its final value if listed.
+fn key_of(all: &[Event], l: usize, outcome: &Outcome) -> Key {
+    let registers = all
+        .iter()
+        .filter(|e| e.op.loc() == Some(l))
+        .filter_map(
+            |e| if let Op::Load { reg, .. } | Op::Rmw { reg, .. } = e.op { Some((reg, outcome.registers.get(reg).copied().unwrap_or(0))) } else { None },
+        )
+        .collect();
+    (registers, outcome.finals.iter().find(|(f, _)| *f == l).map(|&(_, v)| v))
+}
+
+/// One execution made of the locations' parts, each list in the order of the statements.
+fn merge<'a>(pieces: impl Iterator<Item = &'a Execution>) -> Execution {
+    let mut e = Execution { reads_from: Vec::new(), coherence: Vec::new(), values: Vec::new() };
+    for p in pieces {
+        e.reads_from.extend(p.reads_from.iter().copied());
+        e.coherence.extend(p.coherence.iter().cloned());
+        e.values.extend(p.values.iter().copied());
+    }
+    e.reads_from.sort_unstable();
+    e.coherence.sort_unstable();
+    e.values.sort_unstable();
+    e
+}
+
+/// Every candidate execution of one location's `events` (each compare-exchange's success or
+/// failure, each read's source, the order of the writes), weighed against both rules.
+fn location_part(events: &[Event], hb: &[Vec<bool>], l: usize, overwritten: bool) -> Part {
     let cas: Vec<usize> = (0..events.len()).filter(|&e| matches!(events[e].op, Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).collect();
     let reads: Vec<usize> = (0..events.len()).filter(|&e| matches!(events[e].op, Op::Load { .. } | Op::Rmw { .. })).collect();
-    let mut out = Verdicts::default();
+    let mut out = Part::default();
     for successes in 0..1u32 << cas.len() {
         let writes_at = |e: usize| match events[e].op {
             Op::Store { .. } => true,
@@ -138,33 +223,40 @@ pub fn verdicts(test: &LitmusTest) -> Verdicts {
             Op::Rmw { .. } => true,
             _ => false,
         };
-        let writes: Vec<Vec<usize>> =
-            (0..LOCATIONS.len()).map(|l| (0..events.len()).filter(|&e| events[e].op.loc() == Some(l) && writes_at(e)).collect()).collect();
-        // Each read's choices: the initial value, or any other write to its location.
-        let choices: Vec<Vec<Option<usize>>> = reads
-            .iter()
-            .map(|&r| std::iter::once(None).chain(writes[events[r].op.loc().unwrap_or(0)].iter().copied().filter(|&w| w != r).map(Some)).collect())
-            .collect();
+        let mut writes: Vec<Vec<usize>> = vec![Vec::new(); LOCATIONS.len()];
+        writes[l] = (0..events.len()).filter(|&e| writes_at(e)).collect();
+        // Each read's choices: the initial value, or any other write to the location.
+        let choices: Vec<Vec<Option<usize>>> =
+            reads.iter().map(|&r| std::iter::once(None).chain(writes[l].iter().copied().filter(|&w| w != r).map(Some)).collect()).collect();
+        let every_order = orders(&writes);
         for rf in product(&choices) {
             let source = |e: usize| reads.iter().position(|&r| r == e).and_then(|i| rf[i]);
-            let Some(values) = values(&events, &reads, &rf, &writes_at) else { continue };
-            for co in orders(&writes) {
-                let outcome = outcome(test, &events, &values, &co);
+            let Some(values) = values(events, &reads, &rf, &writes_at) else { continue };
+            let registers: Vec<(usize, u32)> = reads
+                .iter()
+                .filter_map(|&r| if let Op::Load { reg, .. } | Op::Rmw { reg, .. } = events[r].op { Some((reg, values[r].0.unwrap_or(0))) } else { None })
+                .collect();
+            for co in &every_order {
+                let last = overwritten.then(|| co[l].last().and_then(|&w| values[w].1).unwrap_or(0));
+                let key = (registers.clone(), last);
+                if out.allowed.contains_key(&key) {
+                    continue;
+                }
                 let execution = || Execution {
                     reads_from: reads.iter().zip(&rf).map(|(&r, w)| (events[r].at, w.map(|w| events[w].at))).collect(),
-                    coherence: co.iter().enumerate().filter(|(_, o)| !o.is_empty()).map(|(l, o)| (l, o.iter().map(|&e| events[e].at).collect())).collect(),
+                    coherence: if co[l].is_empty() { Vec::new() } else { vec![(l, co[l].iter().map(|&e| events[e].at).collect())] },
                     values: events.iter().zip(&values).map(|(e, &(r, w))| (e.at, r, w)).collect(),
                 };
-                let broken = atomicity(&events, &co, &source).or_else(|| coherence(&events, &hb, &co, &reads, &rf));
-                match broken {
+                // Most candidates break a rule, and most outcomes are refused many times over:
+                // the words and the cycle are worked out only for the first refusal of each.
+                let explain = !out.refused.contains_key(&key);
+                match atomicity(events, co, &source, explain).or_else(|| coherence(events, hb, co, &reads, &rf, explain)) {
                     None => {
-                        out.forbidden.remove(&outcome);
-                        out.allowed.entry(outcome).or_insert_with(execution);
+                        out.refused.remove(&key);
+                        out.allowed.insert(key, execution());
                     }
                     Some((rule, why, cycle)) => {
-                        if !out.allowed.contains_key(&outcome) {
-                            out.forbidden.entry(outcome).or_insert_with(|| Refusal { rule, why, execution: Some(execution()), cycle });
-                        }
+                        out.refused.entry(key).or_insert_with(|| Refusal { rule, why, execution: Some(execution()), cycle });
                     }
                 }
             }
@@ -267,17 +359,6 @@ fn values(events: &[Event], reads: &[usize], rf: &[Option<usize>], writes_at: &d
         .collect()
 }
 
-fn outcome(test: &LitmusTest, events: &[Event], values: &[(Option<u32>, Option<u32>)], co: &[Vec<usize>]) -> Outcome {
-    let mut registers = vec![0; test.registers.len()];
-    for (e, event) in events.iter().enumerate() {
-        if let Op::Load { reg, .. } | Op::Rmw { reg, .. } = event.op {
-            registers[reg] = values[e].0.unwrap_or(0);
-        }
-    }
-    let finals = test.overwritten().into_iter().map(|l| (l, co[l].last().and_then(|&w| values[w].1).unwrap_or(0))).collect();
-    Outcome { registers, finals }
-}
-
 fn describe(events: &[Event], e: usize) -> String {
     let (t, i) = events[e].at;
     format!("T{t}'s statement {}", i + 1)
@@ -287,7 +368,7 @@ fn describe(events: &[Event], e: usize) -> String {
 type Broken = (Rule, String, Vec<(Move, Move, Relation)>);
 
 /// A read-modify-write must follow the write it read immediately in coherence order.
-fn atomicity(events: &[Event], co: &[Vec<usize>], source: &dyn Fn(usize) -> Option<usize>) -> Option<Broken> {
+fn atomicity(events: &[Event], co: &[Vec<usize>], source: &dyn Fn(usize) -> Option<usize>, explain: bool) -> Option<Broken> {
     for (l, order) in co.iter().enumerate() {
         for (pos, &e) in order.iter().enumerate() {
             if !matches!(events[e].op, Op::Rmw { .. }) {
@@ -298,6 +379,9 @@ fn atomicity(events: &[Event], co: &[Vec<usize>], source: &dyn Fn(usize) -> Opti
                 None => 0,
                 Some(w) => order.iter().position(|&x| x == w)? + 1,
             };
+            if pos != expected && !explain {
+                return Some((Rule::Atomicity, String::new(), Vec::new()));
+            }
             let what = read.map_or("the initial 0".to_owned(), |w| format!("what {} wrote", describe(events, w)));
             if pos > expected {
                 // Another write lands between the value it read and its own.
@@ -332,17 +416,16 @@ fn atomicity(events: &[Event], co: &[Vec<usize>], source: &dyn Fn(usize) -> Opti
 }
 
 /// No cycle of happens-before with one location's reads-from, coherence and from-read.
-fn coherence(events: &[Event], hb: &[Vec<bool>], co: &[Vec<usize>], reads: &[usize], rf: &[Option<usize>]) -> Option<Broken> {
+fn coherence(events: &[Event], hb: &[Vec<bool>], co: &[Vec<usize>], reads: &[usize], rf: &[Option<usize>], explain: bool) -> Option<Broken> {
     let n = events.len();
-    // eco: reads-from, coherence and from-read, then closed transitively (one location each).
-    // `edges` keeps the unclosed ones, labelled, to find the cycle's path again.
-    let mut eco = vec![vec![false; n]; n];
-    let mut edges: Vec<(usize, usize, Relation)> = Vec::new();
+    // eco: reads-from, coherence and from-read, then closed transitively. One location's
+    // events number at most MAX_THREADS × MAX_STATEMENTS, so each row is a set of bits: this
+    // runs once per candidate, and bits keep it to a few hundred operations.
     let rank = |e: usize| co.iter().find_map(|o| o.iter().position(|&x| x == e));
+    let mut edges: Vec<(usize, usize, Relation)> = Vec::new();
     for order in co {
         for (i, &a) in order.iter().enumerate() {
             for &b in &order[i + 1..] {
-                eco[a][b] = true;
                 edges.push((a, b, Relation::Co));
             }
         }
@@ -351,28 +434,33 @@ fn coherence(events: &[Event], hb: &[Vec<bool>], co: &[Vec<usize>], reads: &[usi
         let loc = events[r].op.loc();
         let order = &co[loc.unwrap_or(0)];
         if let Some(w) = *w {
-            eco[w][r] = true;
             edges.push((w, r, Relation::Rf));
         }
         // From-read: to every write after the one it read (after none: the initial value).
         let after = w.and_then(rank).map_or(0, |p| p + 1);
         for &later in &order[after.min(order.len())..] {
             if later != r {
-                eco[r][later] = true;
                 edges.push((r, later, Relation::Fr));
             }
         }
     }
+    let mut eco = vec![0u32; n];
+    for &(a, b, _) in &edges {
+        eco[a] |= 1 << b;
+    }
     for k in 0..n {
         for a in 0..n {
-            for b in 0..n {
-                eco[a][b] |= eco[a][k] && eco[k][b];
+            if eco[a] >> k & 1 == 1 {
+                eco[a] |= eco[k];
             }
         }
     }
     for a in 0..n {
         for b in 0..n {
-            if hb[a][b] && eco[b][a] {
+            if hb[a][b] && eco[b] >> a & 1 == 1 {
+                if !explain {
+                    return Some((Rule::Coherence, String::new(), Vec::new()));
+                }
                 let l = events[a].op.loc().unwrap_or(0);
                 let ordered = if events[a].at.0 == events[b].at.0 { Relation::Po } else { Relation::Barrier };
                 let mut cycle = vec![(events[a].at, events[b].at, ordered)];
