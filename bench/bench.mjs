@@ -395,6 +395,10 @@ if (only) {
       }
     }
     if (only.includes('lab')) printLab(await labGraph(browser, server.url));
+    if (only.includes('pages')) {
+      const pages = await everyPage(browser, server.url);
+      for (const r of pages.rows) console.log(`  ${r.id.padEnd(18)} ${kb(r.gzip).padStart(9)} initial transfer (gzip)`);
+    }
   } finally {
     await browser.close();
     server.close();

@@ -165,13 +165,41 @@ pub fn bits_of(x: f32) -> i64 {
 }
 
 /// An f32 as the site writes it: `-0.0` keeps its sign, whole numbers keep a `.0`, infinities
-/// are `∞`, `−∞`.
+/// are `∞`, `−∞`; the fraction in full up to nine digits (the model's values are sixteenths),
+/// then cut.
+///
+/// By hand rather than with `{:?}`: Rust's float formatting would add several KB to every
+/// page's wasm for the one lesson whose model holds floats.
 pub fn float_text(x: f32) -> String {
-    match x {
-        f32::INFINITY => "∞".to_owned(),
-        f32::NEG_INFINITY => "−∞".to_owned(),
-        _ => format!("{x:?}"),
+    if x.is_nan() {
+        return "NaN".to_owned();
     }
+    if x.is_infinite() {
+        return if x > 0.0 { "∞".to_owned() } else { "−∞".to_owned() };
+    }
+    let mut out = String::new();
+    if x.is_sign_negative() {
+        out.push('-');
+    }
+    let x = f64::from(x.abs());
+    let whole = x.trunc();
+    out.push_str(&(whole as u64).to_string());
+    out.push('.');
+    // Every f32 is a sum of powers of two, so its fraction times ten, digit by digit, stays
+    // exact in an f64 for as many digits as are shown here.
+    let mut fraction = x - whole;
+    let mut digits = 0;
+    loop {
+        fraction *= 10.0;
+        let digit = fraction.trunc();
+        out.push(char::from(b'0' + digit as u8));
+        fraction -= digit;
+        digits += 1;
+        if fraction == 0.0 || digits == 9 {
+            break;
+        }
+    }
+    out
 }
 
 /// Where a cell lives, as the kernel declares it.

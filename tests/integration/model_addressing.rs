@@ -11,6 +11,7 @@ fn machine(lines: Vec<Instr>, cells: usize) -> Machine {
         register_names: vec!["a", "b"],
         grids: Vec::new(),
         workgroup: &[],
+        floats: &[],
     };
     Machine::new(Arc::new(program), 2, vec![0; cells])
 }

@@ -15,6 +15,7 @@ fn write_barrier_read(threads: usize) -> Machine {
         register_names: vec!["r"],
         grids: Vec::new(),
         workgroup: &[],
+        floats: &[],
     };
     Machine::new(Arc::new(program), threads, vec![0])
 }

@@ -18,6 +18,47 @@ use std::fmt::Write;
 
 // Columns far enough apart for the arrows between threads and their labels to be read: two
 // threads fit a phone's panel, four scroll inside their own box.
+/// The graph's own styles, in herd's colours (rf red, co blue, fr orange, po the text's),
+/// for light and dark: they come with the lab's code, not in the stylesheet every page loads.
+pub const STYLE: &str = r#":root{--rel-rf:#c62828;--rel-co:#1565c0;--rel-fr:#d55e00;--rel-sync:#1f7a3a}
+@media (prefers-color-scheme: dark){:root{--rel-rf:#ff7b7b;--rel-co:#6cb4ff;--rel-fr:#ffa552;--rel-sync:#6fd39b}}
+.exec-graph-figure { margin: 1rem 0 0; padding: 0.75rem; border: 1px solid var(--border); border-radius: 6px; background: var(--panel); }
+.exec-graph-figure.forbidden { border-color: var(--bar-alarm); }
+.exec-graph-figure figcaption { margin-bottom: 0.4rem; }
+.exec-graph-wrap { overflow-x: auto; }
+.exec-graph { display: block; font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
+.exec-graph .g-thread { fill: var(--muted); font-size: 12px; font-weight: 700; }
+.exec-graph .g-event rect { fill: var(--code-bg); stroke: var(--border); stroke-width: 1.5; }
+.exec-graph .g-event text { fill: var(--fg); }
+.exec-graph .g-event.now rect { stroke: var(--accent); stroke-width: 3; }
+.exec-graph .g-barrier-rule { stroke: var(--muted); stroke-width: 2; stroke-dasharray: 5 3; }
+.exec-graph .g-barrier-name { fill: var(--muted); font-size: 11px; }
+.exec-graph .g-edge path { fill: none; stroke-width: 1.6; }
+.exec-graph .g-edge text { font-size: 11px; font-weight: 700; paint-order: stroke; stroke: var(--panel); stroke-width: 3px; }
+.exec-graph .g-edge.lit path { stroke-width: 3.2; }
+.exec-graph .g-edge.faded { opacity: 0.4; }
+.exec-graph .g-po path, .exec-graph path.g-po { stroke: var(--fg); fill: var(--fg); }
+.exec-graph .g-rf path, .exec-graph path.g-rf { stroke: var(--rel-rf); fill: var(--rel-rf); }
+.exec-graph .g-co path, .exec-graph path.g-co { stroke: var(--rel-co); fill: var(--rel-co); }
+.exec-graph .g-fr path, .exec-graph path.g-fr { stroke: var(--rel-fr); fill: var(--rel-fr); }
+.exec-graph .g-barrier path, .exec-graph path.g-barrier { stroke: var(--rel-sync); fill: var(--rel-sync); }
+.exec-graph .g-edge path { fill: none; }
+.exec-graph .g-barrier path { stroke-dasharray: 6 3; }
+.exec-graph .g-po text { fill: var(--fg); }
+.exec-graph .g-rf text { fill: var(--rel-rf); }
+.exec-graph .g-co text { fill: var(--rel-co); }
+.exec-graph .g-fr text { fill: var(--rel-fr); }
+.exec-graph .g-barrier text { fill: var(--rel-sync); }
+.graph-legend { font-size: 0.8rem; color: var(--muted); margin: 0.4rem 0; }
+.graph-legend .g-key { font: 700 0.8rem ui-monospace, SFMono-Regular, Menlo, monospace; }
+.graph-legend .g-po { color: var(--fg); }
+.graph-legend .g-rf { color: var(--rel-rf); }
+.graph-legend .g-co { color: var(--rel-co); }
+.graph-legend .g-fr { color: var(--rel-fr); }
+.graph-legend .g-barrier { color: var(--rel-sync); }
+.graph-why { margin: 0.4rem 0; }
+.graph-edges { font: 0.8rem ui-monospace, SFMono-Regular, Menlo, monospace; }"#;
+
 const COL_W: f64 = 144.0;
 const NODE_W: f64 = 84.0;
 const NODE_H: f64 = 26.0;
@@ -190,12 +231,11 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
                 // A dashed rule across the column, "barrier" on it; the call in full on hover.
                 let _ = write!(
                     svg,
-                    "<g class=\"g-barrier-mark\"><title>{text}()</title><line class=\"g-barrier-rule\" x1=\"{x:.1}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\"/><text class=\"g-barrier-name\" x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"middle\">{4}</text></g>",
+                    "<g class=\"g-barrier-mark\"><title>{text}()</title><line class=\"g-barrier-rule\" x1=\"{x:.1}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\"/><text class=\"g-barrier-name\" x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"middle\">barrier</text></g>",
                     y + NODE_H / 2.0,
                     x + NODE_W,
                     x + NODE_W * 0.25,
-                    y + NODE_H / 2.0 - 5.0,
-                    "barrier"
+                    y + NODE_H / 2.0 - 5.0
                 );
                 continue;
             }

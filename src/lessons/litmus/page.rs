@@ -406,6 +406,7 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
         let kind = if !row.allowed() { "forbidden" } else if row.sc.is_some() { "sc" } else { "weak" };
         Some(view! {
             <figure class=format!("exec-graph-figure {kind}") data-testid="litmus-graph" data-outcome=name.clone() data-draw-ms=format!("{draw_ms:.2}")>
+                <style>{graph::STYLE}</style>
                 <figcaption><strong>{name.clone()}</strong>{format!(": {verdict}")}</figcaption>
                 <div class="exec-graph-wrap" inner_html=drawing.svg></div>
                 <p class="graph-legend" aria-hidden="true">

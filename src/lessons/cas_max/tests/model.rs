@@ -76,3 +76,20 @@ fn both_zeros_end_at_plus_zero_whatever_the_order() {
     assert_eq!(end.program().cell_text(BEST, end.memory[BEST]), "-0.0");
     assert_eq!(MODEL_START, bits_of(f32::NEG_INFINITY));
 }
+
+#[test]
+fn floats_are_written_as_the_kernel_holds_them() {
+    use crate::model::float_text;
+    for (x, text) in [(-0.0, "-0.0"), (0.0, "0.0"), (-495.3125, "-495.3125"), (1.5, "1.5"), (625.0, "625.0"), (f32::NEG_INFINITY, "−∞")] {
+        assert_eq!(float_text(x), text, "{x}");
+    }
+    // Beyond nine digits the fraction is cut: 0.1 is not a sum of powers of two.
+    assert_eq!(float_text(0.1), "0.100000001");
+    // Every input of both sets reads back as the number it is.
+    for inputs in [CasInputs::Mixed, CasInputs::NonPositive] {
+        for i in 0..2000 {
+            let x = inputs.value(i);
+            assert_eq!(float_text(x).parse::<f32>().unwrap().to_bits(), x.to_bits(), "{x}");
+        }
+    }
+}

@@ -90,10 +90,8 @@ impl Rel {
         fn visit(r: &Rel, nodes: &[usize], at: usize, colour: &mut [u8]) -> bool {
             colour[at] = 1;
             for &next in nodes {
-                if r.has(at, next) {
-                    if colour[next] == 1 || (colour[next] == 0 && visit(r, nodes, next, colour)) {
-                        return true;
-                    }
+                if r.has(at, next) && (colour[next] == 1 || (colour[next] == 0 && visit(r, nodes, next, colour))) {
+                    return true;
                 }
             }
             colour[at] = 2;
