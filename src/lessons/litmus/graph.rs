@@ -291,6 +291,7 @@ fn edge_path(e: &Edge, any_lit: bool) -> String {
     )
 }
 
-fn escape(s: &str) -> String {
+/// Text made safe inside markup and its attributes.
+pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }

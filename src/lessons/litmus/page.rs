@@ -416,7 +416,7 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
                     <span class="g-key g-fr">"fr"</span>" from-read · "
                     <span class="g-key g-barrier">"barrier"</span>" happens-before through a barrier; thick: the cycle"
                 </p>
-                <p class="graph-why" data-testid="litmus-graph-why" inner_html=crate::site::glossary::gloss(&escape(&w.sentence))></p>
+                <p class="graph-why" data-testid="litmus-graph-why" inner_html=crate::site::glossary::gloss(&graph::escape(&w.sentence))></p>
                 {seen.map(|count| if row.allowed() {
                     view! { <p data-testid="litmus-graph-seen">{format!("Your GPU ended {count} instance(s) this way.")}</p> }.into_any()
                 } else {
@@ -436,9 +436,6 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
     }
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
 
 fn outcome_row(
     test: &LitmusTest,
@@ -503,7 +500,7 @@ fn outcome_row(
             <td>{sc.map_or_else(|| view! { <span>"no"</span> }.into_any(), IntoAny::into_any)}</td>
             <td><span class=format!("verdict-tag {kind}")>{verdict}</span></td>
             <td class="why">
-                <span inner_html=crate::site::glossary::gloss(&escape(&why))></span>" "
+                <span inner_html=crate::site::glossary::gloss(&graph::escape(&why))></span>" "
                 <button class="small" data-testid=format!("litmus-why-{name}") aria-pressed=move || showing().to_string() on:click=draw>"graph"</button>
             </td>
             <td class="observed">{count.map(|c| view! {
