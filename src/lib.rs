@@ -6,6 +6,7 @@
 //!   Vulkan or in the browser over WebGPU.
 //! - [`data`]: JSON out (downloads, reports) and in (the real-GPU figures, read by name).
 //! - [`site`]: URL parameters, settings in the link, permalinks, embedding.
+//! - [`text`]: numbers written for the page by hand.
 //! - `ui` (browser only): Leptos components.
 //!
 //! [`lessons`] holds one folder per lesson, built on the engine, and the table that lists them;
@@ -16,6 +17,7 @@ pub mod gpu;
 pub mod lessons;
 pub mod model;
 pub mod site;
+pub mod text;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

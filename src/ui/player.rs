@@ -1,6 +1,7 @@
 //! Step, back, play, pause, speed, reset and scrub over any timeline: the model's run or a
 //! replay of what the GPU recorded. The timeline is a cursor, a length and a way to seek.
 
+use crate::ui::number::Num;
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -130,10 +131,10 @@ pub fn Player(
                     <select on:change=move |e| {
                         // Matched against the offered values rather than parsed: no float parser in the page.
                         let chosen = event_target_value(&e);
-                        speed.set(SPEEDS.into_iter().find(|s| s.to_string() == chosen).unwrap_or(2.0));
+                        speed.set(SPEEDS.into_iter().find(|s| Num(*s).to_string() == chosen).unwrap_or(2.0));
                     } data-testid=format!("{name}-speed")>
                         {SPEEDS.iter().map(|s| view! {
-                            <option value=s.to_string() selected=*s == speed.get_untracked()>{format!("{s}× /s")}</option>
+                            <option value=Num(*s) selected=*s == speed.get_untracked()>{format!("{}× /s", Num(*s))}</option>
                         }).collect_view()}
                     </select>
                 </label>

@@ -9,6 +9,8 @@
 //! `prefers-reduced-motion: reduce` draws no tokens at all.
 
 use crate::model::{Access, AccessKind, Instr, Machine, Mark, Program, Space, ThreadStatus, Trace};
+use crate::text::fixed;
+use crate::ui::number::Num;
 use crate::ui::token_layer::{Flight, Painted, TokenLayer};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -498,7 +500,7 @@ pub fn Scene(
                 .enumerate()
                 .map(|(r, name)| {
                     let x = first + r as f64 * l.reg_w + l.reg_w / 2.0;
-                    view! { <text class="header" x=x y=TOP - 8.0 text-anchor="middle">{*name}</text> }
+                    view! { <text class="header" x=Num(x) y=Num(TOP - 8.0) text-anchor="middle">{*name}</text> }
                 })
                 .collect_view()
         })
@@ -535,109 +537,108 @@ pub fn Scene(
         let released = move || gate_state.with(|s| s.2);
         Some(view! {
             <g class="gate" class:open=released data-testid="scene-gate" data-arrived=move || gate_state.with(|s| s.0) data-of=move || gate_state.with(|s| s.1)>
-                <rect class="gate-frame" x=x y=TOP width=GATE_W height=height rx="3" />
-                <rect class="gate-fill" x=x y=move || TOP + height - fill() width=GATE_W height=fill rx="3" />
-                <text class="gate-count" x=x y=TOP - 8.0>{move || gate_state.with(|&(waiting, of, released)| if released { "open".to_owned() } else { format!("{waiting} of {of}") })}</text>
-                <text class="mark stuck" x=x y=l.lanes_bottom + 13.0 data-testid="scene-gate-stuck"
+                <rect class="gate-frame" x=Num(x) y=Num(TOP) width=Num(GATE_W) height=Num(height) rx="3" />
+                <rect class="gate-fill" x=Num(x) y=move || Num(TOP + height - fill()) width=Num(GATE_W) height=move || Num(fill()) rx="3" />
+                <text class="gate-count" x=Num(x) y=Num(TOP - 8.0)>{move || gate_state.with(|&(waiting, of, released)| if released { "open".to_owned() } else { format!("{waiting} of {of}") })}</text>
+                <text class="mark stuck" x=Num(x) y=Num(l.lanes_bottom + 13.0) data-testid="scene-gate-stuck"
                     display=move || (!stuck.get()).then_some("none")>"stuck"</text>
             </g>
         })
     };
-    let memory =
-        move || {
-            let l = layout.get();
-            let p = program.get();
-            untrack(write_cells);
-            let cells = states(cell_store, p.memory_names.len());
-            let class = |a: usize, small: bool| {
-                let state = cells[a].clone();
-                let workgroup = p.space(a) == Space::Workgroup;
-                move || {
-                    state.with(|s| {
-                        let mut c = String::from(if small { "cell small" } else { "cell" });
-                        for (on, name) in [(workgroup, " workgroup"), (s.held, " held"), (s.touched, " touched"), (s.lost.is_some(), " lost")] {
-                            if on {
-                                c.push_str(name);
-                            }
+    let memory = move || {
+        let l = layout.get();
+        let p = program.get();
+        untrack(write_cells);
+        let cells = states(cell_store, p.memory_names.len());
+        let class = |a: usize, small: bool| {
+            let state = cells[a].clone();
+            let workgroup = p.space(a) == Space::Workgroup;
+            move || {
+                state.with(|s| {
+                    let mut c = String::from(if small { "cell small" } else { "cell" });
+                    for (on, name) in [(workgroup, " workgroup"), (s.held, " held"), (s.touched, " touched"), (s.lost.is_some(), " lost")] {
+                        if on {
+                            c.push_str(name);
                         }
-                        c
-                    })
-                }
-            };
-            let loose = l
-                .loose
-                .iter()
-                .map(|&a| {
-                    let (x, y, w, h) = l.cells[a];
-                    let name = p.memory_names.get(a).cloned().unwrap_or_default();
-                    let state = cells[a].clone();
-                    let value = {
-                        let state = state.clone();
-                        move || state.with(|s| s.value.clone())
-                    };
-                    // Under the cell, one note at a time: a lost update, else what this step did to it.
-                    let lost_mark = move || {
-                        state.with(|s| match (s.lost, &s.change) {
-                            (Some(erased), _) => Some(
-                                view! {
-                                    <text class="mark lost" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">
-                                        <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
-                                        {format!("✕ t{erased} lost")}
-                                    </text>
-                                }
-                                .into_any(),
-                            ),
-                            (None, Some(change)) => Some(
-                                view! {
-                                    <text class="change" x=x + w / 2.0 y=y + h + 13.0 text-anchor="middle">{change.clone()}</text>
-                                }
-                                .into_any(),
-                            ),
-                            (None, None) => None,
-                        })
-                    };
-                    view! {
-                        <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
-                            <rect x=x y=y width=w height=h rx="4" />
-                            <text class="cell-name" x=x + 5.0 y=y + 11.0>{name.clone()}</text>
-                            <text class="cell-value" x=x + w / 2.0 y=y + h - 8.0 text-anchor="middle" data-testid=format!("model-{name}")>{value}</text>
-                            {lost_mark}
-                        </g>
                     }
+                    c
                 })
-                .collect_view();
-            let grids =
-                p.grids
-                    .iter()
-                    .zip(&l.matrices)
-                    .map(|(g, (caption, x, y))| {
-                        let cells = (0..g.rows * g.cols).map(|i| {
+            }
+        };
+        let loose = l
+            .loose
+            .iter()
+            .map(|&a| {
+                let (x, y, w, h) = l.cells[a];
+                let name = p.memory_names.get(a).cloned().unwrap_or_default();
+                let state = cells[a].clone();
+                let value = {
+                    let state = state.clone();
+                    move || state.with(|s| s.value.clone())
+                };
+                // Under the cell, one note at a time: a lost update, else what this step did to it.
+                let lost_mark = move || {
+                    state.with(|s| match (s.lost, &s.change) {
+                        (Some(erased), _) => Some(
+                            view! {
+                                <text class="mark lost" x=Num(x + w / 2.0) y=Num(y + h + 13.0) text-anchor="middle">
+                                    <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
+                                    {format!("✕ t{erased} lost")}
+                                </text>
+                            }
+                            .into_any(),
+                        ),
+                        (None, Some(change)) => Some(
+                            view! {
+                                <text class="change" x=Num(x + w / 2.0) y=Num(y + h + 13.0) text-anchor="middle">{change.clone()}</text>
+                            }
+                            .into_any(),
+                        ),
+                        (None, None) => None,
+                    })
+                };
+                view! {
+                    <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
+                        <rect x=Num(x) y=Num(y) width=Num(w) height=Num(h) rx="4" />
+                        <text class="cell-name" x=Num(x + 5.0) y=Num(y + 11.0)>{name.clone()}</text>
+                        <text class="cell-value" x=Num(x + w / 2.0) y=Num(y + h - 8.0) text-anchor="middle" data-testid=format!("model-{name}")>{value}</text>
+                        {lost_mark}
+                    </g>
+                }
+            })
+            .collect_view();
+        let grids = p
+            .grids
+            .iter()
+            .zip(&l.matrices)
+            .map(|(g, (caption, x, y))| {
+                let cells = (0..g.rows * g.cols).map(|i| {
                 let a = g.start + i;
                 let (cx, cy, w, h) = l.cells.get(a).copied().unwrap_or_default();
                 let state = cells[a].clone();
                 view! {
                     <g class=class(a, true)>
-                        <rect x=cx y=cy width=w height=h />
-                        <text class="cell-value" x=cx + w / 2.0 y=cy + h - 7.0 text-anchor="middle">{move || state.with(|s| s.value.clone())}</text>
+                        <rect x=Num(cx) y=Num(cy) width=Num(w) height=Num(h) />
+                        <text class="cell-value" x=Num(cx + w / 2.0) y=Num(cy + h - 7.0) text-anchor="middle">{move || state.with(|s| s.value.clone())}</text>
                     </g>
                 }
             }).collect_view();
-                        view! {
-                            <g class="matrix">
-                                <text class="header" x=*x y=*y - 4.0>{caption.clone()}</text>
-                                {cells}
-                            </g>
-                        }
-                    })
-                    .collect_view();
-            view! {
-                {l.spaces.iter().map(|&(space, x, y)| view! {
-                    <text class="header" class:workgroup=space == Space::Workgroup x=x y=y>{space.caption()}</text>
-                }).collect_view()}
-                {loose}
-                {grids}
-            }
-        };
+                view! {
+                    <g class="matrix">
+                        <text class="header" x=Num(*x) y=Num(*y - 4.0)>{caption.clone()}</text>
+                        {cells}
+                    </g>
+                }
+            })
+            .collect_view();
+        view! {
+            {l.spaces.iter().map(|&(space, x, y)| view! {
+                <text class="header" class:workgroup=space == Space::Workgroup x=Num(x) y=Num(y)>{space.caption()}</text>
+            }).collect_view()}
+            {loose}
+            {grids}
+        }
+    };
     // The threads not drawn, in one row under the lanes; the button under the scene.
     let more = move || {
         let l = layout.get();
@@ -645,7 +646,7 @@ pub fn Scene(
             let (x, y) = l.more_row();
             let shown = l.shown;
             view! {
-                <text class="more" x=x + 6.0 y=y + ROW_H / 2.0 + 4.5 data-testid="scene-hidden">{move || machine.with(|m| hidden_summary(m, shown))}</text>
+                <text class="more" x=Num(x + 6.0) y=Num(y + ROW_H / 2.0 + 4.5) data-testid="scene-hidden">{move || machine.with(|m| hidden_summary(m, shown))}</text>
             }
         })
     };
@@ -672,8 +673,8 @@ pub fn Scene(
         <div class="scene" node_ref=container class:compact=move || layout.with(|l| l.compact) data-testid="scene"
             class:finished=move || machine.with(|m| m.threads.iter().all(|t| t.status == ThreadStatus::Done))
             data-moving=move || moving.get().to_string()>
-            <svg role="img" aria-label=label viewBox=move || layout.with(|l| format!("0 0 {:.0} {:.0}", l.width, l.height))
-                width=move || layout.with(|l| format!("{:.0}", l.width))
+            <svg role="img" aria-label=label viewBox=move || layout.with(|l| format!("0 0 {} {}", fixed(l.width, 0), fixed(l.height, 0)))
+                width=move || layout.with(|l| fixed(l.width, 0).to_string())
                 preserveAspectRatio="xMinYMin meet">
                 {registers_header}
                 {lanes}
@@ -886,14 +887,14 @@ fn scene_lane(
             match (handle.registers.get(r), handle.register_boxes.get(r)) {
                 (Some(&text), _) => view! {
                     <g class="reg">
-                        <rect x=x + 2.0 y=y + 2.0 width=reg_w - 4.0 height=h - 4.0 rx="3" />
-                        <text node_ref=text x=x + reg_w / 2.0 y=text_y text-anchor="middle" data-testid=test_id>{state.register(r)}</text>
+                        <rect x=Num(x + 2.0) y=Num(y + 2.0) width=Num(reg_w - 4.0) height=Num(h - 4.0) rx="3" />
+                        <text node_ref=text x=Num(x + reg_w / 2.0) y=Num(text_y) text-anchor="middle" data-testid=test_id>{state.register(r)}</text>
                     </g>
                 }
                 .into_any(),
                 (_, Some(&boxed)) => view! {
                     <g class="reg">
-                        <rect node_ref=boxed x=x + 2.0 y=y + 2.0 width=reg_w - 4.0 height=h - 4.0 rx="3" data-testid=test_id data-value=state.register(r) />
+                        <rect node_ref=boxed x=Num(x + 2.0) y=Num(y + 2.0) width=Num(reg_w - 4.0) height=Num(h - 4.0) rx="3" data-testid=test_id data-value=state.register(r) />
                     </g>
                 }
                 .into_any(),
@@ -903,7 +904,7 @@ fn scene_lane(
         .collect_view();
     let instruction_node = handle.instruction;
     let instruction = (!compact).then(|| view! {
-        <text class="pc" node_ref=instruction_node x=x0 + 34.0 y=text_y display=state.stale.is_some().then_some("none")>{state.instruction(program, room)}</text>
+        <text class="pc" node_ref=instruction_node x=Num(x0 + 34.0) y=Num(text_y) display=state.stale.is_some().then_some("none")>{state.instruction(program, room)}</text>
     });
     // Scheduling by hand: the lane is the thread's step button (keys 1–8 do the same).
     let step = move || {
@@ -917,15 +918,15 @@ fn scene_lane(
             <g node_ref=handle.button role=role tabindex=tabindex aria-label=label aria-disabled=disabled data-testid=test_id
                 on:click=move |_| step()
                 on:keydown=move |e| if e.key() == "Enter" || e.key() == " " { e.prevent_default(); step(); }>
-                <rect class="lane-bg" x=x0 y=y + 1.0 width=lane_w height=h - 2.0 rx="4" />
+                <rect class="lane-bg" x=Num(x0) y=Num(y + 1.0) width=Num(lane_w) height=Num(h - 2.0) rx="4" />
             </g>
-            <text class="thread" x=x0 + 6.0 y=text_y>{format!("t{t}")}</text>
+            <text class="thread" x=Num(x0 + 6.0) y=Num(text_y)>{format!("t{t}")}</text>
             {instruction}
             {registers}
             <g class="mark stale" node_ref=handle.stale display=state.stale.is_none().then_some("none")
                 data-testid=state.stale.is_some().then(|| format!("scene-stale-{t}"))>
-                <rect x=x0 + badge_x y=y + 3.0 width=lane_w - regs as f64 * reg_w - badge_x - 4.0 height=h - 6.0 rx="3" />
-                <text node_ref=handle.stale_text x=x0 + badge_x + 6.0 y=y + h / 2.0 + 4.0>{state.stale.clone().unwrap_or_default()}</text>
+                <rect x=Num(x0 + badge_x) y=Num(y + 3.0) width=Num(lane_w - regs as f64 * reg_w - badge_x - 4.0) height=Num(h - 6.0) rx="3" />
+                <text node_ref=handle.stale_text x=Num(x0 + badge_x + 6.0) y=Num(y + h / 2.0 + 4.0)>{state.stale.clone().unwrap_or_default()}</text>
             </g>
         </g>
     }
@@ -985,6 +986,10 @@ fn room_of(container: NodeRef<leptos::html::Div>, reflow: bool) -> Signal<f64> {
     let room = RwSignal::new(guess);
     Effect::new(move |_| {
         let Some(div) = container.get() else { return };
+        // Measured only in the observer's callback, which the browser runs after its layout
+        // (and once at the start): read anywhere else, the width would force a layout of the
+        // whole page then and there, and on a page that has just built a long table (the lab's
+        // thousands of outcomes) that alone took most of a second.
         let measure = {
             let div = div.clone();
             move || {
@@ -995,7 +1000,6 @@ fn room_of(container: NodeRef<leptos::html::Div>, reflow: bool) -> Signal<f64> {
                 }
             }
         };
-        measure();
         let callback = Closure::<dyn Fn()>::new(measure);
         if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
             observer.observe(&div);

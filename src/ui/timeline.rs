@@ -5,6 +5,8 @@
 //! a ring. Clicking a step jumps there, as scrubbing does. Knows no lesson.
 
 use crate::model::{Access, AccessKind, Mark, Trace};
+use crate::text::{fixed, Fixed};
+use crate::ui::number::Num;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -33,19 +35,29 @@ fn describe(a: &Access) -> String {
     format!("thread {} {}{mark}", a.thread, a.kind.name())
 }
 
+/// A number in path data: to a tenth of a unit.
+fn d(v: f64) -> Fixed {
+    fixed(v, 1)
+}
+
+/// A circle of radius `r` round (`x`, `y`) as path data: two arcs.
+fn ring_path(x: f64, y: f64, r: f64) -> String {
+    format!("M{} {}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 {} 0", d(x - r), d(y), d(2.0 * r), d(-2.0 * r), r = d(r))
+}
+
 /// The outline of one access's mark, as path data: its shape says its kind (colour is never
 /// the only channel).
 fn shape(a: &Access, row_h: f64) -> String {
     let (x, y) = centre(a, row_h);
     let r = (row_h * 0.36).max(2.0);
-    let rect = |w: f64, h: f64| format!("M{:.1} {:.1}h{w:.1}v{h:.1}h{:.1}z", x - w / 2.0, y - h / 2.0, -w);
-    let circle = |r: f64| format!("M{:.1} {y:.1}a{r:.1} {r:.1} 0 1 0 {:.1} 0a{r:.1} {r:.1} 0 1 0 {:.1} 0", x - r, 2.0 * r, -2.0 * r);
+    let rect = |w: f64, h: f64| format!("M{} {}h{}v{}h{}z", d(x - w / 2.0), d(y - h / 2.0), d(w), d(h), d(-w));
+    let circle = |r: f64| ring_path(x, y, r);
     match a.kind {
         AccessKind::Read => circle(r),
         AccessKind::Write => rect(2.0 * r, 2.0 * r),
         AccessKind::ReadModifyWrite => {
-            let d = r * 1.3;
-            format!("M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}z", y - d, x + d, y + d, x - d)
+            let s = r * 1.3;
+            format!("M{} {}L{} {}L{} {}L{} {}z", d(x), d(y - s), d(x + s), d(y), d(x), d(y + s), d(x - s), d(y))
         }
         AccessKind::Arrive => rect(3.0, 2.4 * r),
         AccessKind::Release => rect(4.0, 3.0 * r),
@@ -82,7 +94,7 @@ fn marks(accesses: &[&Access], row_h: f64, cursor: Signal<usize>) -> AnyView {
         .filter(|a| matches!(a.mark, Some(Mark::LostUpdate { .. })))
         .map(|a| {
             let (x, y) = centre(a, row_h);
-            format!("M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}", x - r, y - r, x + r, y + r, x + r, y - r, x - r, y + r)
+            format!("M{} {}L{} {}M{} {}L{} {}", d(x - r), d(y - r), d(x + r), d(y + r), d(x + r), d(y - r), d(x - r), d(y + r))
         })
         .collect();
     let lost = (!lost.is_empty()).then(|| view! { <path class="tl-lost" d=lost /> });
@@ -91,11 +103,10 @@ fn marks(accesses: &[&Access], row_h: f64, cursor: Signal<usize>) -> AnyView {
     for a in accesses {
         if let Some(Mark::StaleRead { at, .. }) = a.mark {
             let (x, y) = centre(a, row_h);
-            let ring = r + 2.5;
-            let d = format!("M{:.1} {y:.1}a{ring:.1} {ring:.1} 0 1 0 {:.1} 0a{ring:.1} {ring:.1} 0 1 0 {:.1} 0", x - ring, 2.0 * ring, -2.0 * ring);
+            let ring = ring_path(x, y, r + 2.5);
             match rings.iter_mut().find(|(t, _)| *t == at) {
-                Some((_, path)) => path.push_str(&d),
-                None => rings.push((at, d)),
+                Some((_, path)) => path.push_str(&ring),
+                None => rings.push((at, ring)),
             }
         }
     }
@@ -141,7 +152,7 @@ pub fn Timeline(
                 .filter(|(_, b)| t.accesses[*b].tick == tick && t.accesses[*b].thread < rows)
                 .map(|&(a, b)| {
                     let ((x1, y1), (x2, y2)) = (centre(&t.accesses[a], h), centre(&t.accesses[b], h));
-                    format!("M{x1:.1} {y1:.1}L{x2:.1} {y2:.1}")
+                    format!("M{} {}L{} {}", d(x1), d(y1), d(x2), d(y2))
                 })
                 .collect()
         });
@@ -161,7 +172,7 @@ pub fn Timeline(
             <g class="tl-step" class:current=move || cursor.get() == tick data-step=tick
                 on:click=move |_| seek.run(tick)>
                 <title>{title}</title>
-                <rect class="tl-hit" x=LEFT + (tick - 1) as f64 * COL_W y="0" width=COL_W height=full />
+                <rect class="tl-hit" x=Num(LEFT + (tick - 1) as f64 * COL_W) y="0" width=Num(COL_W) height=Num(full) />
                 {links}
                 {marks}
             </g>
@@ -172,13 +183,13 @@ pub fn Timeline(
         let compact = geometry(threads.get()).1;
         (0..threads.get())
             .filter(|t| !compact || t % 8 == 0)
-            .map(|t| view! { <text class="tl-thread" x="2" y=TOP + (t as f64 + 0.5) * h + 3.5>{format!("t{t}")}</text> })
+            .map(|t| view! { <text class="tl-thread" x="2" y=Num(TOP + (t as f64 + 0.5) * h + 3.5)>{format!("t{t}")}</text> })
             .collect_view()
     };
     view! {
         <figure class="timeline">
             <div class="timeline-scroll" data-testid=test_id>
-                <svg width=width height=height role="img"
+                <svg width=move || Num(width()) height=move || Num(height()) role="img"
                     aria-label=move || format!("Timeline of the first {} step(s): one row per thread; click a step to go there.", cursor.get())>
                     {labels}
                     <For each=steps key=|step| *step let:step>{column(step.1)}</For>

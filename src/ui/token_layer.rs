@@ -10,6 +10,7 @@
 //! SVG texts taking new numbers cost the page a relayout of every one of them each lockstep
 //! step, where a frame paints them all in a fraction of a millisecond.
 
+use crate::text::fixed;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::f64::consts::TAU;
@@ -78,8 +79,8 @@ impl Flying {
         // Resizing clears the canvas and its settings: only when the scene's size changed.
         if (canvas.width(), canvas.height()) != (pixels_w, pixels_h) {
             let style = web_sys::HtmlElement::style(canvas);
-            let _ = style.set_property("width", &format!("{w}px"));
-            let _ = style.set_property("height", &format!("{h}px"));
+            let _ = style.set_property("width", &format!("{}px", fixed(w, 2)));
+            let _ = style.set_property("height", &format!("{}px", fixed(h, 2)));
             canvas.set_width(pixels_w);
             canvas.set_height(pixels_h);
         }
