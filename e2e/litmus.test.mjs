@@ -5,6 +5,7 @@
 // test here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { useSite } from './support/fixture.mjs';
 import { openPage, screenshotPath, showGpuPanel } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
@@ -40,6 +41,41 @@ test('message passing: four outcomes, the weak one allowed across workgroups and
   // The link follows: it reopens the same state.
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
   assert.match(page.url(), /preset=mp&placement=same&memory=storage&barrier=storage/);
+  page.assertNoConsoleErrors();
+});
+
+test("the H100's counts stand beside the reader's, for the preset and configuration shown", async () => {
+  const report = JSON.parse(fs.readFileSync(new URL('../data/h100-litmus.json', import.meta.url), 'utf8'));
+  const col = (name) => report.columns.indexOf(name);
+  const page = await open('&preset=mp');
+  for (const [placement, barrier] of [['across', 'none'], ['same', 'storage']]) {
+    await page.getByTestId('litmus-placement').selectOption(placement);
+    await page.getByTestId('litmus-barrier').selectOption(barrier);
+    const config = report.rows.find((r) => r[col('preset')] === 'mp' && r[col('placement')] === placement && r[col('memory')] === 'storage' && r[col('barrier')] === barrier);
+    const expected = Object.fromEntries(config[col('outcomes')].split('; ').map((o) => { const [name, rest] = o.split(': '); return [name, Number(rest.split(' ')[0])]; }));
+    await page.getByTestId('litmus-h100-column').waitFor();
+    const cells = await page.locator('[data-testid=litmus-outcomes] tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [tr.dataset.outcome, Number(tr.querySelector('[data-testid=litmus-h100-count]').textContent)]));
+    assert.deepEqual(Object.fromEntries(cells), expected, `${placement}, ${barrier}`);
+    assert.equal(cells.reduce((a, [, c]) => a + c, 0), config[col('instances')] - config[col('unlisted')]);
+  }
+  // A test of the reader's own has no H100 figures: no column.
+  await page.getByTestId('litmus-text').fill('T0: x=1; y=2 | T1: r0=y; r1=x');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=litmus-outcomes] tbody tr').length > 0 && !document.querySelector('[data-testid=litmus-h100-column]'));
+  page.assertNoConsoleErrors();
+});
+
+test('a test of thousands of outcomes shows the first 256 at once, and all of them when asked', async () => {
+  const text = 'T0: x=1; x=2; y=1 | T1: x=3; r0=x; r1=y | T2: x=4; r2=x; y=1 | T3: x=1; r3=x';
+  const page = await open(`&test=${encodeURIComponent(text)}`);
+  await page.getByTestId('litmus-outcomes').waitFor();
+  const rows = page.locator('[data-testid=litmus-outcomes] tbody tr');
+  assert.equal(await rows.count(), 256);
+  const all = Number((await page.getByTestId('litmus-outcomes').locator('caption').textContent()).match(/^(\d+) outcomes/)[1]);
+  assert.ok(all > 256, `${all} outcomes`);
+  await page.getByTestId('litmus-show-every').click();
+  await page.waitForFunction((all) => document.querySelectorAll('[data-testid=litmus-outcomes] tbody tr').length === all, all);
+  assert.equal(await page.getByTestId('litmus-show-every').count(), 0);
   page.assertNoConsoleErrors();
 });
 

@@ -87,7 +87,7 @@ pub fn LitmusLab() -> impl IntoView {
         }
     });
     let lab_model = gpu_half!(Part::LabModel, (analysis, session));
-    let outcomes = gpu_half!(Part::LabOutcomes, (analysis, job, replay));
+    let outcomes = gpu_half!(Part::LabOutcomes, (analysis, job, replay, settings));
 
     view! {
         <article class="lesson litmus">
@@ -140,8 +140,8 @@ pub fn gpu_half(part: GpuPart) -> AnyView {
                 <ModelOutcome analysis=analysis session=session />
             }
         }),
-        Part::LabOutcomes => part.view(|(analysis, job, replay): (Tested, GpuJob<LabRun>, Callback<Vec<Move>>)| {
-            view! { <OutcomeTable analysis=analysis job=job replay=replay /> }
+        Part::LabOutcomes => part.view(|(analysis, job, replay, settings): (Tested, GpuJob<LabRun>, Callback<Vec<Move>>, Memo<LabSettings>)| {
+            view! { <OutcomeTable analysis=analysis job=job replay=replay settings=settings /> }
         }),
         _ => part.view(|(analysis, compiled, job, settings, text): LabSignals| {
             warm_kernels(analysis, compiled);
@@ -315,8 +315,19 @@ fn observed(analysis: &Result<Arc<Analysis>, LabError>, run: &Option<LabRun>) ->
     (a.kernels.test.source == r.source).then(|| (r.counts.counts.clone(), r.counts.unlisted))
 }
 
+/// Rows of the outcome table built at first: a test of two threads has tens of outcomes, the
+/// largest thousands.
+const ROWS_AT_FIRST: usize = 256;
+
 #[component]
-fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<LabRun>, replay: Callback<Vec<Move>>) -> impl IntoView {
+fn OutcomeTable(
+    analysis: Memo<Result<Arc<Analysis>, LabError>>,
+    job: GpuJob<LabRun>,
+    replay: Callback<Vec<Move>>,
+    settings: Memo<LabSettings>,
+) -> impl IntoView {
+    // What the H100 counted for this preset in this configuration, beside the reader's counts.
+    let h100 = Memo::new(move |_| settings.with(h100_run));
     // The row whose execution graph is drawn, by its outcome's name (kept while the same
     // outcome is in the next test's table too).
     let drawn = RwSignal::new(None::<String>);
@@ -332,26 +343,62 @@ fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<Lab
             drawn.set(Some(row.name.clone()));
         }
     });
+    // Whether a long table shows every row; a new test starts short again.
+    let show_every = RwSignal::new(false);
+    Effect::new(move |_| {
+        analysis.track();
+        show_every.set(false);
+    });
     let table = move || {
         let a = analysis.get().ok()?;
         let seen = job.result.with(|r| observed(&Ok(Arc::clone(&a)), r));
         let most = seen.as_ref().map_or(0, |(c, _)| c.iter().copied().max().unwrap_or(0));
         let sc_count = a.rows.iter().filter(|r| r.sc.is_some()).count();
         let allowed = a.rows.iter().filter(|r| r.allowed()).count();
+        let on_h100 = h100.with(|h| h.is_some()).then_some(" The last column: the same kernels, in this configuration, on a data-centre GPU.").unwrap_or("");
         let caption = format!(
-            "{} outcomes: {sc_count} reached by some interleaving (sequential consistency), {allowed} allowed by WGSL's memory model, {} forbidden.",
+            "{} outcomes: {sc_count} reached by some interleaving (sequential consistency), {allowed} allowed by WGSL's memory model, {} forbidden.{on_h100}",
             a.rows.len(),
             a.rows.len() - allowed
         );
+        // A long table is shown in part until the reader asks for all of it: building
+        // thousands of rows at once would hold the page for a second. Rows the GPU produced
+        // and the row whose graph is drawn are always shown.
+        let every = show_every.get() || a.rows.len() <= ROWS_AT_FIRST;
+        let picked = drawn.get_untracked();
         let rows = a
             .rows
             .iter()
             .enumerate()
-            .map(|(i, row)| {
+            .filter_map(|(i, row)| {
                 let count = seen.as_ref().map(|(c, _)| c.get(i).copied().unwrap_or(0));
-                outcome_row(&a.test, row, count, most, replay, drawn, selected.clone())
+                let on_h100 = h100.with(|h| h.as_ref().map(|(_, c)| c.outcomes.iter().find(|o| o.outcome == row.name).map_or(0, |o| o.count)));
+                let shown = every
+                    || i < ROWS_AT_FIRST
+                    || count.is_some_and(|c| c > 0)
+                    || on_h100.is_some_and(|c| c > 0)
+                    || picked.as_ref() == Some(&row.name);
+                shown.then(|| outcome_row(&a.test, row, Counts { yours: count, most, h100: on_h100 }, replay, drawn, selected.clone()))
             })
             .collect_view();
+        let left = (!every).then(|| {
+            let all = a.rows.len();
+            view! {
+                <button type="button" class="show-all" data-testid="litmus-show-every" on:click=move |_| show_every.set(true)>
+                    {format!("Show all {all} outcomes (the first {ROWS_AT_FIRST} are shown, and every one your GPU produced)")}
+                </button>
+            }
+        });
+        let h100_head = h100.with(|h| {
+            h.as_ref().map(|(adapter, c)| {
+                let title = format!(
+                    "The same kernels in this configuration ({}) on an {adapter}, natively over Vulkan: {} instances",
+                    c.configuration(),
+                    c.instances
+                );
+                view! { <th scope="col" title=title data-testid="litmus-h100-column">"seen on an H100"</th> }
+            })
+        });
         Some(view! {
             <div class="returned-wrap">
                 <table class="returned litmus-outcomes" data-testid="litmus-outcomes" data-verdict-ms=format!("{:.2}", a.verdict_ms)>
@@ -362,10 +409,12 @@ fn OutcomeTable(analysis: Memo<Result<Arc<Analysis>, LabError>>, job: GpuJob<Lab
                         <th scope="col">"WGSL"</th>
                         <th scope="col">"why"</th>
                         <th scope="col">"seen on your GPU"</th>
+                        {h100_head}
                     </tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
+            {left}
         })
     };
     view! {
@@ -437,20 +486,46 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
 }
 
 
+/// A row's counts: the reader's GPU's (once run), the most any row has, and the H100's where
+/// its report ran this preset in this configuration.
+struct Counts {
+    yours: Option<u64>,
+    most: u64,
+    h100: Option<u64>,
+}
+
+/// The H100's run of the preset shown in the configuration chosen, and the GPU's name.
+fn h100_run(settings: &LabSettings) -> Option<(String, super::measured::MeasuredConfig)> {
+    let preset = preset_of(&settings.text)?;
+    let (adapter, configs) = super::measured::parse_litmus_report(super::measured::H100_LITMUS)?;
+    let config = configs.into_iter().find(|c| {
+        c.preset == preset
+            && c.placement == super::placement_name(settings.placement)
+            && c.memory == super::memory_name(settings.memory)
+            && c.barrier == settings.barrier.name()
+    })?;
+    Some((adapter, config))
+}
+
 fn outcome_row(
     test: &LitmusTest,
     row: &Row,
-    count: Option<u64>,
-    most: u64,
+    Counts { yours: count, most, h100 }: Counts,
     replay: Callback<Vec<Move>>,
     drawn: RwSignal<Option<String>>,
     selected: leptos::reactive::computed::Selector<Option<String>>,
 ) -> impl IntoView {
     let sc = row.sc.as_ref().map(|moves| {
-        let steps = moves.iter().map(|m| view! { <li>{describe_move(test, *m)}</li> }).collect_view();
+        // The interleaving's steps are written out when the reader opens them, not for every
+        // row of the table up front.
+        let opened = RwSignal::new(false);
+        let steps = {
+            let (test, moves) = (test.clone(), moves.clone());
+            move || opened.get().then(|| moves.iter().map(|m| view! { <li>{describe_move(&test, *m)}</li> }).collect_view())
+        };
         let moves = moves.clone();
         view! {
-            <details>
+            <details on:toggle=move |_| opened.set(true)>
                 <summary>"yes"</summary>
                 <ol class="interleaving">{steps}</ol>
                 <button class="small" data-testid="litmus-replay" on:click=move |_| replay.run(moves.clone())>"Step through it in the model"</button>
@@ -507,6 +582,7 @@ fn outcome_row(
                 <span class="bar-track" aria-hidden="true"><span class=format!("bar {kind}") style=format!("width: {:.1}%", width.unwrap_or(0.0))></span></span>
                 <span class="count">{c.to_string()}</span>
             })}</td>
+            {h100.map(|c| view! { <td class="observed h100" data-testid="litmus-h100-count">{c.to_string()}</td> })}
         </tr>
     }
 }

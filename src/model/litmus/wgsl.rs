@@ -210,6 +210,14 @@ fn merge<'a>(pieces: impl Iterator<Item = &'a Execution>) -> Execution {
     e
 }
 
+/// Where a key stands in a location's part so far.
+#[derive(Clone, Copy, PartialEq)]
+enum Known {
+    Unseen,
+    Refused,
+    Allowed,
+}
+
 /// Every candidate execution of one location's `events` (each compare-exchange's success or
 /// failure, each read's source, the order of the writes), weighed against both rules.
 fn location_part(events: &[Event], hb: &[Vec<bool>], l: usize, overwritten: bool) -> Part {
@@ -228,7 +236,8 @@ fn location_part(events: &[Event], hb: &[Vec<bool>], l: usize, overwritten: bool
         // Each read's choices: the initial value, or any other write to the location.
         let choices: Vec<Vec<Option<usize>>> =
             reads.iter().map(|&r| std::iter::once(None).chain(writes[l].iter().copied().filter(|&w| w != r).map(Some)).collect()).collect();
-        let every_order = orders(&writes);
+        let every_order: Vec<Order> = orders(&writes).into_iter().map(Order::of).collect();
+        let hb_bits: Vec<u32> = hb.iter().map(|row| row.iter().enumerate().fold(0, |bits, (b, &on)| bits | u32::from(on) << b)).collect();
         for rf in product(&choices) {
             let source = |e: usize| reads.iter().position(|&r| r == e).and_then(|i| rf[i]);
             let Some(values) = values(events, &reads, &rf, &writes_at) else { continue };
@@ -236,10 +245,28 @@ fn location_part(events: &[Event], hb: &[Vec<bool>], l: usize, overwritten: bool
                 .iter()
                 .filter_map(|&r| if let Op::Load { reg, .. } | Op::Rmw { reg, .. } = events[r].op { Some((reg, values[r].0.unwrap_or(0))) } else { None })
                 .collect();
-            for co in &every_order {
+            // What is known of this source's keys (one per final value), looked up in `out` once
+            // each rather than once per order: a large test has tens of thousands of orders.
+            let mut known: Vec<(Option<u32>, Known)> = Vec::new();
+            for order in &every_order {
+                let co = &order.co;
                 let last = overwritten.then(|| co[l].last().and_then(|&w| values[w].1).unwrap_or(0));
-                let key = (registers.clone(), last);
-                if out.allowed.contains_key(&key) {
+                let at = match known.iter().position(|(k, _)| *k == last) {
+                    Some(at) => at,
+                    None => {
+                        let key = (registers.clone(), last);
+                        let was = if out.allowed.contains_key(&key) {
+                            Known::Allowed
+                        } else if out.refused.contains_key(&key) {
+                            Known::Refused
+                        } else {
+                            Known::Unseen
+                        };
+                        known.push((last, was));
+                        known.len() - 1
+                    }
+                };
+                if known[at].1 == Known::Allowed {
                     continue;
                 }
                 let execution = || Execution {
@@ -249,14 +276,19 @@ fn location_part(events: &[Event], hb: &[Vec<bool>], l: usize, overwritten: bool
                 };
                 // Most candidates break a rule, and most outcomes are refused many times over:
                 // the words and the cycle are worked out only for the first refusal of each.
-                let explain = !out.refused.contains_key(&key);
-                match atomicity(events, co, &source, explain).or_else(|| coherence(events, hb, co, &reads, &rf, explain)) {
+                let explain = known[at].1 == Known::Unseen;
+                let key = || (registers.clone(), last);
+                match atomicity(events, co, &source, explain).or_else(|| coherence(events, &hb_bits, order, &reads, &rf, explain)) {
                     None => {
-                        out.refused.remove(&key);
-                        out.allowed.insert(key, execution());
+                        out.refused.remove(&key());
+                        out.allowed.insert(key(), execution());
+                        known[at].1 = Known::Allowed;
                     }
                     Some((rule, why, cycle)) => {
-                        out.refused.entry(key).or_insert_with(|| Refusal { rule, why, execution: Some(execution()), cycle });
+                        if explain {
+                            out.refused.insert(key(), Refusal { rule, why, execution: Some(execution()), cycle });
+                            known[at].1 = Known::Refused;
+                        }
                     }
                 }
             }
@@ -415,38 +447,52 @@ fn atomicity(events: &[Event], co: &[Vec<usize>], source: &dyn Fn(usize) -> Opti
     None
 }
 
-/// No cycle of happens-before with one location's reads-from, coherence and from-read.
-fn coherence(events: &[Event], hb: &[Vec<bool>], co: &[Vec<usize>], reads: &[usize], rf: &[Option<usize>], explain: bool) -> Option<Broken> {
-    let n = events.len();
-    // eco: reads-from, coherence and from-read, then closed transitively. One location's
-    // events number at most MAX_THREADS × MAX_STATEMENTS, so each row is a set of bits: this
-    // runs once per candidate, and bits keep it to a few hundred operations.
-    let rank = |e: usize| co.iter().find_map(|o| o.iter().position(|&x| x == e));
-    let mut edges: Vec<(usize, usize, Relation)> = Vec::new();
-    for order in co {
-        for (i, &a) in order.iter().enumerate() {
-            for &b in &order[i + 1..] {
-                edges.push((a, b, Relation::Co));
+/// One coherence order, with what [`coherence`] needs of it worked out once rather than once per
+/// candidate: each write's place, its coherence edges as bits, and the writes from each place on.
+struct Order {
+    co: Vec<Vec<usize>>,
+    rank: [usize; 32],
+    /// `co_bits[a]`: the writes after `a`.
+    co_bits: [u32; 32],
+    /// `from[p]`: the writes at place `p` and after, for each location's order (the one there is).
+    from: Vec<[u32; 33]>,
+}
+
+impl Order {
+    fn of(co: Vec<Vec<usize>>) -> Order {
+        let mut rank = [usize::MAX; 32];
+        let mut co_bits = [0u32; 32];
+        let mut from = Vec::with_capacity(co.len());
+        for order in &co {
+            let mut suffix = [0u32; 33];
+            for (i, &e) in order.iter().enumerate().rev() {
+                rank[e] = i;
+                co_bits[e] = suffix[i + 1];
+                suffix[i] = suffix[i + 1] | 1 << e;
             }
+            from.push(suffix);
         }
+        Order { co, rank, co_bits, from }
     }
+}
+
+/// No cycle of happens-before with one location's reads-from, coherence and from-read.
+fn coherence(events: &[Event], hb: &[u32], order: &Order, reads: &[usize], rf: &[Option<usize>], explain: bool) -> Option<Broken> {
+    let n = events.len();
+    let Order { co, rank, co_bits, from } = order;
+    // eco: reads-from, coherence and from-read, closed transitively. One location's events
+    // number at most MAX_THREADS × MAX_STATEMENTS, so each row is a set of bits: this runs once
+    // per candidate, tens of thousands of times for a large test, and bits keep it to a few
+    // hundred operations.
+    let mut eco = *co_bits;
     for (&r, w) in reads.iter().zip(rf) {
-        let loc = events[r].op.loc();
-        let order = &co[loc.unwrap_or(0)];
+        let l = events[r].op.loc().unwrap_or(0);
         if let Some(w) = *w {
-            edges.push((w, r, Relation::Rf));
+            eco[w] |= 1 << r;
         }
         // From-read: to every write after the one it read (after none: the initial value).
-        let after = w.and_then(rank).map_or(0, |p| p + 1);
-        for &later in &order[after.min(order.len())..] {
-            if later != r {
-                edges.push((r, later, Relation::Fr));
-            }
-        }
-    }
-    let mut eco = vec![0u32; n];
-    for &(a, b, _) in &edges {
-        eco[a] |= 1 << b;
+        let after = w.filter(|&w| rank[w] != usize::MAX).map_or(0, |w| rank[w] + 1);
+        eco[r] |= from[l][after.min(co[l].len())] & !(1 << r);
     }
     for k in 0..n {
         for a in 0..n {
@@ -456,30 +502,59 @@ fn coherence(events: &[Event], hb: &[Vec<bool>], co: &[Vec<usize>], reads: &[usi
         }
     }
     for a in 0..n {
-        for b in 0..n {
-            if hb[a][b] && eco[b] >> a & 1 == 1 {
-                if !explain {
-                    return Some((Rule::Coherence, String::new(), Vec::new()));
-                }
-                let l = events[a].op.loc().unwrap_or(0);
-                let ordered = if events[a].at.0 == events[b].at.0 { Relation::Po } else { Relation::Barrier };
-                let mut cycle = vec![(events[a].at, events[b].at, ordered)];
-                cycle.extend(path(&edges, b, a).into_iter().map(|(x, y, r)| (events[x].at, events[y].at, r)));
-                return Some((
-                    Rule::Coherence,
-                    format!(
-                        "coherence: {} happens before {}, yet in the order of {} (reads-from, coherence, from-read) {} comes first: a cycle",
-                        describe(events, a),
-                        describe(events, b),
-                        LOCATIONS[l],
-                        describe(events, b)
-                    ),
-                    cycle,
-                ));
+        let mut later = hb[a];
+        while later != 0 {
+            let b = later.trailing_zeros() as usize;
+            later &= later - 1;
+            if eco[b] >> a & 1 == 0 {
+                continue;
             }
+            if !explain {
+                return Some((Rule::Coherence, String::new(), Vec::new()));
+            }
+            return Some(explain_coherence(events, co, rank, reads, rf, a, b));
         }
     }
     None
+}
+
+/// The words and the cycle for `a` happening before `b` while `b` comes first in eco.
+fn explain_coherence(events: &[Event], co: &[Vec<usize>], rank: &[usize; 32], reads: &[usize], rf: &[Option<usize>], a: usize, b: usize) -> Broken {
+    let mut edges = Vec::new();
+    for order in co {
+        for (i, &x) in order.iter().enumerate() {
+            for &y in &order[i + 1..] {
+                edges.push((x, y, Relation::Co));
+            }
+        }
+    }
+    for (&r, w) in reads.iter().zip(rf) {
+        let order = &co[events[r].op.loc().unwrap_or(0)];
+        if let Some(w) = *w {
+            edges.push((w, r, Relation::Rf));
+        }
+        let after = w.filter(|&w| rank[w] != usize::MAX).map_or(0, |w| rank[w] + 1);
+        for &later in &order[after.min(order.len())..] {
+            if later != r {
+                edges.push((r, later, Relation::Fr));
+            }
+        }
+    }
+    let l = events[a].op.loc().unwrap_or(0);
+    let ordered = if events[a].at.0 == events[b].at.0 { Relation::Po } else { Relation::Barrier };
+    let mut cycle = vec![(events[a].at, events[b].at, ordered)];
+    cycle.extend(path(&edges, b, a).into_iter().map(|(x, y, r)| (events[x].at, events[y].at, r)));
+    (
+        Rule::Coherence,
+        format!(
+            "coherence: {} happens before {}, yet in the order of {} (reads-from, coherence, from-read) {} comes first: a cycle",
+            describe(events, a),
+            describe(events, b),
+            LOCATIONS[l],
+            describe(events, b)
+        ),
+        cycle,
+    )
 }
 
 /// The shortest path of `edges` from `from` to `to` (breadth first), as its edges.
