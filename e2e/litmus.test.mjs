@@ -65,6 +65,36 @@ test("the H100's counts stand beside the reader's, for the preset and configurat
   page.assertNoConsoleErrors();
 });
 
+test('counts put in the link come back as "observed on" that GPU beside the reader\'s, and leave when the test changes', async () => {
+  const page = await open('&preset=mp');
+  await page.gpuReady();
+  await compiled(page);
+  await page.getByTestId('litmus-dispatches').selectOption('1');
+  await page.runOnGpu();
+  await page.getByTestId('litmus-share').click();
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  const link = page.url();
+  assert.match(link, /results=[^&]+%3A\d+,\d+,\d+,\d+$/);
+  const mine = await page.locator('[data-testid=litmus-outcomes] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.observed));
+  // Another reader opens the link: the counts stand in a column named by the GPU that made them.
+  const other = await open(link.slice(link.indexOf('&')));
+  await other.getByTestId('litmus-linked-column').waitFor();
+  assert.match(await other.getByTestId('litmus-linked-column').textContent(), /^observed on .+ \(from the link\)$/);
+  assert.deepEqual(await other.getByTestId('litmus-linked-count').allTextContents(), mine);
+  // Another configuration is another experiment: the counts leave the table and the link.
+  await other.getByTestId('litmus-placement').selectOption('same');
+  assert.equal(await other.getByTestId('litmus-linked-column').count(), 0);
+  await other.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  assert.doesNotMatch(other.url(), /results=/);
+  other.assertNoConsoleErrors();
+  // Counts that do not fit the test are refused in words, never shown.
+  const wrong = await open('&preset=mp&results=' + encodeURIComponent('Some GPU:1,2,3'));
+  assert.match(await wrong.getByTestId('litmus-linked-mismatch').textContent(), /3 counts from Some GPU, but this test has 4 outcomes/);
+  const garbled = await openPage(site.browser, `${site.url}?lesson=litmus&preset=mp&results=nonsense`);
+  assert.match(await garbled.getByTestId('param-error').textContent(), /results= was ignored: it should read GPU name:count/);
+  page.assertNoConsoleErrors();
+});
+
 test('a test of thousands of outcomes shows the first 256 at once, and all of them when asked', async () => {
   const text = 'T0: x=1; x=2; y=1 | T1: x=3; r0=x; r1=y | T2: x=4; r2=x; y=1 | T3: x=1; r3=x';
   const page = await open(`&test=${encodeURIComponent(text)}`);
@@ -209,7 +239,8 @@ test('the model player steps an interleaving from the table to its outcome', asy
   await target.getByTestId('litmus-replay').click();
   await page.keyboard.press('End');
   assert.equal(await page.getByTestId('lab-model-outcome').getAttribute('data-outcome'), 'r0=1 r1=1');
-  assert.ok((await page.stepIndex())[1] >= 4);
+  // Four statements, four steps: the player steps the test's own lines and nothing else.
+  assert.equal((await page.stepIndex())[1], 4);
   await page.locator('.lab-model-panel').screenshot({ path: screenshotPath('litmus-model') });
   page.assertNoConsoleErrors();
 });

@@ -20,6 +20,9 @@ pub struct ThreadState {
     pub pc: usize,
     pub regs: Vec<i64>,
     pub status: ThreadStatus,
+    /// Where the thread is done: the program's end, or, for a program whose threads each run
+    /// a block of their own (a litmus test's), its block's end.
+    pub end: usize,
 }
 
 /// What one step did, in terms a narrator can say out loud.
@@ -142,7 +145,23 @@ impl Machine {
     pub fn new(program: Arc<Program>, threads: usize, memory: Vec<i64>) -> Self {
         let regs = program.register_names.len();
         let status = if program.is_empty() { ThreadStatus::Done } else { ThreadStatus::Ready };
-        Machine { threads: vec![ThreadState { pc: 0, regs: vec![0; regs], status }; threads], memory, barrier_arrivals: 0, program }
+        let end = program.len();
+        Machine { threads: vec![ThreadState { pc: 0, regs: vec![0; regs], status, end }; threads], memory, barrier_arrivals: 0, program }
+    }
+
+    /// A machine whose thread `t` runs only `blocks[t]`, the lines from its start up to its end:
+    /// threads that run different code, with no line spent choosing it (a litmus test's threads,
+    /// each its own statements).
+    pub fn with_blocks(program: Arc<Program>, blocks: &[std::ops::Range<usize>], memory: Vec<i64>) -> Self {
+        let regs = program.register_names.len();
+        let threads = blocks
+            .iter()
+            .map(|b| {
+                let (status, pc) = if b.is_empty() { (ThreadStatus::Done, program.len()) } else { (ThreadStatus::Ready, b.start) };
+                ThreadState { pc, regs: vec![0; regs], status, end: b.end.min(program.len()) }
+            })
+            .collect();
+        Machine { threads, memory, barrier_arrivals: 0, program }
     }
 
     pub fn program(&self) -> &Arc<Program> {
@@ -377,7 +396,8 @@ impl Machine {
         if taken {
             let thread = &mut self.threads[t];
             thread.pc = target;
-            thread.status = if target >= self.program.len() { ThreadStatus::Done } else { ThreadStatus::Ready };
+            thread.status = if target >= thread.end { ThreadStatus::Done } else { ThreadStatus::Ready };
+            Self::past_the_end(thread, self.program.len());
         } else {
             self.advance(t);
         }
@@ -387,7 +407,16 @@ impl Machine {
     fn advance(&mut self, t: usize) {
         let thread = &mut self.threads[t];
         thread.pc += 1;
-        thread.status = if thread.pc >= self.program.len() { ThreadStatus::Done } else { ThreadStatus::Ready };
+        thread.status = if thread.pc >= thread.end { ThreadStatus::Done } else { ThreadStatus::Ready };
+        Self::past_the_end(thread, self.program.len());
+    }
+
+    /// A finished thread stands past the program's last line, wherever its block ended: what
+    /// reads its line (the scene, the marked kernel) then finds none and says it is done.
+    fn past_the_end(thread: &mut ThreadState, len: usize) {
+        if thread.status == ThreadStatus::Done {
+            thread.pc = len;
+        }
     }
 
     /// A thread reaches a barrier. The barrier counts every thread of the workgroup that has

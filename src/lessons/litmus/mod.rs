@@ -107,6 +107,45 @@ impl Default for LabSettings {
     }
 }
 
+/// A run's counts carried in a link (`results=`), so that a class can set GPUs side by side
+/// without a server: the GPU's name and one count per outcome, in the table's order. Written
+/// `NVIDIA H100:3986895,796200,286578,4957335`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedResults {
+    pub adapter: String,
+    pub counts: Vec<u64>,
+}
+
+/// The most outcomes a link carries counts for: a link stays short enough to paste.
+pub const MAX_SHARED_COUNTS: usize = 256;
+/// The longest GPU name a link carries.
+const MAX_ADAPTER_NAME: usize = 100;
+
+impl SharedResults {
+    pub fn to_value(&self) -> String {
+        let counts: Vec<String> = self.counts.iter().map(u64::to_string).collect();
+        format!("{}:{}", self.adapter, counts.join(","))
+    }
+
+    /// Reads `results=`; what is wrong with it, in a sentence, otherwise.
+    pub fn parse(value: &str) -> Result<SharedResults, String> {
+        let refused = |why: String| format!("results= was ignored: {why}");
+        let (adapter, counts) = value.rsplit_once(':').ok_or_else(|| refused("it should read GPU name:count,count,… (no colon found)".to_owned()))?;
+        let adapter = adapter.trim();
+        if adapter.is_empty() || adapter.chars().count() > MAX_ADAPTER_NAME || adapter.chars().any(char::is_control) {
+            return Err(refused(format!("the GPU's name should be 1 to {MAX_ADAPTER_NAME} printable characters")));
+        }
+        let counts: Vec<u64> = counts
+            .split(',')
+            .map(|c| c.trim().parse::<u64>().map_err(|_| refused(format!("“{c}” is not a count (a whole number, 0 or more)"))))
+            .collect::<Result<_, _>>()?;
+        if counts.len() > MAX_SHARED_COUNTS {
+            return Err(refused(format!("it has {} counts; a link carries at most {MAX_SHARED_COUNTS}", counts.len())));
+        }
+        Ok(SharedResults { adapter: adapter.to_owned(), counts })
+    }
+}
+
 /// A preset's text as the editor shows it: one thread per line.
 pub fn preset_text(name: &str) -> String {
     litmus::preset(name).map(|t| t.split('|').map(str::trim).collect::<Vec<_>>().join("\n")).unwrap_or_default()
@@ -447,14 +486,16 @@ const REGISTER_NAMES: [&str; 24] = [
 const SCRATCH: [&str; 3] = ["v", "e", "ok"];
 
 /// The test as a model program the player steps, sequentially consistent like every model:
-/// each thread runs its own block (`if id == k { … }`), one line per statement, with a
-/// read-modify-write's operands set first. Barriers are kept where the threads share a
-/// workgroup; alone in its own, a thread passes its barriers at once, so the model leaves them out.
+/// each thread runs its own block of lines and only that (no line spent choosing it, as the
+/// kernel's `if id == k` does), one line per statement, with a read-modify-write's operands
+/// set first. Barriers are kept where the threads share a workgroup; alone in its own, a thread
+/// passes its barriers at once, so the model leaves them out.
 pub struct LabModel {
     pub program: crate::model::Program,
-    /// For each line, the statement it carries out: `(thread, statement)`; `None` for the
-    /// lines that choose a thread's block.
+    /// For each line, the statement it carries out: `(thread, statement)`.
     pub owner: Vec<Option<Move>>,
+    /// Each thread's lines.
+    pub blocks: Vec<std::ops::Range<usize>>,
     /// How many of the program's registers are the test's (the rest are scratch).
     pub registers: usize,
 }
@@ -472,17 +513,13 @@ impl LabModel {
             _ => n,
         });
         register_names.extend(&SCRATCH[..scratch]);
-        let (mut lines, mut owner, mut to_end) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut lines, mut owner, mut blocks) = (Vec::new(), Vec::new(), Vec::new());
         let push = |lines: &mut Vec<Line>, owner: &mut Vec<Option<Move>>, instr, by| {
             lines.push(Line { instr, marker: "" });
             owner.push(by);
         };
-        let n = test.threads.len();
         for (t, ops) in test.threads.iter().enumerate() {
-            let branch = lines.len();
-            if t + 1 < n {
-                push(&mut lines, &mut owner, Instr::BranchUnlessIdBelow { limit: t + 1, target: 0 }, None);
-            }
+            let start = lines.len();
             for (i, op) in ops.iter().enumerate() {
                 let by = Some((t, i));
                 match *op {
@@ -502,29 +539,16 @@ impl LabModel {
                     Op::Barrier(_) => {}
                 }
             }
-            if t + 1 < n {
-                to_end.push(lines.len());
-                push(&mut lines, &mut owner, Instr::Jump { target: 0 }, None);
-                let next = lines.len();
-                lines[branch].instr = Instr::BranchUnlessIdBelow { limit: t + 1, target: next };
-            }
-        }
-        let end = lines.len();
-        for j in to_end {
-            lines[j].instr = Instr::Jump { target: end };
+            blocks.push(start..lines.len());
         }
         let workgroup: &'static [&'static str] = if test.memory == Space::Workgroup { &LOCATIONS } else { &[] };
         let program =
             crate::model::Program { lines, memory_names: LOCATIONS.iter().map(|l| (*l).to_owned()).collect(), register_names, grids: Vec::new(), workgroup, floats: &[] };
-        LabModel { program, owner, registers: regs }
+        LabModel { program, owner, blocks, registers: regs }
     }
 
     pub fn machine(&self) -> crate::model::Machine {
-        crate::model::Machine::new(std::sync::Arc::new(self.program.clone()), self.owner_threads(), vec![0; LOCATIONS.len()])
-    }
-
-    fn owner_threads(&self) -> usize {
-        self.owner.iter().flatten().map(|m| m.0 + 1).max().unwrap_or(1)
+        crate::model::Machine::with_blocks(std::sync::Arc::new(self.program.clone()), &self.blocks, vec![0; LOCATIONS.len()])
     }
 
     /// A session scheduled by hand that has taken `moves` (an interleaving of the test's
@@ -536,22 +560,8 @@ impl LabModel {
             loop {
                 let m = s.current();
                 let Some(thread) = m.threads.get(t) else { break };
-                let next = self.owner.get(thread.pc).copied();
-                let belongs = match next {
-                    Some(None) => true,
-                    Some(Some((owner, j))) => owner == t && j <= i,
-                    None => false,
-                };
+                let belongs = matches!(self.owner.get(thread.pc), Some(Some((owner, j))) if *owner == t && *j <= i);
                 if thread.status != ThreadStatus::Ready || !belongs || s.take_tick(&[t]).is_err() {
-                    break;
-                }
-            }
-        }
-        // Threads a barrier released after their last statement still have their block's
-        // closing jump to take.
-        for t in 0..self.owner_threads() {
-            while s.current().threads.get(t).is_some_and(|th| th.status == ThreadStatus::Ready && self.owner.get(th.pc) == Some(&None)) {
-                if s.take_tick(&[t]).is_err() {
                     break;
                 }
             }

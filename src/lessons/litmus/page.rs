@@ -3,7 +3,9 @@
 
 use super::generate::{kernels, Kernels};
 use super::gpu::{compile, run, Compiled, LitmusCounts, INSTANCES, WORKGROUP_SIZE};
-use super::{describe_move, export, graph, preset_of, preset_text, rows, why, BarrierModifier, LabError, LabModel, LabSettings, Row, Wgsl};
+use super::{
+    describe_move, export, graph, preset_of, preset_text, rows, why, BarrierModifier, LabError, LabModel, LabSettings, Row, SharedResults, Wgsl, MAX_SHARED_COUNTS,
+};
 use crate::gpu::AdapterSummary;
 use crate::model::litmus::sc::Move;
 use crate::model::litmus::{LitmusTest, Placement, PRESETS};
@@ -43,13 +45,27 @@ struct LabRun {
 
 #[component]
 pub fn LitmusLab() -> impl IntoView {
-    let (opened, problems) = LabSettings::parse(crate::site::query::get);
+    let (opened, mut problems) = LabSettings::parse(crate::site::query::get);
+    // Counts another reader's run put in the link, shown beside this reader's own: they belong
+    // to the test and configuration the link opened, so any change there lets them go.
+    let shared = RwSignal::new(crate::site::query::get("results").and_then(|v| SharedResults::parse(&v).map_err(|e| problems.push(e)).ok()));
+    provide_context(SharedLink(shared));
     let text = RwSignal::new(opened.text.clone());
     let placement = RwSignal::new(opened.placement);
     let memory = RwSignal::new(opened.memory);
     let barrier = RwSignal::new(opened.barrier);
     let settings = Memo::new(move |_| LabSettings { text: text.get(), placement: placement.get(), memory: memory.get(), barrier: barrier.get() });
-    permalink::follow("litmus", move || settings.with(LabSettings::to_pairs));
+    Effect::new(move |first: Option<()>| {
+        settings.track();
+        if first.is_some() {
+            shared.set(None);
+        }
+    });
+    permalink::follow("litmus", move || {
+        let mut pairs = settings.with(LabSettings::to_pairs);
+        pairs.extend(shared.with(|r| r.as_ref().map(|r| ("results", r.to_value()))));
+        pairs
+    });
     let analysis: Memo<Result<Arc<Analysis>, LabError>> = Memo::new(move |_| {
         settings.with(|s| {
             let test = s.test()?;
@@ -124,6 +140,10 @@ pub fn LitmusLab() -> impl IntoView {
         </article>
     }
 }
+
+/// The counts a link carries (`results=`), for the outcome table and the GPU panel.
+#[derive(Clone, Copy)]
+struct SharedLink(RwSignal<Option<SharedResults>>);
 
 /// The signals the lab's GPU half is built from.
 type LabSignals =
@@ -328,6 +348,7 @@ fn OutcomeTable(
 ) -> impl IntoView {
     // What the H100 counted for this preset in this configuration, beside the reader's counts.
     let h100 = Memo::new(move |_| settings.with(h100_run));
+    let shared = use_context::<SharedLink>().map(|SharedLink(s)| s);
     // The row whose execution graph is drawn, by its outcome's name (kept while the same
     // outcome is in the next test's table too).
     let drawn = RwSignal::new(None::<String>);
@@ -355,7 +376,7 @@ fn OutcomeTable(
         let most = seen.as_ref().map_or(0, |(c, _)| c.iter().copied().max().unwrap_or(0));
         let sc_count = a.rows.iter().filter(|r| r.sc.is_some()).count();
         let allowed = a.rows.iter().filter(|r| r.allowed()).count();
-        let on_h100 = h100.with(|h| h.is_some()).then_some(" The last column: the same kernels, in this configuration, on a data-centre GPU.").unwrap_or("");
+        let on_h100 = if h100.with(Option::is_some) { " “Seen on an H100”: the same kernels, in this configuration, on a data-centre GPU." } else { "" };
         let caption = format!(
             "{} outcomes: {sc_count} reached by some interleaving (sequential consistency), {allowed} allowed by WGSL's memory model, {} forbidden.{on_h100}",
             a.rows.len(),
@@ -366,6 +387,13 @@ fn OutcomeTable(
         // and the row whose graph is drawn are always shown.
         let every = show_every.get() || a.rows.len() <= ROWS_AT_FIRST;
         let picked = drawn.get_untracked();
+        // The link's counts, where they are as many as this test's outcomes.
+        let from_link = shared.and_then(|s| s.get());
+        let mismatch = from_link.as_ref().filter(|r| r.counts.len() != a.rows.len()).map(|r| {
+            let text = format!("The link carries {} counts from {}, but this test has {} outcomes: they are not shown.", r.counts.len(), r.adapter, a.rows.len());
+            view! { <p class="notice warn" data-testid="litmus-linked-mismatch">{text}</p> }
+        });
+        let linked = from_link.filter(|r| r.counts.len() == a.rows.len());
         let rows = a
             .rows
             .iter()
@@ -373,12 +401,14 @@ fn OutcomeTable(
             .filter_map(|(i, row)| {
                 let count = seen.as_ref().map(|(c, _)| c.get(i).copied().unwrap_or(0));
                 let on_h100 = h100.with(|h| h.as_ref().map(|(_, c)| c.outcomes.iter().find(|o| o.outcome == row.name).map_or(0, |o| o.count)));
+                let linked = linked.as_ref().map(|r| r.counts[i]);
                 let shown = every
                     || i < ROWS_AT_FIRST
                     || count.is_some_and(|c| c > 0)
                     || on_h100.is_some_and(|c| c > 0)
+                    || linked.is_some_and(|c| c > 0)
                     || picked.as_ref() == Some(&row.name);
-                shown.then(|| outcome_row(&a.test, row, Counts { yours: count, most, h100: on_h100 }, replay, drawn, selected.clone()))
+                shown.then(|| outcome_row(&a.test, row, Counts { yours: count, most, h100: on_h100, linked }, replay, drawn, selected.clone()))
             })
             .collect_view();
         let left = (!every).then(|| {
@@ -388,6 +418,10 @@ fn OutcomeTable(
                     {format!("Show all {all} outcomes (the first {ROWS_AT_FIRST} are shown, and every one your GPU produced)")}
                 </button>
             }
+        });
+        let linked_head = linked.as_ref().map(|r| {
+            let title = format!("Counts put in the link by a reader whose GPU is {}", r.adapter);
+            view! { <th scope="col" title=title data-testid="litmus-linked-column">{format!("observed on {} (from the link)", r.adapter)}</th> }
         });
         let h100_head = h100.with(|h| {
             h.as_ref().map(|(adapter, c)| {
@@ -410,11 +444,13 @@ fn OutcomeTable(
                         <th scope="col">"why"</th>
                         <th scope="col">"seen on your GPU"</th>
                         {h100_head}
+                        {linked_head}
                     </tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
             {left}
+            {mismatch}
         })
     };
     view! {
@@ -492,6 +528,8 @@ struct Counts {
     yours: Option<u64>,
     most: u64,
     h100: Option<u64>,
+    /// From the link (`results=`).
+    linked: Option<u64>,
 }
 
 /// The H100's run of the preset shown in the configuration chosen, and the GPU's name.
@@ -510,7 +548,7 @@ fn h100_run(settings: &LabSettings) -> Option<(String, super::measured::Measured
 fn outcome_row(
     test: &LitmusTest,
     row: &Row,
-    Counts { yours: count, most, h100 }: Counts,
+    Counts { yours: count, most, h100, linked }: Counts,
     replay: Callback<Vec<Move>>,
     drawn: RwSignal<Option<String>>,
     selected: leptos::reactive::computed::Selector<Option<String>>,
@@ -583,6 +621,7 @@ fn outcome_row(
                 <span class="count">{c.to_string()}</span>
             })}</td>
             {h100.map(|c| view! { <td class="observed h100" data-testid="litmus-h100-count">{c.to_string()}</td> })}
+            {linked.map(|c| view! { <td class="observed linked" data-testid="litmus-linked-count">{c.to_string()}</td> })}
         </tr>
     }
 }
@@ -641,6 +680,16 @@ fn GpuLab(
             let weak: u64 = a.rows.iter().zip(&r.counts.counts).filter(|(row, _)| row.allowed() && row.sc.is_none()).map(|(_, c)| c).sum();
             let counted: u64 = r.counts.counts.iter().sum::<u64>() + r.counts.unlisted;
             let bad = !forbidden.is_empty() || r.counts.unlisted > 0 || counted != r.counts.instances();
+            // The counts into the link, for another reader to set beside theirs.
+            let share = use_context::<SharedLink>().filter(|_| !partial && r.counts.counts.len() <= MAX_SHARED_COUNTS).map(|SharedLink(shared)| {
+                let run = SharedResults { adapter: r.adapter.name.clone(), counts: r.counts.counts.clone() };
+                view! {
+                    <p>
+                        <button type="button" data-testid="litmus-share" on:click=move |_| shared.set(Some(run.clone()))>"Put these counts in the link"</button>
+                        " Then “Copy link” at the top: whoever opens it sees them beside their own GPU's."
+                    </p>
+                }
+            });
             let export = {
                 let (a, r, s) = (Arc::clone(&a), r.clone(), settings.get_untracked());
                 move || {
@@ -679,6 +728,7 @@ fn GpuLab(
                         <p class="verdict ok" data-testid="gpu-verdict">"Every instance counted once, and nothing the memory model forbids."</p>
                     })}
                     <DownloadJson make=Box::new(export) test_id="gpu-download" />
+                    {share}
                 </div>
             }
         })

@@ -501,8 +501,8 @@ fn coherence(events: &[Event], hb: &[u32], order: &Order, reads: &[usize], rf: &
             }
         }
     }
-    for a in 0..n {
-        let mut later = hb[a];
+    for (a, &row) in hb.iter().enumerate().take(n) {
+        let mut later = row;
         while later != 0 {
             let b = later.trailing_zeros() as usize;
             later &= later - 1;

@@ -224,6 +224,12 @@ fn the_model_player_steps_each_interleaving_to_its_outcome() {
                 assert_eq!(session.cursor(), 0, "the reader steps it from the start");
                 let end = session.run_to_end().clone();
                 assert!(end.is_finished(), "{name} {p:?} {m:?} {b:?} {}: every thread done", r.name);
+                // Every step is one of the test's own lines: none spent choosing a thread's
+                // block or leaving it. A statement takes one step (a read-modify-write also
+                // sets its operands first; a barrier one thread passes alone is left out).
+                assert!(model.owner.iter().all(Option::is_some), "{name}: a line that is no statement");
+                let lines_of = |mv: &(usize, usize)| model.owner.iter().filter(|o| **o == Some(*mv)).count();
+                assert_eq!(session.known_ticks(), moves.iter().map(lines_of).sum::<usize>(), "{name} {p:?} {m:?} {b:?} {}", r.name);
                 assert_eq!(LabModel::outcome(&t, &end), r.name, "{name} {p:?} {m:?} {b:?}");
             }
         }
@@ -270,4 +276,27 @@ fn the_h100_figures_cover_every_preset_and_add_up() {
         assert_eq!(read, named, "{at}: the outcomes in the lab's order, with its verdicts");
     }
     assert_eq!(read_outcomes("r0=1 r1=0: 12 sc=maybe wgsl=allowed"), None, "a verdict that does not read is refused");
+}
+
+#[test]
+fn results_in_a_link_come_back_as_they_went_and_bad_ones_are_refused_in_words() {
+    use crate::lessons::litmus::{SharedResults, MAX_SHARED_COUNTS};
+    let run = SharedResults { adapter: "NVIDIA H100 80GB HBM3 (Vulkan)".to_owned(), counts: vec![3_986_895, 796_200, 286_578, 0] };
+    assert_eq!(run.to_value(), "NVIDIA H100 80GB HBM3 (Vulkan):3986895,796200,286578,0");
+    assert_eq!(SharedResults::parse(&run.to_value()), Ok(run));
+    // A name may hold colons of its own: the counts follow the last.
+    assert_eq!(SharedResults::parse("GPU: one:1,2").map(|r| (r.adapter, r.counts)), Ok(("GPU: one".to_owned(), vec![1, 2])));
+    let too_many = format!("GPU:{}", vec!["1"; MAX_SHARED_COUNTS + 1].join(","));
+    for (bad, said) in [
+        ("no colon", "no colon found"),
+        (":1,2", "GPU's name"),
+        ("GPU:1,,2", "“” is not a count"),
+        ("GPU:1,-2", "“-2” is not a count"),
+        ("GPU:1,2.5", "“2.5” is not a count"),
+        ("GPU:99999999999999999999", "is not a count"),
+        (too_many.as_str(), "at most 256"),
+    ] {
+        let e = SharedResults::parse(bad).expect_err(bad);
+        assert!(e.starts_with("results= was ignored") && e.contains(said), "{bad}: {e}");
+    }
 }
