@@ -346,8 +346,10 @@ fn OutcomeTable(
     replay: Callback<Vec<Move>>,
     settings: Memo<LabSettings>,
 ) -> impl IntoView {
-    // What the H100 counted for this preset in this configuration, beside the reader's counts.
-    let h100 = Memo::new(move |_| settings.with(h100_run));
+    // What the H100 counted for this preset in this configuration, beside the reader's counts:
+    // its report read once, not on every keystroke in the editor.
+    let report = StoredValue::new(super::measured::parse_litmus_report(super::measured::H100_LITMUS));
+    let h100 = Memo::new(move |_| report.with_value(|r| settings.with(|s| h100_run(r.as_ref()?, s))));
     let shared = use_context::<SharedLink>().map(|SharedLink(s)| s);
     // The row whose execution graph is drawn, by its outcome's name (kept while the same
     // outcome is in the next test's table too).
@@ -533,16 +535,15 @@ struct Counts {
 }
 
 /// The H100's run of the preset shown in the configuration chosen, and the GPU's name.
-fn h100_run(settings: &LabSettings) -> Option<(String, super::measured::MeasuredConfig)> {
+fn h100_run((adapter, configs): &(String, Vec<super::measured::MeasuredConfig>), settings: &LabSettings) -> Option<(String, super::measured::MeasuredConfig)> {
     let preset = preset_of(&settings.text)?;
-    let (adapter, configs) = super::measured::parse_litmus_report(super::measured::H100_LITMUS)?;
-    let config = configs.into_iter().find(|c| {
+    let config = configs.iter().find(|c| {
         c.preset == preset
             && c.placement == super::placement_name(settings.placement)
             && c.memory == super::memory_name(settings.memory)
             && c.barrier == settings.barrier.name()
     })?;
-    Some((adapter, config))
+    Some((adapter.clone(), config.clone()))
 }
 
 fn outcome_row(

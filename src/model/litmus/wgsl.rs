@@ -220,7 +220,7 @@ enum Known {
 
 /// Every candidate execution of one location's `events` (each compare-exchange's success or
 /// failure, each read's source, the order of the writes), weighed against both rules.
-fn location_part(events: &[Event], hb: &[Vec<bool>], l: usize, overwritten: bool) -> Part {
+fn location_part(events: &[Event], hb: &[u32], l: usize, overwritten: bool) -> Part {
     let cas: Vec<usize> = (0..events.len()).filter(|&e| matches!(events[e].op, Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).collect();
     let reads: Vec<usize> = (0..events.len()).filter(|&e| matches!(events[e].op, Op::Load { .. } | Op::Rmw { .. })).collect();
     let mut out = Part::default();
@@ -237,7 +237,6 @@ fn location_part(events: &[Event], hb: &[Vec<bool>], l: usize, overwritten: bool
         let choices: Vec<Vec<Option<usize>>> =
             reads.iter().map(|&r| std::iter::once(None).chain(writes[l].iter().copied().filter(|&w| w != r).map(Some)).collect()).collect();
         let every_order: Vec<Order> = orders(&writes).into_iter().map(Order::of).collect();
-        let hb_bits: Vec<u32> = hb.iter().map(|row| row.iter().enumerate().fold(0, |bits, (b, &on)| bits | u32::from(on) << b)).collect();
         for rf in product(&choices) {
             let source = |e: usize| reads.iter().position(|&r| r == e).and_then(|i| rf[i]);
             let Some(values) = values(events, &reads, &rf, &writes_at) else { continue };
@@ -278,7 +277,7 @@ fn location_part(events: &[Event], hb: &[Vec<bool>], l: usize, overwritten: bool
                 // the words and the cycle are worked out only for the first refusal of each.
                 let explain = known[at].1 == Known::Unseen;
                 let key = || (registers.clone(), last);
-                match atomicity(events, co, &source, explain).or_else(|| coherence(events, &hb_bits, order, &reads, &rf, explain)) {
+                match atomicity(events, co, &source, explain).or_else(|| coherence(events, hb, order, &reads, &rf, explain)) {
                     None => {
                         out.refused.remove(&key());
                         out.allowed.insert(key(), execution());
@@ -299,7 +298,8 @@ fn location_part(events: &[Event], hb: &[Vec<bool>], l: usize, overwritten: bool
 
 /// Happens-before among the memory events: program order, and for one shared workgroup the
 /// barriers of the locations' memory class; closed transitively.
-fn happens_before(test: &LitmusTest, events: &[Event]) -> Vec<Vec<bool>> {
+/// Row `a` holds the events `a` happens before, as bits (one location's events fit a u32).
+fn happens_before(test: &LitmusTest, events: &[Event]) -> Vec<u32> {
     let n = events.len();
     // The k-th barrier of every thread is one barrier of the workgroup (the lab refuses tests
     // whose threads' barriers differ): it orders what comes before it in any thread before what
@@ -310,19 +310,21 @@ fn happens_before(test: &LitmusTest, events: &[Event]) -> Vec<Vec<bool>> {
     let orders = |k: usize| test.placement == Placement::Same && kinds.get(k) == Some(&test.memory);
     // How many barriers thread t has passed before its statement i.
     let passed = |(t, i): Move| test.threads[t][..i].iter().filter(|op| matches!(op, Op::Barrier(_))).count();
-    let mut hb = vec![vec![false; n]; n];
-    for a in 0..n {
+    let mut hb = vec![0u32; n];
+    for (a, row) in hb.iter_mut().enumerate() {
         for b in 0..n {
             let (ta, ia) = events[a].at;
             let (tb, ib) = events[b].at;
             let through_barrier = || (passed(events[a].at)..passed(events[b].at)).any(orders);
-            hb[a][b] = (ta == tb && ia < ib) || (ta != tb && through_barrier());
+            if (ta == tb && ia < ib) || (ta != tb && through_barrier()) {
+                *row |= 1 << b;
+            }
         }
     }
     for k in 0..n {
         for a in 0..n {
-            for b in 0..n {
-                hb[a][b] |= hb[a][k] && hb[k][b];
+            if hb[a] >> k & 1 == 1 {
+                hb[a] |= hb[k];
             }
         }
     }
