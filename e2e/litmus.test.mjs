@@ -245,6 +245,30 @@ test('the model player steps an interleaving from the table to its outcome', asy
   page.assertNoConsoleErrors();
 });
 
+test("stepping the model player outlines, in the outcome's graph, the statement it carried out", async () => {
+  const page = await open('&preset=sb');
+  const target = row(page, 'r0=1 r1=1');
+  await target.locator('summary').click();
+  await target.getByTestId('litmus-replay').click();
+  await page.getByTestId('litmus-why-r0=1 r1=1').click();
+  const outlined = () => page.locator('[data-testid=litmus-graph] .g-event.now').evaluateAll((gs) => gs.map((g) => g.dataset.event));
+  assert.deepEqual(await outlined(), [], 'at the start no statement has been carried out');
+  const seen = [];
+  for (let i = 0; i < 4; i++) {
+    await page.getByTestId('model-step').click();
+    const now = await outlined();
+    assert.equal(now.length, 1, `step ${i + 1}: one statement outlined, not ${JSON.stringify(now)}`);
+    seen.push(now[0]);
+  }
+  // Each of the four statements once, each thread's in program order.
+  assert.deepEqual([...seen].sort(), ['T0.0', 'T0.1', 'T1.0', 'T1.1']);
+  assert.ok(seen.indexOf('T0.0') < seen.indexOf('T0.1') && seen.indexOf('T1.0') < seen.indexOf('T1.1'), seen.join(' '));
+  await page.getByTestId('model-back').click();
+  assert.deepEqual(await outlined(), [seen[2]], 'a step back outlines the statement before');
+  await page.getByTestId('litmus-graph').screenshot({ path: screenshotPath('litmus-graph-stepping') });
+  page.assertNoConsoleErrors();
+});
+
 test('the message-passing lesson opens its test in the lab', async () => {
   const page = await LessonPage.open(site, 'message-passing', '&variant=same-workgroup');
   const link = page.getByTestId('open-in-lab');

@@ -91,6 +91,7 @@ pub fn LitmusLab() -> impl IntoView {
         Session::new(machine, Schedule::Manual)
     };
     let session = RwSignal::new(analysis.with_untracked(fresh));
+    provide_context(LabSession(session));
     Effect::new(move |first: Option<()>| {
         let a = analysis.get();
         if first.is_some() && a.is_ok() {
@@ -144,6 +145,10 @@ pub fn LitmusLab() -> impl IntoView {
 /// The counts a link carries (`results=`), for the outcome table and the GPU panel.
 #[derive(Clone, Copy)]
 struct SharedLink(RwSignal<Option<SharedResults>>);
+
+/// The model player's run, for the execution graph to outline the statement it just carried out.
+#[derive(Clone, Copy)]
+struct LabSession(RwSignal<Session>);
 
 /// The signals the lab's GPU half is built from.
 type LabSignals =
@@ -465,6 +470,14 @@ fn OutcomeTable(
 /// the cycle the verdict rests on lit, and the same said in words.
 #[component]
 fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSignal<Option<String>>, job: GpuJob<LabRun>) -> impl IntoView {
+    // The statement the model player carried out last, if it is on one.
+    let owner = Memo::new(move |_| analysis.with(|a| a.as_ref().ok().map(|a| LabModel::of(&a.test).owner)).unwrap_or_default());
+    let session = use_context::<LabSession>();
+    let now = Memo::new(move |_| {
+        let LabSession(session) = session?;
+        let pc = session.with(|s| s.last_events().first().map(|e| e.pc))?;
+        owner.with(|o| o.get(pc).copied().flatten())
+    });
     move || {
         let a = analysis.get().ok()?;
         let name = drawn.get()?;
@@ -477,10 +490,18 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
             (true, false) => "allowed, and weak: no interleaving reaches it",
             (false, _) => "forbidden",
         };
-        let title = format!("Execution graph of {name}, {verdict}");
+        let label = format!("Execution graph of {name}, {verdict}. {}", w.sentence);
         let start = now_ms();
-        let drawing = graph::draw(&a.test, w.execution.as_ref(), &w.cycle, None, &format!("{title}. {}", w.sentence));
+        let drawing = graph::draw(&a.test, w.execution.as_ref(), &w.cycle, now.get_untracked(), &label);
         let draw_ms = now_ms() - start;
+        // A step of the model player draws the graph again with its statement outlined; the
+        // verdict's reasons above are not worked out again.
+        let (test, execution, cycle) = (Arc::clone(&a), w.execution.clone(), w.cycle.clone());
+        let first = std::cell::Cell::new(Some(drawing.svg));
+        let svg = move || {
+            now.track();
+            first.take().unwrap_or_else(|| graph::draw(&test.test, execution.as_ref(), &cycle, now.get_untracked(), &label).svg)
+        };
         let edges = drawing
             .edges
             .iter()
@@ -495,13 +516,13 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
             <figure class=format!("exec-graph-figure {kind}") data-testid="litmus-graph" data-outcome=name.clone() data-draw-ms=format!("{draw_ms:.2}")>
                 <style>{graph::STYLE}</style>
                 <figcaption><strong>{name.clone()}</strong>{format!(": {verdict}")}</figcaption>
-                <div class="exec-graph-wrap" inner_html=drawing.svg></div>
+                <div class="exec-graph-wrap" inner_html=svg></div>
                 <p class="graph-legend" aria-hidden="true">
                     <span class="g-key g-po">"po"</span>" program order · "
                     <span class="g-key g-rf">"rf"</span>" reads-from · "
                     <span class="g-key g-co">"co"</span>" coherence · "
                     <span class="g-key g-fr">"fr"</span>" from-read · "
-                    <span class="g-key g-barrier">"barrier"</span>" happens-before through a barrier; thick: the cycle"
+                    <span class="g-key g-barrier">"barrier"</span>" happens-before through a barrier; thick: the cycle; outlined: the statement the model player carried out last"
                 </p>
                 <p class="graph-why" data-testid="litmus-graph-why" inner_html=crate::site::glossary::gloss(&graph::escape(&w.sentence))></p>
                 {seen.map(|count| if row.allowed() {

@@ -194,9 +194,17 @@ impl LitmusTest {
             }
         }
         let rmws: Vec<Rmw> = ops.iter().filter_map(|op| if let Op::Rmw { rmw, .. } = op { Some(*rmw) } else { None }).collect();
+        // Chains of up to one read-modify-write each: a round applies each to every value known
+        // so far. The values are kept as a set, so a test of many read-modify-writes on one
+        // location does not multiply them round after round (ten exchanges took the tab seconds).
         for _ in 0..rmws.len() {
-            let more: Vec<u32> = values.iter().flat_map(|&v| rmws.iter().filter_map(move |r| r.written(v))).collect();
+            let more: Vec<u32> = values.iter().flat_map(|&v| rmws.iter().filter_map(move |r| r.written(v))).filter(|v| !values.contains(v)).collect();
+            if more.is_empty() {
+                break;
+            }
             values.extend(more);
+            values.sort_unstable();
+            values.dedup();
         }
         values.sort_unstable();
         values.dedup();

@@ -6,7 +6,10 @@
 //! names a test that fails again.
 
 use super::herd;
-use crate::model::litmus::{parse, sc, wgsl, LitmusTest, Placement, LOCATIONS};
+use crate::lessons::litmus::generate::kernels;
+use crate::lessons::litmus::gpu::WORKGROUP_SIZE;
+use crate::lessons::litmus::{rows, BarrierModifier, LabSettings, MAX_CANDIDATES, MAX_OUTCOMES};
+use crate::model::litmus::{parse, sc, wgsl, LitmusTest, Placement, LOCATIONS, MAX_STATEMENTS, MAX_THREADS};
 use crate::model::{splitmix64, Space};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -233,4 +236,91 @@ fn in_one_workgroup_the_threads_barriers_must_match_in_number_and_kind() {
     assert!(parse(mixed, Placement::Across, Space::Storage).is_ok());
     let fewer = parse("T0: x = 1; storageBarrier(); y = 1 | T1: r0 = y; r1 = x", Placement::Same, Space::Storage).unwrap_err();
     assert!(fewer.message.contains("T0 reaches 1, T1 0"), "{fewer}");
+}
+
+/// A random test of `MAX_THREADS` threads of up to `MAX_STATEMENTS` statements each, over one
+/// to three locations, with or without barriers: as large as the editor takes, and smaller.
+fn generate_at_limits(random: &mut Random) -> Generated {
+    let placement = random.pick(&[Placement::Across, Placement::Same]);
+    let memory = if placement == Placement::Same { random.pick(&[Space::Storage, Space::Workgroup]) } else { Space::Storage };
+    let locations = random.pick(&[1usize, 2, 3]);
+    let barriers = random.pick(&[0usize, 0, 1, 2]);
+    // Out of ten statements, how many read: with many, nearly every test is over the outcome limit.
+    let reading = random.pick(&[1u64, 2, 4, 6]);
+    let kinds: Vec<Space> = (0..barriers).map(|_| random.pick(&[Space::Storage, Space::Workgroup])).collect();
+    let mut registers = 0;
+    let threads = (0..MAX_THREADS)
+        .map(|_| {
+            let mut ops: Vec<Gen> = (0..1 + random.below((MAX_STATEMENTS - barriers) as u64))
+                .map(|_| {
+                    let l = random.below(locations as u64) as usize;
+                    let mut reg = || {
+                        registers += 1;
+                        format!("r{}", registers - 1)
+                    };
+                    match random.below(10) {
+                        k if k >= reading => Gen::Store(l, 1 + random.below(3) as u32),
+                        0 => Gen::Add(reg(), l, 1),
+                        1 => Gen::Exchange(reg(), l, 1 + random.below(3) as u32),
+                        2 => Gen::Cas(reg(), l, random.below(2) as u32, 1 + random.below(3) as u32),
+                        _ => Gen::Load(reg(), l),
+                    }
+                })
+                .collect();
+            for (k, &kind) in kinds.iter().enumerate() {
+                let at = (k + 1) * ops.len() / (barriers + 1);
+                ops.insert(at, Gen::Barrier(kind));
+            }
+            ops
+        })
+        .collect();
+    Generated { threads, placement, memory }
+}
+
+/// Nothing the editor takes may freeze the tab: a test as large as the editor allows is either
+/// refused with a message naming the limit it is over, or weighed with its table and its count
+/// kernel's counters within those limits. The slowest one weighed is printed (a measurement, not
+/// a budget: the bench holds the budget).
+#[test]
+fn at_the_editors_limits_a_test_is_refused_naming_the_limit_or_weighed_within_it() {
+    // Twenty-four read-modify-writes of one location: the values they may leave were once
+    // multiplied round after round (ten exchanges took the tab seconds, this test forever).
+    let exchanges = (0..MAX_THREADS)
+        .map(|t| format!("T{t}:{}", (0..MAX_STATEMENTS).map(|i| format!("r{}=atomicExchange(x,{})", t * MAX_STATEMENTS + i, 1 + i % 3)).collect::<Vec<_>>().join(";")))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let e = LabSettings { text: exchanges, ..LabSettings::default() }.test().unwrap_err();
+    // Each register and x itself may hold 0, 1, 2 or 3: 4²⁵ outcomes.
+    assert!(e.message.starts_with(&format!("{} outcomes", 4u128.pow(25))), "{e}");
+    let mut random = Random(0x11_5175);
+    let (mut refused, mut weighed) = (0, 0);
+    let mut slowest = (0.0, String::new());
+    for _ in 0..how_many() {
+        if weighed == (how_many() / 100).max(4) {
+            break;
+        }
+        let g = generate_at_limits(&mut random);
+        let settings = LabSettings { text: g.text().replace(" | ", "\n"), placement: g.placement, memory: g.memory, barrier: BarrierModifier::None };
+        let t = match settings.test() {
+            Ok(t) => t,
+            Err(e) => {
+                let names_a_limit = e.message.contains(&format!("at most {MAX_OUTCOMES}")) || e.message.contains(&format!("at most {MAX_CANDIDATES}"));
+                assert!(names_a_limit && e.line.is_none(), "{}: refused without naming a limit: {e}", g.text());
+                refused += 1;
+                continue;
+            }
+        };
+        assert!(wgsl::candidates(&t) <= MAX_CANDIDATES, "{}", g.text());
+        let start = std::time::Instant::now();
+        let table = rows(&t);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        assert!(!table.is_empty() && table.len() as u128 <= MAX_OUTCOMES, "{}: {} rows", g.text(), table.len());
+        assert_eq!(kernels(&t, &settings.text, WORKGROUP_SIZE).outcomes, table.len(), "{}: one counter per row", g.text());
+        if ms > slowest.0 {
+            slowest = (ms, format!("{} ({:?}, {:?}; {} candidates, {} outcomes)", g.text(), g.placement, g.memory, wgsl::candidates(&t), table.len()));
+        }
+        weighed += 1;
+    }
+    eprintln!("# at the editor's limits: {weighed} weighed, {refused} refused; slowest {:.0} ms (this build): {}", slowest.0, slowest.1);
+    assert!(refused > 0 && weighed > 0, "{refused} refused, {weighed} weighed: the generator misses one side of the limits");
 }
