@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Sets up what is missing, then runs every test tier, and prints how long each phase took:
 #   set-up      scripts/setup.sh --test (seconds when everything is installed)
-#   style       cargo fmt --check, then clippy on the browser's code
-#   host        cargo test, with clippy's lints on the host's code as it compiles (warnings are
+#   style       cargo fmt --check
+#   host        cargo test, with Clippy's lints on the host's code as it compiles (warnings are
 #               errors): the models, and the kernels natively on Vulkan (lavapipe without a GPU)
-#   site        the release build of the site (scripts/build.sh)
+#   site        the release build of the site (scripts/build.sh) and of the development build's
+#               library, with Clippy's lints on the browser's code as it compiles
 #   scripts     the build's post-processing scripts on small fixtures
 #   browser     the built site in headless Chromium with WebGPU, driven by Playwright
 set -euo pipefail
@@ -32,18 +33,22 @@ phase() {
   phases+=("$current=$((took / 60)) min $((took % 60)) s")
 }
 
-style() {
-  cargo fmt --check
-  with_wasm_toolchain cargo clippy --locked --target wasm32-unknown-unknown --bins --features split -- -D warnings
-  with_wasm_toolchain cargo clippy --locked --target wasm32-unknown-unknown --features whole-site -- -D warnings
+# Clippy lints this crate's code in the builds that compile it anyway, every warning an error
+# (scripts/clippy-wrapper.sh says why): no separate `cargo clippy` compiles the dependencies again.
+lint="$SYNCSCOPE_ROOT/scripts/clippy-wrapper.sh"
+
+# The release build of the site, linted: the lesson pages and the index (scripts/build.sh), then
+# the library as the development build has it (`whole-site`: every page in one wasm, no chunks, as
+# `trunk serve` builds it), on the dependencies the pages' build compiled.
+site() {
+  RUSTC_WORKSPACE_WRAPPER="$lint" "$SYNCSCOPE_ROOT/scripts/build.sh"
+  RUSTC_WORKSPACE_WRAPPER="$lint" with_release_wasm_toolchain cargo build --locked --release --target wasm32-unknown-unknown --lib --features whole-site
 }
 
 phase set-up "$SYNCSCOPE_ROOT/scripts/setup.sh" --test
-phase style style
-# Clippy lints the host's code in the build that compiles it for the tests (scripts/clippy-wrapper.sh
-# says why), every target `cargo test` builds: the library, its tests, the integration tests and
-# the binaries.
-phase host env RUSTC_WORKSPACE_WRAPPER="$SYNCSCOPE_ROOT/scripts/clippy-wrapper.sh" cargo test --locked
-phase site "$SYNCSCOPE_ROOT/scripts/build.sh"
+phase style cargo fmt --check
+# Every target `cargo test` builds: the library, its tests, the integration tests and the binaries.
+phase host env RUSTC_WORKSPACE_WRAPPER="$lint" cargo test --locked
+phase site site
 phase scripts node --test scripts/test/
 phase browser node --test --test-concurrency=1 e2e/
