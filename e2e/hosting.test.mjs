@@ -1,9 +1,8 @@
-// The built dist/ on a plain static host: under a sub-path, and under a strict
+// The built dist/ on a plain static host: under a sub-path and a strict
 // Content-Security-Policy. Every lesson on the index must load and run its kernel.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import path from 'node:path';
 import { lessonIds, openPage, overTheWire, showGpuPanel } from './support/browser.mjs';
 
 const CSP = "script-src 'self' 'wasm-unsafe-eval'";
@@ -31,14 +30,12 @@ async function everyLessonLoads(site) {
   await home.context().close();
 }
 
-describe('under a sub-path', () => {
-  const site = useSite({ base: '/some/sub/path/' });
-  test('the index and every lesson load from /some/sub/path/', () => everyLessonLoads(site));
-});
-
-describe('under a strict CSP', () => {
-  const site = useSite({ headers: { 'content-security-policy': CSP } });
-  test(`every lesson runs with ${CSP}`, async () => {
+// Both at once: each lesson loads and runs its kernel from a sub-path of a host that sends a
+// strict CSP (one pass over every lesson, not one per condition).
+describe('under a sub-path, with a strict CSP', () => {
+  const site = useSite({ base: '/some/sub/path/', headers: { 'content-security-policy': CSP } });
+  test(`the index and every lesson load from /some/sub/path/ and run with ${CSP}`, async () => {
+    assert.match(site.url, /\/some\/sub\/path\/$/);
     const probe = await openPage(site.browser, site.url);
     const response = await probe.goto(site.url);
     assert.equal(response.headers()['content-security-policy'], CSP);

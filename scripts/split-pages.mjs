@@ -1,7 +1,7 @@
 // Gives every lesson page of the built site a wasm of its own (run by scripts/build.sh after
 // `trunk build --release`, which has written the index, the CSS and the index page's wasm).
 //
-// Each file in src/bin/ is one page, built by `cargo build --release --bins --features split`
+// Each file in src/bin/ is one page, built by `cargo build --release --bin <page> --features split`
 // with only its own code. Here each is split (its GPU half into chunks fetched as the reader
 // nears the GPU panel), goes through wasm-bindgen and wasm-opt, its scripts through terser, as
 // Trunk does for the index, and is copied into a folder of dist/ named by a hash of its content. The start-up script then becomes one that
@@ -12,7 +12,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { promisify } from 'node:util';
 import { shortenNames, renameInGlue } from './wasm-names.mjs';
 import { UnexpectedOutput, bootFileName } from './lib/boot.mjs';
 import {
@@ -86,6 +88,18 @@ function remember(id, input, files) {
   return files;
 }
 
+const run = promisify(execFile);
+/** Runs a tool to its end; its output is shown only when it fails. */
+async function runTool(command, args) {
+  try {
+    return await run(command, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  } catch (error) {
+    if (error.stdout) process.stderr.write(error.stdout);
+    if (error.stderr) process.stderr.write(error.stderr);
+    fail(`${command} failed (${error.code ?? error.signal})`);
+  }
+}
+
 /** Splits, binds, optimises and minifies one page's wasm: its files by name. */
 async function processPage(id, input) {
   // 1. The splitter cuts the page's GPU half (its `#[lazy]` wrapper, see src/ui/gpu_half.rs)
@@ -93,20 +107,19 @@ async function processPage(id, input) {
   //    that fetches them; it reads the relocations the linker kept (build.rs).
   const split = path.join(work, id);
   fs.mkdirSync(split, { recursive: true });
-  execFileSync('wasm-split-cli', [input, split, '--out-name', id], { stdio: 'inherit' });
+  await runTool('wasm-split-cli', [input, split, '--out-name', id]);
   // 2. wasm-bindgen on the main module, keeping the exports the split modules import.
   const bound = path.join(split, 'bound');
-  execFileSync('wasm-bindgen', ['--target', 'web', '--no-typescript', '--keep-lld-exports', '--out-dir', bound, '--out-name', id, path.join(split, `${id}.wasm`)], { stdio: 'inherit' });
+  await runTool('wasm-bindgen', ['--target', 'web', '--no-typescript', '--keep-lld-exports', '--out-dir', bound, '--out-name', id, path.join(split, `${id}.wasm`)]);
   // 3. Every module optimised, every script minified, all in one folder named by a hash of
   //    its content: the loader and the glue find each other and the chunks by relative name.
   const files = new Map();
-  const optimise = (from, name) => {
+  const optimise = async (from, name) => {
     const to = path.join(split, `${name}.opt`);
     // (Its warnings about a newer kind of name subsection, which it drops, are left out.)
-    const run = spawnSync('wasm-opt', ['-Oz', '--output', to, from], { encoding: 'utf8' });
-    const said = wasmOptComplaints(run.stderr);
+    const { stderr } = await runTool('wasm-opt', ['-Oz', '--output', to, from]);
+    const said = wasmOptComplaints(stderr);
     if (said.length) console.error(said.join('\n'));
-    if (run.status !== 0) fail(`wasm-opt failed on ${from}`);
     files.set(name, fs.readFileSync(to));
   };
   const minified = async (file) => Buffer.from(await minifyModule(fs.readFileSync(file, 'utf8')));
@@ -118,10 +131,10 @@ async function processPage(id, input) {
   const main = path.join(split, 'main.wasm');
   const { wasm: named, renamed, imported } = shortenNames(fs.readFileSync(path.join(bound, `${id}_bg.wasm`)), `./${id}_bg.js`, keep, /intounderlying/);
   fs.writeFileSync(main, named);
-  optimise(main, `${id}_bg.wasm`);
+  await optimise(main, `${id}_bg.wasm`);
   files.set(`${id}.js`, Buffer.from(renameInGlue((await minified(path.join(bound, `${id}.js`))).toString(), renamed, imported)));
   for (const chunk of splitChunks(fs.readdirSync(split), id)) {
-    optimise(path.join(split, chunk), chunk);
+    await optimise(path.join(split, chunk), chunk);
   }
   return files;
 }
@@ -130,8 +143,20 @@ const pages = {};
 const ids = fs.readdirSync(path.join(ROOT, 'src/bin')).filter((f) => f.endsWith('.rs')).map((f) => f.slice(0, -3)).sort();
 for (const id of ids) {
   const input = path.join(built, `${id}.wasm`);
-  if (!fs.existsSync(input)) fail(`${input} is missing: build with \`cargo build --release --bins --features split\` first`);
-  const files = cached(id, input) ?? remember(id, input, await processPage(id, input));
+  if (!fs.existsSync(input)) fail(`${input} is missing: build with scripts/build.sh, which builds every page with \`--features split\``);
+}
+// The tools each use one core: as many pages at once as the machine has cores.
+const made = new Map();
+const queue = [...ids];
+const worker = async () => {
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+    const input = path.join(built, `${id}.wasm`);
+    made.set(id, cached(id, input) ?? remember(id, input, await processPage(id, input)));
+  }
+};
+await Promise.all(Array.from({ length: Math.max(1, Math.min(os.availableParallelism(), ids.length)) }, worker));
+for (const id of ids) {
+  const files = made.get(id);
   const folder = pageFolder(id, files);
   fs.mkdirSync(path.join(dist, folder), { recursive: true });
   for (const [name, body] of files) fs.writeFileSync(path.join(dist, folder, name), body);
