@@ -15,17 +15,29 @@ test('a step forward moves tokens; back and jumps redraw without motion', async 
   const scene = page.getByTestId('scene');
   assert.equal(await scene.locator('svg').getAttribute('role'), 'img');
   assert.match(await scene.locator('svg').getAttribute('aria-label'), /^Step 0 of 3\. 0 thread\(s\) ready|^Step 0 of 3\. 4 thread\(s\) ready/);
+  // The slowest speed: a flight of 1.4 s, which a busy machine still paints within.
+  await page.getByTestId('model-speed').selectOption('0.5');
   await page.step();
   assert.equal(await scene.getAttribute('data-moving'), 'true');
   const tokens = scene.getByTestId('scene-tokens');
   assert.equal(await tokens.getAttribute('data-tokens'), '4', 'four loads, four tokens');
-  // The tokens are painted: mid-flight the canvas over the scene is not blank.
-  const painted = await tokens.evaluate((canvas) => {
-    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-    let opaque = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) opaque++;
-    return opaque;
-  });
+  // The tokens are painted: mid-flight the canvas over the scene is not blank (with four
+  // lanes drawn full size, nothing but tokens is painted on it). Looked at on each frame, for
+  // as long as the flight lasts.
+  const painted = await tokens.evaluate(
+    (canvas) =>
+      new Promise((resolve) => {
+        const started = performance.now();
+        const look = () => {
+          const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+          let opaque = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i] > 0) opaque++;
+          if (opaque > 100 || performance.now() - started > 1400) resolve(opaque);
+          else requestAnimationFrame(look);
+        };
+        look();
+      }),
+  );
   assert.ok(painted > 100, `tokens painted mid-flight (${painted} pixels)`);
   await page.keyboard.press('ArrowLeft');
   assert.equal(await scene.getAttribute('data-moving'), 'false');
