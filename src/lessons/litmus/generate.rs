@@ -82,6 +82,7 @@ fn heading(out: &mut String, test: &LitmusTest, source_text: &str, what: &str) {
     let placement = match test.placement {
         Placement::Across => "each thread of an instance in a workgroup of its own",
         Placement::Same => "the threads of an instance in one workgroup",
+        Placement::Mixed => "the threads of an instance in workgroups as the test's labels place them",
     };
     let memory = match test.memory {
         Space::Storage => "x, y and z in a storage buffer",
@@ -112,9 +113,9 @@ fn statement(test: &LitmusTest, op: Op, k: usize) -> String {
     let reg = |r: usize| test.registers[r].clone();
     let at = |loc: usize| place(test, loc, k);
     match op {
-        Op::Store { loc, value } => format!("atomicStore({}, {value}u); // {} = {value}", at(loc), LOCATIONS[loc]),
-        Op::Load { reg: r, loc } => format!("{} = atomicLoad({});", reg(r), at(loc)),
-        Op::Rmw { reg: r, loc, rmw } => match rmw {
+        Op::Store { loc, value, .. } => format!("atomicStore({}, {value}u); // {} = {value}", at(loc), LOCATIONS[loc]),
+        Op::Load { reg: r, loc, .. } => format!("{} = atomicLoad({});", reg(r), at(loc)),
+        Op::Rmw { reg: r, loc, rmw, .. } => match rmw {
             Rmw::Add(v) => format!("{} = atomicAdd({}, {v}u);", reg(r), at(loc)),
             Rmw::Exchange(v) => format!("{} = atomicExchange({}, {v}u);", reg(r), at(loc)),
             Rmw::CompareExchange { expected, value } => {
@@ -122,6 +123,8 @@ fn statement(test: &LitmusTest, op: Op, k: usize) -> String {
             }
         },
         Op::Barrier(_) => String::new(),
+        // WGSL has no fence: the lab runs such a test only as its nearest WGSL test, without.
+        Op::Fence { .. } => String::new(),
     }
 }
 
@@ -197,6 +200,12 @@ fn wslot(loc: u32, j: u32) -> u32 {
     // own workgroup: thread k for instance ik, the workgroup's jk-th.
 ",
         ),
+        Placement::Mixed => out.push_str(
+            "    // Every invocation plays every thread of the test, each for a different instance: thread
+    // k for instance ik, in the group of workgroups as far ahead as its workgroup's number in
+    // the test, so threads the test places together share a workgroup and the others do not.
+",
+        ),
     }
     for k in 0..threads {
         match test.placement {
@@ -205,6 +214,10 @@ fn wslot(loc: u32, j: u32) -> u32 {
             }
             Placement::Same => {
                 let _ = writeln!(out, "    let j{k} = lane_for(lane, {k}u);\n    let i{k} = w * workgroup_size + j{k};");
+            }
+            Placement::Mixed => {
+                let g = test.groups[k];
+                let _ = writeln!(out, "    let i{k} = ((w + {g}u) % params.groups) * workgroup_size + lane_for(lane, {k}u);");
             }
         }
     }

@@ -93,7 +93,7 @@ pub fn event_label(test: &LitmusTest, at: Move, execution: Option<&Execution>) -
     let read = values.and_then(|v| v.0);
     let written = values.and_then(|v| v.1);
     match op {
-        Op::Store { loc, value } => format!("W {}={value}", LOCATIONS[loc]),
+        Op::Store { loc, value, .. } => format!("W {}={value}", LOCATIONS[loc]),
         Op::Load { loc, .. } => match read {
             Some(v) => format!("R {}={v}", LOCATIONS[loc]),
             None => format!("R {}", LOCATIONS[loc]),
@@ -106,6 +106,7 @@ pub fn event_label(test: &LitmusTest, at: Move, execution: Option<&Execution>) -
         },
         Op::Barrier(Space::Workgroup) => "workgroupBarrier".to_owned(),
         Op::Barrier(Space::Storage) => "storageBarrier".to_owned(),
+        Op::Fence { order, scope } => format!("F {} {}", order.name(), scope.name()),
     }
 }
 

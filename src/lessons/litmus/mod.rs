@@ -19,7 +19,7 @@ mod tests;
 
 use crate::model::litmus::sc::Move;
 use crate::model::litmus::wgsl::{self, Execution, Relation, Rule};
-use crate::model::litmus::{self as litmus, LitmusTest, Op, Outcome, Placement, Rmw, LOCATIONS, PRESETS};
+use crate::model::litmus::{self as litmus, LitmusTest, Mode, Op, Order, Outcome, Placement, Rmw, LOCATIONS, PRESETS};
 use crate::model::Space;
 use crate::site::param::one_of;
 
@@ -82,6 +82,7 @@ pub fn placement_name(p: Placement) -> &'static str {
     match p {
         Placement::Across => "across",
         Placement::Same => "same",
+        Placement::Mixed => "mixed",
     }
 }
 
@@ -307,16 +308,25 @@ pub fn rows(test: &LitmusTest) -> Vec<Row> {
 /// A statement as the page writes it: `x = 1`, `r0 = y`, `r0 = atomicAdd(x, 1)`.
 pub fn describe(test: &LitmusTest, op: Op) -> String {
     let reg = |r: usize| test.registers.get(r).cloned().unwrap_or_default();
+    // `, release, device`: an order and scope as written, nothing for WGSL's own kind.
+    let mode = |m: Mode| match (m.order, m.scope) {
+        (Order::Relaxed, None) => String::new(),
+        (order, None) => format!(", {}", order.name()),
+        (order, Some(scope)) => format!(", {}, {}", order.name(), scope.name()),
+    };
     match op {
-        Op::Store { loc, value } => format!("{} = {value}", LOCATIONS[loc]),
-        Op::Load { reg: r, loc } => format!("{} = {}", reg(r), LOCATIONS[loc]),
-        Op::Rmw { reg: r, loc, rmw } => match rmw {
-            Rmw::Add(v) => format!("{} = atomicAdd({}, {v})", reg(r), LOCATIONS[loc]),
-            Rmw::Exchange(v) => format!("{} = atomicExchange({}, {v})", reg(r), LOCATIONS[loc]),
-            Rmw::CompareExchange { expected, value } => format!("{} = atomicCompareExchangeWeak({}, {expected}, {value})", reg(r), LOCATIONS[loc]),
+        Op::Store { loc, value, mode: Mode::WGSL } => format!("{} = {value}", LOCATIONS[loc]),
+        Op::Store { loc, value, mode: m } => format!("{}.store({value}{})", LOCATIONS[loc], mode(m)),
+        Op::Load { reg: r, loc, mode: Mode::WGSL } => format!("{} = {}", reg(r), LOCATIONS[loc]),
+        Op::Load { reg: r, loc, mode: m } => format!("{} = {}.load({})", reg(r), LOCATIONS[loc], mode(m).trim_start_matches(", ")),
+        Op::Rmw { reg: r, loc, rmw, mode: m } => match rmw {
+            Rmw::Add(v) => format!("{} = atomicAdd({}, {v}{})", reg(r), LOCATIONS[loc], mode(m)),
+            Rmw::Exchange(v) => format!("{} = atomicExchange({}, {v}{})", reg(r), LOCATIONS[loc], mode(m)),
+            Rmw::CompareExchange { expected, value } => format!("{} = atomicCompareExchangeWeak({}, {expected}, {value}{})", reg(r), LOCATIONS[loc], mode(m)),
         },
         Op::Barrier(Space::Workgroup) => "workgroupBarrier()".to_owned(),
         Op::Barrier(Space::Storage) => "storageBarrier()".to_owned(),
+        Op::Fence { order, scope } => format!("fence({}, {})", order.name(), scope.name()),
     }
 }
 
@@ -523,20 +533,23 @@ impl LabModel {
             for (i, op) in ops.iter().enumerate() {
                 let by = Some((t, i));
                 match *op {
-                    Op::Store { loc, value } => push(&mut lines, &mut owner, Instr::StoreImm { addr: loc, value: i64::from(value) }, by),
-                    Op::Load { reg, loc } => push(&mut lines, &mut owner, Instr::Load { reg, addr: loc }, by),
-                    Op::Rmw { reg, loc, rmw: Rmw::Add(x) } => push(&mut lines, &mut owner, Instr::AtomicAdd { reg, addr: loc, imm: i64::from(x) }, by),
-                    Op::Rmw { reg, loc, rmw: Rmw::Exchange(x) } => {
+                    Op::Store { loc, value, .. } => push(&mut lines, &mut owner, Instr::StoreImm { addr: loc, value: i64::from(value) }, by),
+                    Op::Load { reg, loc, .. } => push(&mut lines, &mut owner, Instr::Load { reg, addr: loc }, by),
+                    Op::Rmw { reg, loc, rmw: Rmw::Add(x), .. } => push(&mut lines, &mut owner, Instr::AtomicAdd { reg, addr: loc, imm: i64::from(x) }, by),
+                    Op::Rmw { reg, loc, rmw: Rmw::Exchange(x), .. } => {
                         push(&mut lines, &mut owner, Instr::SetImm { reg: v, value: i64::from(x) }, by);
                         push(&mut lines, &mut owner, Instr::AtomicRmw { op: RmwOp::Exchange, ty: IntType::U32, addr: loc, operand: v, old: reg }, by);
                     }
-                    Op::Rmw { reg, loc, rmw: Rmw::CompareExchange { expected, value } } => {
+                    Op::Rmw { reg, loc, rmw: Rmw::CompareExchange { expected, value }, .. } => {
                         push(&mut lines, &mut owner, Instr::SetImm { reg: e, value: i64::from(expected) }, by);
                         push(&mut lines, &mut owner, Instr::SetImm { reg: v, value: i64::from(value) }, by);
                         push(&mut lines, &mut owner, Instr::CompareExchange { addr: loc, expected: e, desired: v, old: reg, exchanged: ok }, by);
                     }
                     Op::Barrier(_) if test.placement == Placement::Same => push(&mut lines, &mut owner, Instr::Barrier, by),
-                    Op::Barrier(_) => {}
+                    // Alone in its workgroup a thread passes its barrier at once. (The stepped
+                    // model's barrier holds every thread: a test placing some threads together
+                    // and some apart is stepped without its barriers, and says so.)
+                    Op::Barrier(_) | Op::Fence { .. } => {}
                 }
             }
             blocks.push(start..lines.len());

@@ -12,10 +12,19 @@
 //!
 //! A statement is a store `x = 1`, a load `r0 = x`, a read-modify-write
 //! `r0 = atomicAdd(x, 1)`, `r0 = atomicExchange(x, 2)` or `r0 = atomicCompareExchangeWeak(x, 0, 1)`,
-//! or a barrier `workgroupBarrier()` / `storageBarrier()`.
+//! or a barrier `workgroupBarrier()` / `storageBarrier()`: WGSL's relaxed atomics, which all three
+//! models read.
+//!
+//! Beyond WGSL, for the scoped model ([`scoped`], CUDA's PTX memory model): an access may say its
+//! order and scope, `x.store(1, release, device)`, `r0 = y.load(acquire, workgroup)`,
+//! `x.store(1, plain)` (non-atomic data), `r0 = atomicAdd(x, 1, acq_rel, device)`; a fence
+//! `fence(acq_rel, device)`, `fence(seq_cst, workgroup)`, `__threadfence()`,
+//! `__threadfence_block()`, `__threadfence_system()`; and a label may place its thread in a
+//! workgroup, `T0@wg0:`.
 
 mod parse;
 pub mod sc;
+pub mod scoped;
 pub mod wgsl;
 
 pub use parse::{parse, ParseError};
@@ -53,39 +62,137 @@ impl Rmw {
     }
 }
 
+/// How an access is ordered, in C++'s and CUDA's words. WGSL's atomics are all `Relaxed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Order {
+    /// Not atomic: ordinary data, which two threads must not race on.
+    Plain,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    SeqCst,
+}
+
+impl Order {
+    pub const ALL: [Order; 6] = [Order::Plain, Order::Relaxed, Order::Acquire, Order::Release, Order::AcqRel, Order::SeqCst];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Plain => "plain",
+            Order::Relaxed => "relaxed",
+            Order::Acquire => "acquire",
+            Order::Release => "release",
+            Order::AcqRel => "acq_rel",
+            Order::SeqCst => "seq_cst",
+        }
+    }
+
+    pub fn acquires(self) -> bool {
+        matches!(self, Order::Acquire | Order::AcqRel | Order::SeqCst)
+    }
+
+    pub fn releases(self) -> bool {
+        matches!(self, Order::Release | Order::AcqRel | Order::SeqCst)
+    }
+}
+
+/// Which threads an atomic access or fence is strong with: its workgroup (a CUDA block, a PTX
+/// CTA), the whole device (PTX `.gpu`), or the system (with the host and other devices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scope {
+    Workgroup,
+    Device,
+    System,
+}
+
+impl Scope {
+    pub const ALL: [Scope; 3] = [Scope::Workgroup, Scope::Device, Scope::System];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Workgroup => "workgroup",
+            Scope::Device => "device",
+            Scope::System => "system",
+        }
+    }
+
+    /// The scope WGSL gives its atomics in `memory`: workgroup memory is seen by one workgroup
+    /// only; storage atomics are strong across the device.
+    pub fn of_memory(memory: Space) -> Scope {
+        match memory {
+            Space::Workgroup => Scope::Workgroup,
+            Space::Storage => Scope::Device,
+        }
+    }
+}
+
+/// An access's order and scope. `scope` is `None` where the text names none: the memory's own,
+/// as WGSL has it ([`Scope::of_memory`]); a plain access has no scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Mode {
+    pub order: Order,
+    pub scope: Option<Scope>,
+}
+
+impl Mode {
+    /// WGSL's one kind of atomic access.
+    pub const WGSL: Mode = Mode { order: Order::Relaxed, scope: None };
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     Store {
         loc: usize,
         value: u32,
+        mode: Mode,
     },
     Load {
         reg: usize,
         loc: usize,
+        mode: Mode,
     },
     Rmw {
         reg: usize,
         loc: usize,
         rmw: Rmw,
+        mode: Mode,
     },
     /// `workgroupBarrier()` (workgroup memory) or `storageBarrier()` (storage memory).
     Barrier(Space),
+    /// A fence, of any order but plain and relaxed, as written. The scoped model reads
+    /// `SeqCst` as PTX's `fence.sc` (which CUDA's `__threadfence*()` are) and every other as
+    /// `fence.acq_rel`, PTX's only other fence.
+    Fence {
+        order: Order,
+        scope: Scope,
+    },
 }
 
 impl Op {
     pub fn loc(self) -> Option<usize> {
         match self {
             Op::Store { loc, .. } | Op::Load { loc, .. } | Op::Rmw { loc, .. } => Some(loc),
-            Op::Barrier(_) => None,
+            Op::Barrier(_) | Op::Fence { .. } => None,
+        }
+    }
+
+    /// The access's order and scope; `None` for a barrier or fence.
+    pub fn mode(self) -> Option<Mode> {
+        match self {
+            Op::Store { mode, .. } | Op::Load { mode, .. } | Op::Rmw { mode, .. } => Some(mode),
+            Op::Barrier(_) | Op::Fence { .. } => None,
         }
     }
 }
 
-/// Where the test's threads run: each in a workgroup of its own, or all in one.
+/// Where the test's threads run: each in a workgroup of its own, all in one, or as the test's
+/// labels place them (`T0@wg0:`), some together and some apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Placement {
     Across,
     Same,
+    Mixed,
 }
 
 /// A parsed test: its threads, the registers in order of appearance (thread 0 first), where
@@ -95,6 +202,10 @@ pub struct LitmusTest {
     pub threads: Vec<Vec<Op>>,
     pub registers: Vec<String>,
     pub placement: Placement,
+    /// Each thread's workgroup, numbered from 0 in order of first appearance.
+    pub groups: Vec<usize>,
+    /// Whether the text placed its threads itself (`T0@wg0:`), overriding the lab's setting.
+    pub labelled: bool,
     pub memory: Space,
 }
 
@@ -124,6 +235,65 @@ pub struct Outcome {
 }
 
 impl LitmusTest {
+    /// Whether threads `a` and `b` run in one workgroup.
+    pub fn together(&self, a: usize, b: usize) -> bool {
+        self.groups.get(a) == self.groups.get(b)
+    }
+
+    /// An access's scope, its memory's own where the text named none.
+    pub fn scope_of(&self, mode: Mode) -> Scope {
+        mode.scope.unwrap_or(Scope::of_memory(self.memory))
+    }
+
+    /// What this test says that WGSL cannot, in words (`None`: WGSL can write it as it is).
+    pub fn beyond_wgsl(&self) -> Option<String> {
+        let mut lacks: Vec<&str> = Vec::new();
+        let mut note = |what: &'static str| {
+            if !lacks.contains(&what) {
+                lacks.push(what);
+            }
+        };
+        let own = Scope::of_memory(self.memory);
+        for op in self.threads.iter().flatten() {
+            match *op {
+                Op::Fence { .. } => note("fences"),
+                _ => {
+                    let Some(mode) = op.mode() else { continue };
+                    match mode.order {
+                        Order::Plain => note("non-atomic accesses in a race (the lab's kernels use atomics only)"),
+                        Order::Relaxed => {}
+                        Order::Acquire | Order::Release | Order::AcqRel | Order::SeqCst => note("memory orders other than relaxed"),
+                    }
+                    if mode.scope.is_some_and(|s| s != own) {
+                        note(if own == Scope::Device { "atomics scoped other than to the device in storage memory" } else { "atomics scoped beyond the workgroup in workgroup memory" });
+                    }
+                }
+            }
+        }
+        (!lacks.is_empty()).then(|| lacks.join("; "))
+    }
+
+    /// The nearest test WGSL can say: every access a relaxed atomic of its memory's scope, no
+    /// fences. What a reader can run on their GPU in its place.
+    pub fn nearest_wgsl(&self) -> LitmusTest {
+        let threads = self
+            .threads
+            .iter()
+            .map(|ops| {
+                ops.iter()
+                    .filter(|op| !matches!(op, Op::Fence { .. }))
+                    .map(|&op| match op {
+                        Op::Store { loc, value, .. } => Op::Store { loc, value, mode: Mode::WGSL },
+                        Op::Load { reg, loc, .. } => Op::Load { reg, loc, mode: Mode::WGSL },
+                        Op::Rmw { reg, loc, rmw, .. } => Op::Rmw { reg, loc, rmw, mode: Mode::WGSL },
+                        other => other,
+                    })
+                    .collect()
+            })
+            .collect();
+        LitmusTest { threads, ..self.clone() }
+    }
+
     /// Locations more than one statement may write: their final values are part of an outcome.
     pub fn overwritten(&self) -> Vec<usize> {
         (0..LOCATIONS.len())
@@ -147,7 +317,7 @@ impl LitmusTest {
     pub fn axes(&self) -> Vec<Axis> {
         let mut reg_loc = vec![0; self.registers.len()];
         for op in self.threads.iter().flatten() {
-            if let Op::Load { reg, loc } | Op::Rmw { reg, loc, .. } = *op {
+            if let Op::Load { reg, loc, .. } | Op::Rmw { reg, loc, .. } = *op {
                 reg_loc[reg] = loc;
             }
         }
@@ -217,22 +387,20 @@ impl LitmusTest {
 /// barrier calls (uniform control flow), so the threads must have as many barriers, and the
 /// k-th of each the same kind: a test that breaks this has no kernel to run and no meaning.
 pub fn barrier_mismatch(test: &LitmusTest) -> Option<(usize, String)> {
-    if test.placement != Placement::Same {
-        return None;
-    }
     let kinds = |ops: &[Op]| ops.iter().filter_map(|op| if let Op::Barrier(k) = op { Some(*k) } else { None }).collect::<Vec<_>>();
     let name = |k: Space| if k == Space::Workgroup { "workgroupBarrier()" } else { "storageBarrier()" };
-    let first = kinds(test.threads.first()?);
     for (t, ops) in test.threads.iter().enumerate().skip(1) {
-        let these = kinds(ops);
+        // The first thread of this one's workgroup.
+        let Some(f) = (0..t).find(|&u| test.together(u, t)) else { continue };
+        let (first, these) = (kinds(&test.threads[f]), kinds(ops));
         if these.len() != first.len() {
-            return Some((t, format!("in one workgroup every thread must reach the same barriers: T0 reaches {}, T{t} {}", first.len(), these.len())));
+            return Some((t, format!("in one workgroup every thread must reach the same barriers: T{f} reaches {}, T{t} {}", first.len(), these.len())));
         }
         if let Some(k) = (0..first.len()).find(|&k| first[k] != these[k]) {
             return Some((
                 t,
                 format!(
-                    "in one workgroup every thread must reach the same barriers: T0's barrier {} is {}, T{t}'s is {}",
+                    "in one workgroup every thread must reach the same barriers: T{f}'s barrier {} is {}, T{t}'s is {}",
                     k + 1,
                     name(first[k]),
                     name(these[k])
@@ -281,12 +449,11 @@ pub fn with_barriers(test: &LitmusTest, kind: Space) -> LitmusTest {
             out
         })
         .collect();
-    if test.placement == Placement::Same {
-        let most = threads.iter().map(|t| barriers(t)).max().unwrap_or(0);
-        for t in &mut threads {
-            while barriers(t) < most {
-                t.push(Op::Barrier(kind));
-            }
+    // Each workgroup's threads reach as many barriers as the one of them with the most.
+    for t in 0..threads.len() {
+        let most = (0..threads.len()).filter(|&u| test.together(t, u)).map(|u| barriers(&threads[u])).max().unwrap_or(0);
+        while barriers(&threads[t]) < most {
+            threads[t].push(Op::Barrier(kind));
         }
     }
     LitmusTest { threads, ..test.clone() }

@@ -1,7 +1,7 @@
 //! Sequential consistency: the threads' statements interleaved in every order, one at a time
 //! against one memory. Each outcome reached comes with an interleaving that reaches it.
 
-use super::{LitmusTest, Op, Outcome, Placement, LOCATIONS};
+use super::{LitmusTest, Op, Outcome, LOCATIONS};
 use std::collections::{BTreeMap, HashSet};
 
 /// One statement of one thread: `(thread, statement index)`.
@@ -46,12 +46,13 @@ fn explore(test: &LitmusTest, state: State, path: &mut Vec<Move>, found: &mut BT
         path.push((t, state.pcs[t]));
         match op {
             // Alone in its workgroup, a thread passes a barrier at once; sharing one, it waits
-            // until every thread has arrived, and then all go on together.
-            Op::Barrier(_) if test.placement == Placement::Same => {
+            // until every thread of its workgroup has arrived, and then they go on together.
+            Op::Barrier(_) if (0..test.threads.len()).any(|u| u != t && test.together(t, u)) => {
                 let mut next = state.clone();
                 next.waiting[t] = true;
-                if next.waiting.iter().zip(&next.pcs).enumerate().all(|(u, (w, &pc))| *w || pc >= test.threads[u].len()) {
-                    for u in 0..test.threads.len() {
+                let group = |u: usize| test.together(t, u);
+                if next.waiting.iter().zip(&next.pcs).enumerate().filter(|(u, _)| group(*u)).all(|(u, (w, &pc))| *w || pc >= test.threads[u].len()) {
+                    for u in (0..test.threads.len()).filter(|&u| group(u)) {
                         if next.waiting[u] {
                             next.waiting[u] = false;
                             next.pcs[u] += 1;
@@ -80,9 +81,9 @@ fn step(state: &State, t: usize, op: Op) -> Vec<State> {
     let mut next = state.clone();
     next.pcs[t] += 1;
     match op {
-        Op::Store { loc, value } => next.memory[loc] = value,
-        Op::Load { reg, loc } => next.registers[reg] = state.memory[loc],
-        Op::Rmw { reg, loc, rmw } => {
+        Op::Store { loc, value, .. } => next.memory[loc] = value,
+        Op::Load { reg, loc, .. } => next.registers[reg] = state.memory[loc],
+        Op::Rmw { reg, loc, rmw, .. } => {
             let old = state.memory[loc];
             next.registers[reg] = old;
             if let Some(new) = rmw.written(old) {
@@ -93,7 +94,8 @@ fn step(state: &State, t: usize, op: Op) -> Vec<State> {
                 }
             }
         }
-        Op::Barrier(_) => {}
+        // Every order and fence is sequentially consistent here already.
+        Op::Barrier(_) | Op::Fence { .. } => {}
     }
     vec![next]
 }

@@ -16,7 +16,7 @@
 //! (message passing, store buffering, load buffering, …) is allowed without barriers.
 
 use super::sc::Move;
-use super::{LitmusTest, Op, Outcome, Placement, Rmw, LOCATIONS};
+use super::{LitmusTest, Op, Outcome, Rmw, LOCATIONS};
 use crate::model::Space;
 use std::collections::BTreeMap;
 
@@ -305,9 +305,9 @@ fn happens_before(test: &LitmusTest, events: &[Event]) -> Vec<u32> {
     // whose threads' barriers differ): it orders what comes before it in any thread before what
     // comes after it in every other, when the threads share a workgroup and it is of the
     // locations' memory class.
-    let kinds: Vec<Space> =
-        test.threads.first().map_or(Vec::new(), |ops| ops.iter().filter_map(|op| if let Op::Barrier(k) = op { Some(*k) } else { None }).collect());
-    let orders = |k: usize| test.placement == Placement::Same && kinds.get(k) == Some(&test.memory);
+    let kinds = |t: usize| -> Vec<Space> { test.threads[t].iter().filter_map(|op| if let Op::Barrier(k) = op { Some(*k) } else { None }).collect() };
+    let kinds: Vec<Vec<Space>> = (0..test.threads.len()).map(kinds).collect();
+    let orders = |t: usize, k: usize| kinds[t].get(k) == Some(&test.memory);
     // How many barriers thread t has passed before its statement i.
     let passed = |(t, i): Move| test.threads[t][..i].iter().filter(|op| matches!(op, Op::Barrier(_))).count();
     let mut hb = vec![0u32; n];
@@ -315,7 +315,7 @@ fn happens_before(test: &LitmusTest, events: &[Event]) -> Vec<u32> {
         for b in 0..n {
             let (ta, ia) = events[a].at;
             let (tb, ib) = events[b].at;
-            let through_barrier = || (passed(events[a].at)..passed(events[b].at)).any(orders);
+            let through_barrier = || test.together(ta, tb) && (passed(events[a].at)..passed(events[b].at)).any(|k| orders(ta, k));
             if (ta == tb && ia < ib) || (ta != tb && through_barrier()) {
                 *row |= 1 << b;
             }

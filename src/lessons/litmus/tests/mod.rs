@@ -3,4 +3,5 @@
 mod herd;
 mod lab;
 mod model;
+mod scoped;
 mod verdicts;

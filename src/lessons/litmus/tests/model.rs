@@ -296,3 +296,51 @@ fn what_the_vulkan_alloy_tests_say_the_model_agrees_with() {
         }
     }
 }
+
+#[test]
+fn the_scoped_syntax_reads_orders_scopes_fences_and_workgroups() {
+    let t = parse(
+        "T0@wg0: x.store(1, plain); fence(acq_rel, device); y.store(1, release, gpu)\nT1@wg0: r0 = y.load(acquire, cta); __threadfence_block(); r1 = x.load(plain)\nT2@wg5: r2 = atomicAdd(x, 1, acq_rel, system); fence(sc, sys)",
+        Placement::Across,
+        Space::Storage,
+    )
+    .unwrap();
+    assert_eq!(t.groups, [0, 0, 1], "workgroups numbered in order of appearance");
+    assert_eq!(t.placement, Placement::Mixed);
+    let written: Vec<String> = t.threads.iter().flatten().map(|op| crate::lessons::litmus::describe(&t, *op)).collect();
+    assert_eq!(
+        written,
+        [
+            "x.store(1, plain)",
+            "fence(acq_rel, device)",
+            "y.store(1, release, device)",
+            "r0 = y.load(acquire, workgroup)",
+            "fence(seq_cst, workgroup)",
+            "r1 = x.load(plain)",
+            "r2 = atomicAdd(x, 1, acq_rel, system)",
+            "fence(seq_cst, system)"
+        ]
+    );
+    // What is written back reads back the same.
+    let describe = |op: &crate::model::litmus::Op| crate::lessons::litmus::describe(&t, *op);
+    let text: Vec<String> =
+        t.threads.iter().enumerate().map(|(i, ops)| format!("T{i}@wg{}: {}", t.groups[i], ops.iter().map(describe).collect::<Vec<_>>().join("; "))).collect();
+    assert_eq!(parse(&text.join("\n"), Placement::Same, Space::Storage).unwrap(), t);
+    assert!(t.beyond_wgsl().is_some());
+    assert!(t.nearest_wgsl().beyond_wgsl().is_none());
+    assert_eq!(parse("T0: x = 1 | T1: r0 = x", Placement::Across, Space::Storage).unwrap().beyond_wgsl(), None);
+
+    let err = |text: &str| parse(text, Placement::Across, Space::Storage).unwrap_err();
+    assert!(err("T0: x.store(1, acquire, device)").message.contains("a store cannot be acquire"));
+    assert!(err("T0: r0 = x.load(release)").message.contains("a load cannot be release"));
+    assert!(err("T0: x.store(1, plain, device)").message.contains("no scope"));
+    assert!(err("T0: fence(relaxed, device)").message.contains("orders nothing"));
+    assert!(err("T0: r0 = x.load(acquire, galaxy)").message.contains("unknown scope"));
+    assert!(err("T0@wg0: x = 1 | T1: r0 = x").message.contains("every thread must"));
+    assert!(err("T0@block1: x = 1").message.contains("expected a workgroup"));
+    let e = err("T0: x = 1 | T1: r0 = x.load(acquire, device, 3)");
+    assert_eq!((e.line, e.column), (1, 46), "{}", e.message);
+    assert!(parse("T0@wg0: x = 1 | T1@wg1: r0 = x", Placement::Same, Space::Workgroup).is_err(), "workgroup memory in two workgroups");
+    let uneven = parse("T0@wg0: workgroupBarrier(); x = 1 | T1@wg0: r0 = x | T2@wg1: y = 1", Placement::Across, Space::Storage).unwrap_err();
+    assert!(uneven.message.contains("T0 reaches 1, T1 0"), "{uneven}");
+}

@@ -1,0 +1,574 @@
+//! The scoped model: what CUDA promises, as the PTX ISA's memory consistency model defines it
+//! (Lustig, Sahasrabuddhe and Giroux, "A Formal Analysis of the NVIDIA PTX Memory Consistency
+//! Model", ASPLOS 2019), over candidate executions like [`super::wgsl`]'s but whole: every read's
+//! source, every location's coherence order and an order of the `seq_cst` fences, chosen at once.
+//!
+//! The pieces, in the model's words:
+//! - a **strong** access is atomic (relaxed or stronger) and has a scope; a plain one is weak.
+//!   Fences are strong too. Two operations are **morally strong** when one comes before the other
+//!   in its thread, or when both are strong and each one's scope includes the other's thread
+//!   (and, for two accesses, they touch the same location);
+//! - **observation**: a morally strong reads-from, possibly through a chain of read-modify-writes;
+//! - a **release pattern** is a release write, or a fence followed in its thread by a strong
+//!   write; an **acquire pattern** is an acquire read, or a strong read followed by a fence;
+//! - **synchronises-with** (`sync`): a release pattern observed by an acquire pattern, the two
+//!   ends morally strong; a barrier synchronises the threads of one workgroup; and `seq_cst`
+//!   fences that are morally strong are ordered one way or the other (the fence-SC order);
+//! - **causality order** (`cause`): program order and those synchronisations, chained, and
+//!   observation followed by either.
+//!
+//! An execution is allowed when it keeps every axiom: **SC-per-location** (morally strong
+//! reads-from, coherence and from-read, with program order on one location, have no cycle),
+//! **coherence** (writes ordered by causality are in that coherence order), **fence-SC** (the
+//! fence order agrees with causality), **atomicity** (nothing morally strong comes between a
+//! read-modify-write's read and write) and **causality** (no read is caused by a write that
+//! overwrote what it read, nor causes the write it reads). No-thin-air holds of every test the
+//! lab can write: its statements have no dependencies.
+//!
+//! How the text maps onto PTX, as CUDA compiles it: `seq_cst` loads and stores are a `fence.sc`
+//! of their scope, then an acquire load or a relaxed store (a `seq_cst` read-modify-write: the
+//! fence, then an `acq_rel` one); `__threadfence*()` are `fence.sc`; other fences are
+//! `fence.acq_rel`; both WGSL barriers are read as CUDA's `__syncthreads()`, which orders all of
+//! a block's memory; a compare-exchange is CUDA's `atomicCAS`, which never fails spuriously.
+//! Coherence orders are taken total on each location's writes (the published model has them
+//! partial where writes are not morally strong).
+
+use super::sc::Move;
+use super::{LitmusTest, Op, Order, Outcome, Rmw, Scope, LOCATIONS};
+use std::collections::BTreeMap;
+
+/// The axiom a candidate breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Axiom {
+    ScPerLocation,
+    Coherence,
+    FenceSc,
+    Atomicity,
+    Causality,
+}
+
+impl Axiom {
+    pub fn name(self) -> &'static str {
+        match self {
+            Axiom::ScPerLocation => "SC per location",
+            Axiom::Coherence => "coherence",
+            Axiom::FenceSc => "fence-SC order",
+            Axiom::Atomicity => "atomicity",
+            Axiom::Causality => "causality",
+        }
+    }
+}
+
+/// A candidate execution, as the page shows it: which write each read read from (`None`: the
+/// initial 0) and each location's coherence order, by statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Execution {
+    pub reads_from: Vec<(Move, Option<Move>)>,
+    pub coherence: Vec<(usize, Vec<Move>)>,
+    /// Synchronisations that ordered something: from the release side to the acquire side.
+    pub synchronises: Vec<(Move, Move)>,
+}
+
+/// Why an outcome is forbidden: the axiom one candidate producing it breaks (every candidate
+/// producing it breaks one), and the statements involved, in a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// `None`: no candidate produces these values at all.
+    pub axiom: Option<Axiom>,
+    pub why: String,
+    pub execution: Option<Execution>,
+}
+
+/// The scoped model's verdict on each outcome some candidate produces; an outcome in neither map
+/// has no candidate (no write stores its values where they are read).
+#[derive(Clone, Debug, Default)]
+pub struct Verdicts {
+    pub allowed: BTreeMap<Outcome, Execution>,
+    pub forbidden: BTreeMap<Outcome, Refusal>,
+}
+
+/// Most candidates [`verdicts`] weighs before it declines a test: about a quarter of a second
+/// of work in a browser tab.
+pub const MAX_CANDIDATES: u128 = 60_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Read,
+    Write,
+    Fence { sc: bool },
+    /// The `n`-th barrier its thread reaches.
+    Barrier(usize),
+}
+
+/// One event of a statement: a seq_cst access is two (its fence, then the access), a
+/// read-modify-write two (its read, then its write).
+#[derive(Clone, Copy, Debug)]
+struct Event {
+    at: Move,
+    thread: usize,
+    kind: Kind,
+    loc: Option<usize>,
+    /// Atomic (for an access) — fences are strong too; barriers are neither.
+    strong: bool,
+    acquire: bool,
+    release: bool,
+    scope: Scope,
+    /// For a read-modify-write's read, its write; for its write, its read.
+    partner: Option<usize>,
+}
+
+/// The events of `test`'s statements, in program order within each thread.
+fn events(test: &LitmusTest) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::new();
+    for (t, ops) in test.threads.iter().enumerate() {
+        let mut barriers = 0;
+        for (i, op) in ops.iter().enumerate() {
+            let at = (t, i);
+            let base = Event { at, thread: t, kind: Kind::Read, loc: None, strong: true, acquire: false, release: false, scope: Scope::System, partner: None };
+            match *op {
+                Op::Barrier(_) => {
+                    barriers += 1;
+                    out.push(Event { kind: Kind::Barrier(barriers), strong: false, scope: Scope::Workgroup, ..base });
+                }
+                Op::Fence { order, scope } => {
+                    out.push(Event { kind: Kind::Fence { sc: order == Order::SeqCst }, acquire: true, release: true, scope, ..base });
+                }
+                Op::Store { loc, mode, .. } | Op::Load { loc, mode, .. } | Op::Rmw { loc, mode, .. } => {
+                    let scope = test.scope_of(mode);
+                    let access = Event { loc: Some(loc), strong: mode.order != Order::Plain, scope, ..base };
+                    if mode.order == Order::SeqCst {
+                        out.push(Event { kind: Kind::Fence { sc: true }, acquire: true, release: true, ..base });
+                    }
+                    // fence.sc, then ld.acquire / st.relaxed / atom.acq_rel.
+                    let acquire = mode.order.acquires();
+                    let release = mode.order.releases() && (mode.order != Order::SeqCst || matches!(op, Op::Rmw { .. }));
+                    match op {
+                        Op::Store { .. } => out.push(Event { kind: Kind::Write, release, ..access }),
+                        Op::Load { .. } => out.push(Event { kind: Kind::Read, acquire, ..access }),
+                        _ => {
+                            let r = out.len();
+                            out.push(Event { kind: Kind::Read, acquire, partner: Some(r + 1), ..access });
+                            out.push(Event { kind: Kind::Write, release, partner: Some(r), ..access });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A relation over at most 64 events: row `a` holds the events `a` relates to, as bits.
+type Rel = Vec<u64>;
+
+fn compose(a: &Rel, b: &Rel) -> Rel {
+    a.iter()
+        .map(|&row| {
+            let mut out = 0;
+            let mut bits = row;
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                out |= b[k];
+                bits &= bits - 1;
+            }
+            out
+        })
+        .collect()
+}
+
+fn union(a: &Rel, b: &Rel) -> Rel {
+    a.iter().zip(b).map(|(x, y)| x | y).collect()
+}
+
+fn closure(mut r: Rel) -> Rel {
+    for k in 0..r.len() {
+        for a in 0..r.len() {
+            if r[a] >> k & 1 == 1 {
+                r[a] |= r[k];
+            }
+        }
+    }
+    r
+}
+
+fn has(r: &Rel, a: usize, b: usize) -> bool {
+    r[a] >> b & 1 == 1
+}
+
+/// How many candidates [`verdicts`] would weigh for `test`. Saturates.
+pub fn candidates(test: &LitmusTest) -> u128 {
+    let events = events(test);
+    let mut total: u128 = 1;
+    for l in 0..LOCATIONS.len() {
+        let writes = events.iter().filter(|e| e.loc == Some(l) && e.kind == Kind::Write).count() as u128;
+        let reads = events.iter().filter(|e| e.loc == Some(l) && e.kind == Kind::Read).count() as u32;
+        let orders: u128 = (1..=writes).fold(1u128, |a, k| a.saturating_mul(k));
+        total = total.saturating_mul(orders).saturating_mul((writes + 1).saturating_pow(reads));
+    }
+    let fences = events.iter().filter(|e| e.kind == Kind::Fence { sc: true }).count() as u128;
+    let cas = test.threads.iter().flatten().filter(|op| matches!(op, Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).count() as u32;
+    (1..=fences).fold(total, |a, k| a.saturating_mul(k)).saturating_mul(1u128.checked_shl(cas).unwrap_or(u128::MAX))
+}
+
+/// One candidate's choices: each read's source write (`None`: the initial 0), each location's
+/// writes in coherence order, the seq_cst fences in their order.
+struct Candidate<'a> {
+    events: &'a [Event],
+    rf: Vec<Option<usize>>,
+    co: Vec<Vec<usize>>,
+    fences: Vec<usize>,
+}
+
+/// Every outcome's verdict under the scoped model, or why the test is too large to weigh.
+pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
+    let count = candidates(test);
+    if count > MAX_CANDIDATES {
+        return Err(format!(
+            "the scoped model would weigh {count} candidate executions, more than the {MAX_CANDIDATES} it takes: fewer writes to one location, or fewer seq_cst fences"
+        ));
+    }
+    let events = events(test);
+    let n = events.len();
+    debug_assert!(n <= 64);
+    let reads: Vec<usize> = (0..n).filter(|&e| events[e].kind == Kind::Read).collect();
+    let sc_fences: Vec<usize> = (0..n).filter(|&e| events[e].kind == Kind::Fence { sc: true }).collect();
+    // Orders of the seq_cst fences that keep each thread's own in program order.
+    let fence_orders: Vec<Vec<usize>> =
+        permutations(&sc_fences).into_iter().filter(|order| order.windows(2).all(|w| events[w[0]].thread != events[w[1]].thread || w[0] < w[1])).collect();
+    // Each compare-exchange's write, present (it succeeds) or not (it fails: a read only).
+    let cas_writes: Vec<usize> = (0..n).filter(|&e| events[e].kind == Kind::Write && matches!(op_of(test, &events[e]), Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).collect();
+    let statics = Statics::of(test, &events);
+    let overwritten = test.overwritten();
+    let mut out = Verdicts::default();
+    for mask in 0..1u32 << cas_writes.len() {
+        let failed = |w: usize| cas_writes.iter().position(|&c| c == w).is_some_and(|bit| mask >> bit & 1 == 1);
+        let writes_of = |l: usize| -> Vec<usize> { (0..n).filter(|&e| events[e].kind == Kind::Write && events[e].loc == Some(l) && !failed(e)).collect() };
+        let sources: Vec<Vec<Option<usize>>> = reads
+            .iter()
+            .map(|&r| std::iter::once(None).chain(writes_of(events[r].loc.unwrap_or(0)).into_iter().filter(|&w| events[w].partner != Some(r)).map(Some)).collect())
+            .collect();
+        let co_choices: Vec<Vec<Vec<usize>>> = (0..LOCATIONS.len()).map(|l| permutations(&writes_of(l))).collect();
+        for co in product(&co_choices) {
+            for rf in product(&sources) {
+                let Some(outcome) = outcome(test, &events, &reads, &rf, &co, &overwritten) else { continue };
+                if out.allowed.contains_key(&outcome) {
+                    continue;
+                }
+                for fences in &fence_orders {
+                    let candidate = Candidate { events: &events, rf: rf.clone(), co: co.clone(), fences: fences.clone() };
+                    match check(test, &statics, &candidate, &reads) {
+                        Ok(execution) => {
+                            out.forbidden.remove(&outcome);
+                            out.allowed.insert(outcome.clone(), execution);
+                            break;
+                        }
+                        Err(refusal) => {
+                            out.forbidden.entry(outcome.clone()).or_insert(refusal);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What every candidate of a test shares: program order, moral strength, the barriers.
+struct Statics {
+    po: Rel,
+    po_loc: Rel,
+    morally_strong: Rel,
+    barrier_sync: Rel,
+}
+
+impl Statics {
+    fn of(test: &LitmusTest, events: &[Event]) -> Statics {
+        let n = events.len();
+        let mut s = Statics { po: vec![0; n], po_loc: vec![0; n], morally_strong: vec![0; n], barrier_sync: vec![0; n] };
+        // Whether `e`'s scope includes thread `t`.
+        let reaches = |e: &Event, t: usize| match e.scope {
+            Scope::Workgroup => test.together(e.thread, t),
+            Scope::Device | Scope::System => true,
+        };
+        for a in 0..n {
+            for b in 0..n {
+                let (ea, eb) = (&events[a], &events[b]);
+                let same_thread = ea.thread == eb.thread;
+                if same_thread && a < b {
+                    s.po[a] |= 1 << b;
+                    if ea.loc.is_some() && ea.loc == eb.loc {
+                        s.po_loc[a] |= 1 << b;
+                    }
+                }
+                let memory = |e: &Event| matches!(e.kind, Kind::Read | Kind::Write);
+                let strong_pair = ea.strong && eb.strong && !matches!(ea.kind, Kind::Barrier(_)) && !matches!(eb.kind, Kind::Barrier(_));
+                let ms1 = same_thread || (strong_pair && reaches(ea, eb.thread) && reaches(eb, ea.thread));
+                let ms2 = !(memory(ea) && memory(eb)) || ea.loc == eb.loc;
+                if a != b && ms1 && ms2 {
+                    s.morally_strong[a] |= 1 << b;
+                }
+                if let (Kind::Barrier(i), Kind::Barrier(j)) = (ea.kind, eb.kind) {
+                    if i == j && !same_thread && test.together(ea.thread, eb.thread) {
+                        s.barrier_sync[a] |= 1 << b;
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+fn op_of(test: &LitmusTest, e: &Event) -> Op {
+    test.threads[e.at.0][e.at.1]
+}
+
+/// The outcome a candidate gives; `None` where its values contradict themselves: a value that
+/// depends on itself, or a compare-exchange that wrote although it did not find what it
+/// expected (or found it and did not write).
+fn outcome(test: &LitmusTest, events: &[Event], reads: &[usize], rf: &[Option<usize>], co: &[Vec<usize>], overwritten: &[usize]) -> Option<Outcome> {
+    let n = events.len();
+    let source = |e: usize| reads.iter().position(|&r| r == e).map(|i| rf[i]);
+    let op = |e: usize| op_of(test, &events[e]);
+    let mut read_value: Vec<Option<u32>> = vec![None; n];
+    let mut write_value: Vec<Option<u32>> = vec![None; n];
+    for _ in 0..=n {
+        for e in 0..n {
+            match (events[e].kind, op(e)) {
+                (Kind::Read, _) => read_value[e] = source(e).and_then(|s| s.map_or(Some(0), |w| write_value[w])),
+                (Kind::Write, Op::Store { value, .. }) => write_value[e] = Some(value),
+                (Kind::Write, Op::Rmw { rmw, .. }) => {
+                    if let Some(old) = events[e].partner.and_then(|r| read_value[r]) {
+                        write_value[e] = Some(match rmw {
+                            Rmw::Add(v) => old.wrapping_add(v),
+                            Rmw::Exchange(v) | Rmw::CompareExchange { value: v, .. } => v,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut registers = vec![0u32; test.registers.len()];
+    for &r in reads {
+        let value = read_value[r]?;
+        match op(r) {
+            Op::Load { reg, .. } => registers[reg] = value,
+            Op::Rmw { reg, rmw, .. } => {
+                registers[reg] = value;
+                // atomicCAS writes exactly when it finds what it expected: a candidate whose
+                // write stands in a coherence order wrote; one that failed left it out.
+                if let Rmw::CompareExchange { expected, .. } = rmw {
+                    let wrote = co.iter().flatten().any(|&w| events[w].partner == Some(r));
+                    if wrote != (value == expected) {
+                        return None;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let finals = overwritten.iter().map(|&l| Some((l, co[l].last().map_or(Some(0), |&w| write_value[w])?))).collect::<Option<Vec<_>>>()?;
+    Some(Outcome { registers, finals })
+}
+
+/// Checks one candidate against every axiom: its execution, or the first axiom it breaks.
+fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Result<Execution, Refusal> {
+    let events = c.events;
+    let n = events.len();
+    let mut rf: Rel = vec![0; n];
+    let mut rmw: Rel = vec![0; n];
+    for (&r, &w) in reads.iter().zip(&c.rf) {
+        if let Some(w) = w {
+            rf[w] |= 1 << r;
+        }
+        if let Some(w) = events[r].partner {
+            rmw[r] |= 1 << w;
+        }
+    }
+    let mut co: Rel = vec![0; n];
+    for order in &c.co {
+        for (i, &a) in order.iter().enumerate() {
+            for &b in &order[i + 1..] {
+                co[a] |= 1 << b;
+            }
+        }
+    }
+    // A compare-exchange that failed has no write: its write event stands in no coherence order.
+    let present: u64 = c.co.iter().flatten().fold(0, |m, &w| m | 1 << w);
+    for r in rmw.iter_mut() {
+        *r &= present;
+    }
+    // fr: a read to every write after the one it read (after the initial 0: every write there).
+    let mut fr: Rel = vec![0; n];
+    for (&r, &w) in reads.iter().zip(&c.rf) {
+        let later = match w {
+            Some(w) => co[w],
+            None => c.co[events[r].loc.unwrap_or(0)].iter().fold(0, |m, &x| m | 1 << x),
+        };
+        fr[r] = later & !events[r].partner.map_or(0, |p| 1 << p);
+    }
+    let ms = &s.morally_strong;
+    let and = |a: &Rel, b: &Rel| -> Rel { a.iter().zip(b).map(|(x, y)| x & y).collect() };
+
+    // SC per location.
+    let per_location = union(&union(&and(ms, &rf), &and(ms, &co)), &union(&and(ms, &fr), &s.po_loc));
+    if let Some((a, b)) = cycle(&per_location) {
+        return Err(refusal(test, c, Axiom::ScPerLocation, a, b, reads));
+    }
+
+    // Observation: morally strong reads-from, through chains of read-modify-writes.
+    let mut observation = and(ms, &rf);
+    loop {
+        let longer = union(&observation, &compose(&compose(&observation, &rmw), &observation));
+        if longer == observation {
+            break;
+        }
+        observation = longer;
+    }
+    let mut release: Rel = vec![0; n];
+    let mut acquire: Rel = vec![0; n];
+    for a in 0..n {
+        for b in 0..n {
+            let (ea, eb) = (&events[a], &events[b]);
+            let strong_write = eb.kind == Kind::Write && eb.strong;
+            let plain_or_loc = a == b || has(&s.po_loc, a, b);
+            let fence_a = matches!(ea.kind, Kind::Fence { .. });
+            if strong_write && ((ea.kind == Kind::Write && ea.release && plain_or_loc) || (fence_a && has(&s.po, a, b))) {
+                release[a] |= 1 << b;
+            }
+            let strong_read = ea.kind == Kind::Read && ea.strong;
+            let fence_b = matches!(eb.kind, Kind::Fence { .. });
+            if strong_read && ((eb.kind == Kind::Read && eb.acquire && plain_or_loc) || (fence_b && has(&s.po, a, b))) {
+                acquire[a] |= 1 << b;
+            }
+        }
+    }
+    let sync = and(ms, &compose(&compose(&release, &observation), &acquire));
+    let mut fence_sync: Rel = vec![0; n];
+    for (i, &a) in c.fences.iter().enumerate() {
+        for &b in &c.fences[i + 1..] {
+            if has(ms, a, b) {
+                fence_sync[a] |= 1 << b;
+            }
+        }
+    }
+    let mut po_refl = s.po.clone();
+    for (a, row) in po_refl.iter_mut().enumerate() {
+        *row |= 1 << a;
+    }
+    let synchronised = union(&union(&sync, &fence_sync), &s.barrier_sync);
+    let cause_base = compose(&po_refl, &closure(compose(&synchronised, &po_refl)));
+    let cause = union(&cause_base, &compose(&observation, &union(&cause_base, &s.po_loc)));
+
+    // Coherence: writes to one location ordered by causality are so ordered in coherence.
+    for a in 0..n {
+        for b in 0..n {
+            let writes = events[a].kind == Kind::Write && events[b].kind == Kind::Write && present >> a & 1 == 1 && present >> b & 1 == 1;
+            if writes && events[a].loc == events[b].loc && has(&cause, a, b) && !has(&co, a, b) {
+                return Err(refusal(test, c, Axiom::Coherence, a, b, reads));
+            }
+        }
+    }
+    // Fence-SC: causality between seq_cst fences agrees with their order.
+    for &a in &c.fences {
+        for &b in &c.fences {
+            if has(&cause, a, b) && !has(&fence_sync, a, b) {
+                return Err(refusal(test, c, Axiom::FenceSc, a, b, reads));
+            }
+        }
+    }
+    // Atomicity: no morally strong write between a read-modify-write's read and its write.
+    for r in 0..n {
+        if rmw[r] == 0 {
+            continue;
+        }
+        let w = rmw[r].trailing_zeros() as usize;
+        let between = fr[r] & ms[r];
+        if let Some(x) = (0..n).find(|&x| between >> x & 1 == 1 && has(&co, x, w) && has(ms, x, w)) {
+            return Err(refusal(test, c, Axiom::Atomicity, r, x, reads));
+        }
+    }
+    // Causality: irreflexive((rf ∪ fr); cause).
+    let seen = union(&rf, &fr);
+    for a in 0..n {
+        for b in 0..n {
+            if has(&seen, a, b) && has(&cause, b, a) {
+                return Err(refusal(test, c, Axiom::Causality, a, b, reads));
+            }
+        }
+    }
+    let mut synchronises = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if has(&synchronised, a, b) && !matches!(events[a].kind, Kind::Barrier(_)) && !synchronises.contains(&(events[a].at, events[b].at)) {
+                synchronises.push((events[a].at, events[b].at));
+            }
+        }
+    }
+    Ok(Execution { synchronises, ..execution(c, reads) })
+}
+
+fn execution(c: &Candidate, reads: &[usize]) -> Execution {
+    let at = |e: usize| c.events[e].at;
+    Execution {
+        reads_from: reads.iter().zip(&c.rf).map(|(&r, w)| (at(r), w.map(at))).collect(),
+        coherence: c.co.iter().enumerate().filter(|(_, o)| !o.is_empty()).map(|(l, o)| (l, o.iter().map(|&w| at(w)).collect())).collect(),
+        synchronises: Vec::new(),
+    }
+}
+
+/// The refusal for breaking `axiom`, naming the two events it found.
+fn refusal(test: &LitmusTest, c: &Candidate, axiom: Axiom, a: usize, b: usize, reads: &[usize]) -> Refusal {
+    let name = |e: usize| {
+        let ev = &c.events[e];
+        let what = match ev.kind {
+            Kind::Fence { .. } if !matches!(test.threads[ev.at.0][ev.at.1], Op::Fence { .. }) => " (its fence)",
+            _ => "",
+        };
+        format!("T{}'s statement {}{what}", ev.at.0, ev.at.1 + 1)
+    };
+    let why = match axiom {
+        Axiom::ScPerLocation => format!("SC per location: {} and {} are morally strong accesses to one location, yet their reads and writes go round in a circle", name(a), name(b)),
+        Axiom::Coherence => format!("coherence: {} causes {}, yet comes after it in the location's coherence order", name(a), name(b)),
+        Axiom::FenceSc => format!("fence-SC order: {} causes {}, yet the seq_cst fences are ordered the other way", name(a), name(b)),
+        Axiom::Atomicity => format!("atomicity: {} comes between the read and the write of the read-modify-write at {}", name(b), name(a)),
+        Axiom::Causality => {
+            if c.events[a].kind == Kind::Write {
+                format!("causality: {} reads the write at {}, which it causes itself", name(b), name(a))
+            } else {
+                format!("causality: {} reads a value that {} had already overwritten, though that write causes the read", name(a), name(b))
+            }
+        }
+    };
+    Refusal { axiom: Some(axiom), why, execution: Some(execution(c, reads)) }
+}
+
+/// An edge on a cycle of `r`, if it has one.
+fn cycle(r: &Rel) -> Option<(usize, usize)> {
+    let reach = closure(r.clone());
+    (0..r.len()).find(|&a| has(&reach, a, a)).and_then(|a| (0..r.len()).find(|&b| has(r, a, b) && has(&reach, b, a)).map(|b| (a, b)))
+}
+
+fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let first = rest.remove(i);
+        for mut tail in permutations(&rest) {
+            tail.insert(0, first);
+            out.push(tail);
+        }
+    }
+    out
+}
+
+fn product<T: Clone>(lists: &[Vec<T>]) -> Vec<Vec<T>> {
+    let mut out: Vec<Vec<T>> = vec![Vec::new()];
+    for list in lists {
+        out = out.iter().flat_map(|prefix| list.iter().map(move |x| prefix.iter().cloned().chain(std::iter::once(x.clone())).collect())).collect();
+    }
+    out
+}
