@@ -30,8 +30,8 @@
 //! fence, then an `acq_rel` one); `__threadfence*()` are `fence.sc`; other fences are
 //! `fence.acq_rel`; both WGSL barriers are read as CUDA's `__syncthreads()`, which orders all of
 //! a block's memory; a compare-exchange is CUDA's `atomicCAS`, which never fails spuriously.
-//! Coherence orders are taken total on each location's writes (the published model has them
-//! partial where writes are not morally strong).
+//! Coherence orders are partial, as the model has them: they order every two writes of a
+//! location that are morally strong, and may leave others unordered.
 
 use super::sc::Move;
 use super::{LitmusTest, Op, Order, Outcome, Rmw, Scope, LOCATIONS};
@@ -198,24 +198,67 @@ fn has(r: &Rel, a: usize, b: usize) -> bool {
 /// How many candidates [`verdicts`] would weigh for `test`. Saturates.
 pub fn candidates(test: &LitmusTest) -> u128 {
     let events = events(test);
+    let ms = Statics::of(test, &events).morally_strong;
     let mut total: u128 = 1;
     for l in 0..LOCATIONS.len() {
-        let writes = events.iter().filter(|e| e.loc == Some(l) && e.kind == Kind::Write).count() as u128;
+        let writes: Vec<usize> = (0..events.len()).filter(|&e| events[e].loc == Some(l) && events[e].kind == Kind::Write).collect();
         let reads = events.iter().filter(|e| e.loc == Some(l) && e.kind == Kind::Read).count() as u32;
-        let orders: u128 = (1..=writes).fold(1u128, |a, k| a.saturating_mul(k));
-        total = total.saturating_mul(orders).saturating_mul((writes + 1).saturating_pow(reads));
+        let orders: u128 = (1..=writes.len() as u128).fold(1u128, |a, k| a.saturating_mul(k));
+        // Pairs the order may leave unordered: each doubles the orders weighed.
+        let loose = writes.iter().enumerate().flat_map(|(i, &a)| writes[i + 1..].iter().map(move |&b| (a, b))).filter(|&(a, b)| !has(&ms, a, b)).count() as u32;
+        let orders = orders.saturating_mul(1u128.checked_shl(loose).unwrap_or(u128::MAX));
+        total = total.saturating_mul(orders).saturating_mul((writes.len() as u128 + 1).saturating_pow(reads));
     }
     let fences = events.iter().filter(|e| e.kind == Kind::Fence { sc: true }).count() as u128;
     let cas = test.threads.iter().flatten().filter(|op| matches!(op, Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).count() as u32;
     (1..=fences).fold(total, |a, k| a.saturating_mul(k)).saturating_mul(1u128.checked_shl(cas).unwrap_or(u128::MAX))
 }
 
+/// One location's coherence order. The model orders every two of its writes that are morally
+/// strong; two that are not (plain writes, or writes out of each other's scope) may stay
+/// unordered, and threads may then see them in different orders.
+#[derive(Clone, Debug)]
+struct Coherence {
+    /// Its writes in an order that extends it: what the page draws.
+    order: Vec<usize>,
+    /// Every `(earlier, later)` pair it orders.
+    before: Vec<(usize, usize)>,
+    /// The write whose value the location ends with: one that nothing comes after.
+    last: Option<usize>,
+}
+
+/// Every coherence order of the writes `writes`: partial orders that order each morally strong
+/// pair, each with every write it may end with where the final value matters.
+fn coherence_orders(writes: &[usize], ms: &Rel, final_matters: bool) -> Vec<Coherence> {
+    let mut seen: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut out = Vec::new();
+    for order in permutations(writes) {
+        let pairs: Vec<(usize, usize)> = order.iter().enumerate().flat_map(|(i, &a)| order[i + 1..].iter().map(move |&b| (a, b))).collect();
+        let optional: Vec<usize> = (0..pairs.len()).filter(|&k| !has(ms, pairs[k].0, pairs[k].1)).collect();
+        for drop in 0..1u32 << optional.len() {
+            let before: Vec<(usize, usize)> =
+                pairs.iter().enumerate().filter(|(k, _)| optional.iter().position(|o| o == k).is_none_or(|bit| drop >> bit & 1 == 0)).map(|(_, &p)| p).collect();
+            let transitive = before.iter().all(|&(a, b)| before.iter().filter(|&&(c, _)| c == b).all(|&(_, d)| before.contains(&(a, d))));
+            if !transitive || seen.contains(&before) {
+                continue;
+            }
+            seen.push(before.clone());
+            let maximal: Vec<usize> = order.iter().copied().filter(|&w| !before.iter().any(|&(a, _)| a == w)).collect();
+            let ends: Vec<Option<usize>> = if maximal.is_empty() { vec![None] } else if final_matters { maximal.into_iter().map(Some).collect() } else { vec![maximal.first().copied()] };
+            for last in ends {
+                out.push(Coherence { order: order.clone(), before: before.clone(), last });
+            }
+        }
+    }
+    out
+}
+
 /// One candidate's choices: each read's source write (`None`: the initial 0), each location's
-/// writes in coherence order, the seq_cst fences in their order.
+/// coherence order, the seq_cst fences in their order.
 struct Candidate<'a> {
     events: &'a [Event],
     rf: Vec<Option<usize>>,
-    co: Vec<Vec<usize>>,
+    co: Vec<Coherence>,
     fences: Vec<usize>,
 }
 
@@ -247,7 +290,7 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
             .iter()
             .map(|&r| std::iter::once(None).chain(writes_of(events[r].loc.unwrap_or(0)).into_iter().filter(|&w| events[w].partner != Some(r)).map(Some)).collect())
             .collect();
-        let co_choices: Vec<Vec<Vec<usize>>> = (0..LOCATIONS.len()).map(|l| permutations(&writes_of(l))).collect();
+        let co_choices: Vec<Vec<Coherence>> = (0..LOCATIONS.len()).map(|l| coherence_orders(&writes_of(l), &statics.morally_strong, overwritten.contains(&l))).collect();
         for co in product(&co_choices) {
             for rf in product(&sources) {
                 let Some(outcome) = outcome(test, &events, &reads, &rf, &co, &overwritten) else { continue };
@@ -325,7 +368,7 @@ fn op_of(test: &LitmusTest, e: &Event) -> Op {
 /// The outcome a candidate gives; `None` where its values contradict themselves: a value that
 /// depends on itself, or a compare-exchange that wrote although it did not find what it
 /// expected (or found it and did not write).
-fn outcome(test: &LitmusTest, events: &[Event], reads: &[usize], rf: &[Option<usize>], co: &[Vec<usize>], overwritten: &[usize]) -> Option<Outcome> {
+fn outcome(test: &LitmusTest, events: &[Event], reads: &[usize], rf: &[Option<usize>], co: &[Coherence], overwritten: &[usize]) -> Option<Outcome> {
     let n = events.len();
     let source = |e: usize| reads.iter().position(|&r| r == e).map(|i| rf[i]);
     let op = |e: usize| op_of(test, &events[e]);
@@ -358,7 +401,7 @@ fn outcome(test: &LitmusTest, events: &[Event], reads: &[usize], rf: &[Option<us
                 // atomicCAS writes exactly when it finds what it expected: a candidate whose
                 // write stands in a coherence order wrote; one that failed left it out.
                 if let Rmw::CompareExchange { expected, .. } = rmw {
-                    let wrote = co.iter().flatten().any(|&w| events[w].partner == Some(r));
+                    let wrote = co.iter().flat_map(|c| &c.order).any(|&w| events[w].partner == Some(r));
                     if wrote != (value == expected) {
                         return None;
                     }
@@ -367,7 +410,7 @@ fn outcome(test: &LitmusTest, events: &[Event], reads: &[usize], rf: &[Option<us
             _ => {}
         }
     }
-    let finals = overwritten.iter().map(|&l| Some((l, co[l].last().map_or(Some(0), |&w| write_value[w])?))).collect::<Option<Vec<_>>>()?;
+    let finals = overwritten.iter().map(|&l| Some((l, co[l].last.map_or(Some(0), |w| write_value[w])?))).collect::<Option<Vec<_>>>()?;
     Some(Outcome { registers, finals })
 }
 
@@ -386,15 +429,11 @@ fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Resu
         }
     }
     let mut co: Rel = vec![0; n];
-    for order in &c.co {
-        for (i, &a) in order.iter().enumerate() {
-            for &b in &order[i + 1..] {
-                co[a] |= 1 << b;
-            }
-        }
+    for &(a, b) in c.co.iter().flat_map(|c| &c.before) {
+        co[a] |= 1 << b;
     }
     // A compare-exchange that failed has no write: its write event stands in no coherence order.
-    let present: u64 = c.co.iter().flatten().fold(0, |m, &w| m | 1 << w);
+    let present: u64 = c.co.iter().flat_map(|c| &c.order).fold(0, |m, &w| m | 1 << w);
     for r in rmw.iter_mut() {
         *r &= present;
     }
@@ -403,7 +442,7 @@ fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Resu
     for (&r, &w) in reads.iter().zip(&c.rf) {
         let later = match w {
             Some(w) => co[w],
-            None => c.co[events[r].loc.unwrap_or(0)].iter().fold(0, |m, &x| m | 1 << x),
+            None => c.co[events[r].loc.unwrap_or(0)].order.iter().fold(0, |m, &x| m | 1 << x),
         };
         fr[r] = later & !events[r].partner.map_or(0, |p| 1 << p);
     }
@@ -512,7 +551,7 @@ fn execution(c: &Candidate, reads: &[usize]) -> Execution {
     let at = |e: usize| c.events[e].at;
     Execution {
         reads_from: reads.iter().zip(&c.rf).map(|(&r, w)| (at(r), w.map(at))).collect(),
-        coherence: c.co.iter().enumerate().filter(|(_, o)| !o.is_empty()).map(|(l, o)| (l, o.iter().map(|&w| at(w)).collect())).collect(),
+        coherence: c.co.iter().enumerate().filter(|(_, o)| !o.order.is_empty()).map(|(l, o)| (l, o.order.iter().map(|&w| at(w)).collect())).collect(),
         synchronises: Vec::new(),
     }
 }

@@ -76,3 +76,47 @@ fn coherence_and_atomicity() {
     assert!(!allows(&test("T0@wg0: x = 1; workgroupBarrier() | T1@wg0: workgroupBarrier(); r0 = x"), "r0=0"));
     assert!(allows(&test("T0@wg0: x = 1; workgroupBarrier() | T1@wg1: workgroupBarrier(); r0 = x"), "r0=0"));
 }
+
+/// One published test, as `published_scoped.txt` writes it.
+struct Published<'a> {
+    name: &'a str,
+    test: &'a str,
+    condition: &'a str,
+    allowed: bool,
+}
+
+/// The published scoped tests, translated into the lab's syntax with the verdict their source
+/// gives (its header says where each comes from and how the verdicts were read).
+fn published() -> Vec<Published<'static>> {
+    let text = include_str!("published_scoped.txt");
+    let field = |entry: &'static str, key: &str| entry.lines().find_map(|l| l.strip_prefix(key)).map(str::trim).unwrap_or_else(|| panic!("an entry lacks {key}\n{entry}"));
+    text.split("\n\n")
+        .filter(|e| e.trim_start().starts_with("name:"))
+        .map(|e| Published {
+            name: field(e, "name:"),
+            test: field(e, "test:"),
+            condition: field(e, "condition:"),
+            allowed: match field(e, "expected:") {
+                "allowed" => true,
+                "forbidden" => false,
+                other => panic!("expected: {other}?"),
+            },
+        })
+        .collect()
+}
+
+#[test]
+fn published_scoped_tests_get_their_sources_verdicts() {
+    let tests = published();
+    assert!(tests.len() >= 80, "{} published tests", tests.len());
+    let mut disagree = Vec::new();
+    for p in &tests {
+        let t = parse(p.test, Placement::Across, Space::Storage).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let possible = t.outcomes().iter().any(|o| matches(&t, o, p.condition));
+        assert!(possible, "{}: no outcome of the test matches {}", p.name, p.condition);
+        if allows(&t, p.condition) != p.allowed {
+            disagree.push(format!("{} (source: {})", p.name, if p.allowed { "allowed" } else { "forbidden" }));
+        }
+    }
+    assert!(disagree.is_empty(), "{} of {} disagree:\n{}", disagree.len(), tests.len(), disagree.join("\n"));
+}
