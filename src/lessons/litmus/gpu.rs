@@ -60,8 +60,10 @@ impl Shape {
     /// `WORKGROUP_SIZE` instances; `across` needs a group of workgroups per thread at least.
     pub fn of(test: &LitmusTest, at_least: u32) -> Shape {
         let mut groups = at_least.div_ceil(WORKGROUP_SIZE);
-        if test.placement == Placement::Across {
-            groups = groups.max(test.threads.len() as u32);
+        // Each workgroup of the test a group of workgroups of its own: thread k is played as
+        // many groups ahead as its workgroup's number.
+        if test.placement != Placement::Same {
+            groups = groups.max(test.groups.iter().max().map_or(1, |g| *g as u32 + 1));
         }
         Shape { workgroups: groups, groups, instances: groups * WORKGROUP_SIZE }
     }

@@ -19,6 +19,7 @@ mod tests;
 
 use crate::model::litmus::sc::Move;
 use crate::model::litmus::wgsl::{self, Execution, Relation, Rule};
+use crate::model::litmus::scoped;
 use crate::model::litmus::{self as litmus, LitmusTest, Mode, Op, Order, Outcome, Placement, Rmw, LOCATIONS, PRESETS};
 use crate::model::Space;
 use crate::site::param::one_of;
@@ -155,7 +156,7 @@ pub fn preset_text(name: &str) -> String {
 /// The preset whose text this is, if any.
 pub fn preset_of(text: &str) -> Option<&'static str> {
     let norm = |t: &str| t.split(['|', '\n']).map(|l| l.split_whitespace().collect::<String>()).filter(|l| !l.is_empty()).collect::<Vec<_>>();
-    PRESETS.iter().find(|(_, t)| norm(t) == norm(text)).map(|(n, _)| *n)
+    PRESETS.iter().chain(&litmus::SCOPED_PRESETS).find(|(_, t)| norm(t) == norm(text)).map(|(n, _)| *n)
 }
 
 impl LabSettings {
@@ -164,7 +165,7 @@ impl LabSettings {
     pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabSettings, Vec<String>) {
         let mut s = LabSettings::default();
         let mut problems = Vec::new();
-        let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
+        let names: Vec<&str> = PRESETS.iter().chain(&litmus::SCOPED_PRESETS).map(|(n, _)| *n).collect();
         if let Some(p) = get("preset") {
             match one_of("preset", &p, &names) {
                 Ok(name) => s.text = preset_text(name),
@@ -237,8 +238,20 @@ impl LabSettings {
                 message: format!("{outcomes} outcomes: the lab lists at most {MAX_OUTCOMES}. Use fewer registers, or fewer values per location."),
             });
         }
+        if let Some(lacks) = test.beyond_wgsl() {
+            let candidates = scoped::candidates(&test);
+            if candidates > scoped::MAX_CANDIDATES {
+                return Err(LabError {
+                    line: None,
+                    message: format!(
+                        "{candidates} candidate executions: the scoped model weighs at most {}, and WGSL cannot say this test ({lacks}). Use fewer writes to one location, or fewer seq_cst accesses and fences.",
+                        scoped::MAX_CANDIDATES
+                    ),
+                });
+            }
+        }
         let candidates = wgsl::candidates(&test);
-        if candidates > MAX_CANDIDATES {
+        if test.beyond_wgsl().is_none() && candidates > MAX_CANDIDATES {
             return Err(LabError {
                 line: None,
                 message: format!("{candidates} candidate executions: the lab weighs at most {MAX_CANDIDATES}, location by location. Use fewer accesses to one location."),
@@ -270,6 +283,15 @@ pub enum Wgsl {
     Allowed(Execution),
     /// Why: a candidate producing it, the rule it breaks and the cycle that breaks it.
     Forbidden(wgsl::Refusal),
+    /// WGSL cannot write the test (an acquire load, a fence, …): it says nothing of it.
+    Inexpressible,
+}
+
+/// What the scoped model (CUDA's, by the PTX memory model) says of one outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scoped {
+    Allowed(scoped::Execution),
+    Forbidden(scoped::Refusal),
 }
 
 /// One row of the outcome table.
@@ -281,28 +303,62 @@ pub struct Row {
     /// An interleaving that reaches it, where sequential consistency does.
     pub sc: Option<Vec<Move>>,
     pub wgsl: Wgsl,
+    /// `None` where the test is too large for the scoped model to weigh (WGSL's tests only:
+    /// a larger test beyond WGSL is refused).
+    pub scoped: Option<Scoped>,
 }
 
 impl Row {
+    /// Whether the model that speaks for the test allows the outcome: WGSL's, or for a test
+    /// WGSL cannot write, the scoped model.
     pub fn allowed(&self) -> bool {
-        matches!(self.wgsl, Wgsl::Allowed(_))
+        match self.wgsl {
+            Wgsl::Allowed(_) => true,
+            Wgsl::Forbidden(_) => false,
+            Wgsl::Inexpressible => self.scoped_allowed() == Some(true),
+        }
+    }
+
+    pub fn scoped_allowed(&self) -> Option<bool> {
+        self.scoped.as_ref().map(|s| matches!(s, Scoped::Allowed(_)))
     }
 }
 
 /// Every outcome of `test`, in the order the count kernel numbers them, with both verdicts.
 pub fn rows(test: &LitmusTest) -> Vec<Row> {
     let sc = litmus::sc::reachable(test);
-    let mut verdicts = wgsl::verdicts(test);
+    let expressible = test.beyond_wgsl().is_none();
+    let mut verdicts = if expressible { wgsl::verdicts(test) } else { wgsl::Verdicts::default() };
+    let mut scoped = scoped::verdicts(test).ok();
     test.outcomes()
         .into_iter()
         .map(|outcome| {
             let wgsl = match verdicts.allowed.remove(&outcome) {
+                _ if !expressible => Wgsl::Inexpressible,
                 Some(e) => Wgsl::Allowed(e),
                 None => Wgsl::Forbidden(verdicts.forbidden.remove(&outcome).unwrap_or_else(wgsl::Refusal::no_such_values)),
             };
-            Row { name: test.name(&outcome), sc: sc.get(&outcome).cloned(), wgsl, outcome }
+            let scoped = scoped.as_mut().map(|v| match v.allowed.remove(&outcome) {
+                Some(e) => Scoped::Allowed(e),
+                None => Scoped::Forbidden(v.forbidden.remove(&outcome).unwrap_or_else(|| scoped::Refusal {
+                    axiom: None,
+                    why: "no execution produces these values: no write stores them where they are read".to_owned(),
+                    execution: None,
+                })),
+            });
+            Row { name: test.name(&outcome), sc: sc.get(&outcome).cloned(), wgsl, scoped, outcome }
         })
         .collect()
+}
+
+/// The test as the editor writes it, one thread per line, each placed in its workgroup where
+/// the test's own labels placed them.
+pub fn text_of(test: &LitmusTest) -> String {
+    let line = |(t, ops): (usize, &Vec<Op>)| {
+        let label = if test.labelled { format!("T{t}@wg{}", test.groups[t]) } else { format!("T{t}") };
+        format!("{label}: {}", ops.iter().map(|op| describe(test, *op)).collect::<Vec<_>>().join("; "))
+    };
+    test.threads.iter().enumerate().map(line).collect::<Vec<_>>().join("\n")
 }
 
 /// A statement as the page writes it: `x = 1`, `r0 = y`, `r0 = atomicAdd(x, 1)`.
@@ -404,6 +460,18 @@ fn weak_cause(test: &LitmusTest) -> String {
 /// for a forbidden one, the cycle its rule forbids.
 pub fn why(test: &LitmusTest, row: &Row) -> Why {
     match &row.wgsl {
+        Wgsl::Inexpressible => {
+            let sentence = match &row.scoped {
+                Some(Scoped::Allowed(_)) if row.sc.is_some() => "Allowed: an interleaving reaches it, so every memory model allows it.".to_owned(),
+                Some(Scoped::Allowed(e)) if e.synchronises.is_empty() => {
+                    "Allowed by the scoped model, though no interleaving reaches it: nothing here synchronises — no release observed by an acquire in its scope, no seq_cst fences both sides, no barrier between them.".to_owned()
+                }
+                Some(Scoped::Allowed(_)) => "Allowed by the scoped model, though no interleaving reaches it: what synchronises here does not order these accesses.".to_owned(),
+                Some(Scoped::Forbidden(r)) => format!("Forbidden by the scoped model: {}.", r.why.trim_end_matches('.')),
+                None => "The scoped model did not weigh this test.".to_owned(),
+            };
+            Why { sentence, execution: None, cycle: Vec::new() }
+        }
         Wgsl::Allowed(e) if row.sc.is_some() => {
             Why { sentence: "Allowed: an interleaving reaches it, so every memory model allows it.".to_owned(), execution: Some(e.clone()), cycle: Vec::new() }
         }
@@ -445,8 +513,20 @@ pub fn export(settings: &LabSettings, test: &LitmusTest, rows: &[Row], run: Opti
         let mut pairs = vec![
             ("outcome", Json::from(r.name.clone())),
             ("sc", Json::from(r.sc.is_some())),
-            ("wgsl", Json::from(if r.allowed() { "allowed" } else { "forbidden" })),
+            ("wgsl", Json::from(match r.wgsl {
+                Wgsl::Allowed(_) => "allowed",
+                Wgsl::Forbidden(_) => "forbidden",
+                Wgsl::Inexpressible => "inexpressible",
+            })),
         ];
+        match &r.scoped {
+            Some(Scoped::Allowed(_)) => pairs.push(("scoped", Json::from("allowed"))),
+            Some(Scoped::Forbidden(refusal)) => {
+                pairs.push(("scoped", Json::from("forbidden")));
+                pairs.push(("scoped_why", Json::from(refusal.why.clone())));
+            }
+            None => {}
+        }
         match &r.wgsl {
             Wgsl::Allowed(e) if r.sc.is_none() => pairs.push(("execution", Json::from(explain(test, e)))),
             Wgsl::Forbidden(refusal) => pairs.push(("why", Json::from(refusal.why.clone()))),

@@ -3,12 +3,12 @@
 
 use super::generate::{kernels, Kernels};
 use super::gpu::{compile, run, Compiled, LitmusCounts, INSTANCES, WORKGROUP_SIZE};
-use super::{
+use super::{Scoped, 
     describe_move, export, graph, preset_of, preset_text, rows, why, BarrierModifier, LabError, LabModel, LabSettings, Row, SharedResults, Wgsl, MAX_SHARED_COUNTS,
 };
 use crate::gpu::AdapterSummary;
 use crate::model::litmus::sc::Move;
-use crate::model::litmus::{LitmusTest, Placement, PRESETS};
+use crate::model::litmus::{LitmusTest, Placement, PRESETS, SCOPED_PRESETS};
 use crate::model::Space;
 use crate::model::{Machine, Schedule, Session};
 use crate::ui::download::DownloadJson;
@@ -28,6 +28,8 @@ const DISPATCH_CHOICES: [u32; 3] = [1, 10, 100];
 #[derive(Clone, Debug, PartialEq)]
 struct Analysis {
     test: LitmusTest,
+    /// What WGSL lacks to say the test, if it cannot: then nothing runs on the GPU.
+    beyond_wgsl: Option<String>,
     rows: Vec<Row>,
     kernels: Kernels,
     /// How long both verdicts on every outcome took, in milliseconds (the bench reads it).
@@ -73,7 +75,7 @@ pub fn LitmusLab() -> impl IntoView {
             let rows = rows(&test);
             let verdict_ms = now_ms() - start;
             let kernels = kernels(&test, &s.text, WORKGROUP_SIZE);
-            Ok(Arc::new(Analysis { test, rows, kernels, verdict_ms }))
+            Ok(Arc::new(Analysis { beyond_wgsl: test.beyond_wgsl(), test, rows, kernels, verdict_ms }))
         })
     });
     let job = GpuJob::<LabRun>::new();
@@ -117,8 +119,9 @@ pub fn LitmusLab() -> impl IntoView {
             </div>
             <div class="lesson-grid">
                 <Panel id="model" title="The test">
-                    <Editor text=text placement=placement memory=memory barrier=barrier />
+                    <Editor text=text placement=placement memory=memory barrier=barrier labelled=Signal::derive(move || analysis.with(|a| a.as_ref().is_ok_and(|a| a.test.labelled))) />
                     <Problem analysis=analysis text=text />
+                    <BeyondWgsl analysis=analysis text=text />
                 </Panel>
                 <Panel id="code" title="The kernel">
                     <KernelSource analysis=analysis compiled=compiled />
@@ -189,6 +192,10 @@ fn warm_kernels(analysis: Memo<Result<Arc<Analysis>, LabError>>, compiled: RwSig
             return;
         };
         compiled.set(None);
+        // A test WGSL cannot say has no kernel to compile.
+        if a.beyond_wgsl.is_some() {
+            return;
+        }
         gpu.warming.update(|n| *n += 1);
         spawn_local(async move {
             let result = compile(&ctx, a.kernels.clone()).await.map_err(|e| e.to_string());
@@ -204,7 +211,14 @@ fn warm_kernels(analysis: Memo<Result<Arc<Analysis>, LabError>>, compiled: RwSig
 }
 
 #[component]
-fn Editor(text: RwSignal<String>, placement: RwSignal<Placement>, memory: RwSignal<Space>, barrier: RwSignal<BarrierModifier>) -> impl IntoView {
+fn Editor(
+    text: RwSignal<String>,
+    placement: RwSignal<Placement>,
+    memory: RwSignal<Space>,
+    barrier: RwSignal<BarrierModifier>,
+    /// Whether the test's text places its threads itself (`T0@wg0:`), which the setting then does not.
+    labelled: Signal<bool>,
+) -> impl IntoView {
     let preset = move || preset_of(&text.get()).unwrap_or("");
     view! {
         <div class="litmus-editor">
@@ -217,13 +231,20 @@ fn Editor(text: RwSignal<String>, placement: RwSignal<Placement>, memory: RwSign
                         }
                     }>
                         <option value="" selected=move || preset().is_empty()>"(your own)"</option>
-                        {PRESETS.iter().map(|(name, _)| view! {
-                            <option value=*name selected=move || preset() == *name>{*name}</option>
-                        }).collect_view()}
+                        <optgroup label="WGSL">
+                            {PRESETS.iter().map(|(name, _)| view! {
+                                <option value=*name selected=move || preset() == *name>{*name}</option>
+                            }).collect_view()}
+                        </optgroup>
+                        <optgroup label="Beyond WGSL: CUDA's orders, scopes, fences">
+                            {SCOPED_PRESETS.iter().map(|(name, _)| view! {
+                                <option value=*name selected=move || preset() == *name>{*name}</option>
+                            }).collect_view()}
+                        </optgroup>
                     </select>
                 </label>
-                <label>"Threads "
-                    <select data-testid="litmus-placement" on:change=move |e| {
+                <label title=move || labelled.get().then_some("The test's labels (T0@wg0: …) place its threads")>"Threads "
+                    <select data-testid="litmus-placement" prop:disabled=move || labelled.get() on:change=move |e| {
                         placement.set(if event_target_value(&e) == "same" { Placement::Same } else { Placement::Across });
                     }>
                         <option value="across" selected=move || placement.get() == Placement::Across>"each in its own workgroup"</option>
@@ -254,7 +275,9 @@ fn Editor(text: RwSignal<String>, placement: RwSignal<Placement>, memory: RwSign
             </div>
             <label class="litmus-text-label" for="litmus-text">"One thread per line (or threads separated by |): stores "<code>"x = 1"</code>", loads "<code>"r0 = y"</code>", "
                 <code>"r0 = atomicAdd(x, 1)"</code>", "<code>"atomicExchange"</code>", "<code>"atomicCompareExchangeWeak(x, 0, 1)"</code>", "
-                <code>"workgroupBarrier()"</code>", "<code>"storageBarrier()"</code>"; statements separated by ;"</label>
+                <code>"workgroupBarrier()"</code>", "<code>"storageBarrier()"</code>"; statements separated by ;. "
+                "Beyond WGSL, for the scoped model: "<code>"x.store(1, release, device)"</code>", "<code>"r0 = y.load(acquire, workgroup)"</code>", "
+                <code>"x.store(1, plain)"</code>", "<code>"fence(acq_rel, device)"</code>", "<code>"__threadfence()"</code>", and "<code>"T0@wg0:"</code>" to place a thread."</label>
             <textarea id="litmus-text" data-testid="litmus-text" rows="5" spellcheck="false" prop:value=move || text.get()
                 on:input=move |e| text.set(event_target_value(&e))></textarea>
         </div>
@@ -277,6 +300,24 @@ fn Problem(analysis: Memo<Result<Arc<Analysis>, LabError>>, text: RwSignal<Strin
                     {pointer.map(|p| view! { <pre class="litmus-pointer">{p}</pre> })}
                 </div>
             }
+        })
+    }
+}
+
+/// For a test WGSL cannot say: what it lacks, and the nearest test it can say, one click away.
+#[component]
+fn BeyondWgsl(analysis: Memo<Result<Arc<Analysis>, LabError>>, text: RwSignal<String>) -> impl IntoView {
+    move || {
+        let a = analysis.get().ok()?;
+        let lacks = a.beyond_wgsl.clone()?;
+        let nearest = super::text_of(&a.test.nearest_wgsl());
+        let shown = nearest.replace('\n', " | ");
+        Some(view! {
+            <div class="notice" data-testid="litmus-beyond-wgsl">
+                <p>{format!("WGSL cannot say this test: it has {lacks}. Its atomics are all relaxed, and it has no fences. The table gives sequential consistency's and the scoped model's verdicts; nothing runs on your GPU.")}</p>
+                <p>"The nearest test WGSL can say drops the orders and the fences: "<code>{shown}</code></p>
+                <button type="button" data-testid="litmus-nearest-wgsl" on:click=move |_| text.set(nearest.clone())>"Open the nearest WGSL test"</button>
+            </div>
         })
     }
 }
@@ -324,7 +365,7 @@ fn KernelSource(analysis: Memo<Result<Arc<Analysis>, LabError>>, compiled: RwSig
             "ok" => "Compiled by your browser's WebGPU compiler, exactly as shown.".to_owned(),
             _ => format!("Your browser's compiler refused it:\n{}", messages()),
         }}</p>
-        {move || analysis.get().ok().map(|a| view! {
+        {move || analysis.get().ok().filter(|a| a.beyond_wgsl.is_none()).map(|a| view! {
             {listing("litmus_test.wgsl", a.kernels.test.source.clone())}
             <details>
                 <summary>"The kernel that counts the outcomes"</summary>
@@ -383,12 +424,25 @@ fn OutcomeTable(
         let most = seen.as_ref().map_or(0, |(c, _)| c.iter().copied().max().unwrap_or(0));
         let sc_count = a.rows.iter().filter(|r| r.sc.is_some()).count();
         let allowed = a.rows.iter().filter(|r| r.allowed()).count();
+        let scoped_allowed = a.rows.iter().filter(|r| r.scoped_allowed() == Some(true)).count();
         let on_h100 = if h100.with(Option::is_some) { " “Seen on an H100”: the same kernels, in this configuration, on a data-centre GPU." } else { "" };
-        let caption = format!(
-            "{} outcomes: {sc_count} reached by some interleaving (sequential consistency), {allowed} allowed by WGSL's memory model, {} forbidden.{on_h100}",
-            a.rows.len(),
-            a.rows.len() - allowed
-        );
+        let scoped = if a.rows.iter().any(|r| r.scoped.is_some()) {
+            format!(" {scoped_allowed} allowed by the scoped model (CUDA's, by the PTX memory model).")
+        } else {
+            " The scoped model did not weigh this test: too many candidate executions.".to_owned()
+        };
+        let caption = match a.beyond_wgsl {
+            None => format!(
+                "{} outcomes: {sc_count} reached by some interleaving (sequential consistency), {allowed} allowed by WGSL's memory model, {} forbidden.{scoped}{on_h100}",
+                a.rows.len(),
+                a.rows.len() - allowed
+            ),
+            Some(_) => format!(
+                "{} outcomes: {sc_count} reached by some interleaving (sequential consistency), {allowed} allowed by the scoped model (CUDA's, by the PTX memory model), {} forbidden. WGSL cannot say this test.",
+                a.rows.len(),
+                a.rows.len() - allowed
+            ),
+        };
         // A long table is shown in part until the reader asks for all of it: building
         // thousands of rows at once would hold the page for a second. Rows the GPU produced
         // and the row whose graph is drawn are always shown.
@@ -448,6 +502,7 @@ fn OutcomeTable(
                         <th scope="col">"outcome"</th>
                         <th scope="col">"sequential consistency"</th>
                         <th scope="col">"WGSL"</th>
+                        <th scope="col" title="CUDA's promise, by the PTX memory model: orders, scopes, fences">"scoped (CUDA)"</th>
                         <th scope="col">"why"</th>
                         <th scope="col">"seen on your GPU"</th>
                         {h100_head}
@@ -595,6 +650,23 @@ fn outcome_row(
     let verdict = match &row.wgsl {
         Wgsl::Allowed(_) => "allowed",
         Wgsl::Forbidden(_) => "forbidden",
+        Wgsl::Inexpressible => "inexpressible",
+    };
+    let scoped = match &row.scoped {
+        Some(Scoped::Allowed(_)) => "allowed",
+        Some(Scoped::Forbidden(_)) => "forbidden",
+        None => "unweighed",
+    };
+    // Where WGSL speaks, the scoped model's reason for a verdict it does not share with WGSL.
+    let scoped_why = match (&row.wgsl, &row.scoped) {
+        (Wgsl::Allowed(_), Some(Scoped::Forbidden(r))) => Some(r.why.clone()),
+        _ => None,
+    };
+    let scoped_kind = match (row.scoped_allowed(), row.sc.is_some()) {
+        (Some(true), true) => "sc",
+        (Some(true), false) => "weak",
+        (Some(false), _) => "forbidden",
+        (None, _) => "unweighed",
     };
     let why = why(test, row).sentence;
     let name = row.name.clone();
@@ -630,10 +702,16 @@ fn outcome_row(
     let width = count.map(|c| if most == 0 { 0.0 } else { 100.0 * (c as f64).ln_1p() / (most as f64).ln_1p() });
     view! {
         <tr class=format!("outcome {kind}") class:alarm=alarm data-outcome=row.name.clone()
-            data-sc=if row.sc.is_some() { "yes" } else { "no" } data-wgsl=verdict data-observed=count.map(|c| c.to_string())>
+            data-sc=if row.sc.is_some() { "yes" } else { "no" } data-wgsl=verdict data-scoped=scoped data-observed=count.map(|c| c.to_string())>
             <th scope="row"><code>{row.name.clone()}</code></th>
             <td>{sc.map_or_else(|| view! { <span>"no"</span> }.into_any(), IntoAny::into_any)}</td>
-            <td><span class=format!("verdict-tag {kind}")>{verdict}</span></td>
+            <td>{if matches!(row.wgsl, Wgsl::Inexpressible) {
+                view! { <span class="muted" title="WGSL cannot say this test">"—"</span> }.into_any()
+            } else {
+                view! { <span class=format!("verdict-tag {kind}")>{verdict}</span> }.into_any()
+            }}</td>
+            <td class="scoped"><span class=format!("verdict-tag {scoped_kind}")>{scoped}</span>
+                {scoped_why.map(|w| view! { <span class="scoped-why">{w}</span> })}</td>
             <td class="why">
                 <span inner_html=crate::site::glossary::gloss(&graph::escape(&why))></span>" "
                 <button class="small" data-testid=format!("litmus-why-{name}") aria-pressed=move || showing().to_string() on:click=draw>"graph"</button>
@@ -759,10 +837,20 @@ fn GpuLab(
         <p class="muted">{format!(
             "Each dispatch runs at least {INSTANCES} instances of the test at once, each on locations of its own, and the second kernel counts how each ended; the counts are read back once, after every dispatch."
         )}</p>
-        <div class="gpu-form">
-            <NumberChoice label="Dispatches" choices=&DISPATCH_CHOICES value=dispatches test_id="litmus-dispatches" />
-        </div>
-        <RunForm job=job on_run=run_it />
+        {move || {
+            let beyond = analysis.with(|a| a.as_ref().ok().and_then(|a| a.beyond_wgsl.clone()));
+            match beyond {
+                Some(lacks) => view! {
+                    <p class="notice" data-testid="litmus-gpu-beyond-wgsl">{format!("Nothing to run: WGSL cannot say this test ({lacks}). Open the nearest WGSL test, under the editor, to run it on your GPU.")}</p>
+                }.into_any(),
+                None => view! {
+                    <div class="gpu-form">
+                        <NumberChoice label="Dispatches" choices=&DISPATCH_CHOICES value=dispatches test_id="litmus-dispatches" />
+                    </div>
+                    <RunForm job=job on_run=run_it />
+                }.into_any(),
+            }
+        }}
         {report}
     }
 }

@@ -265,7 +265,11 @@ impl LitmusTest {
                         Order::Acquire | Order::Release | Order::AcqRel | Order::SeqCst => note("memory orders other than relaxed"),
                     }
                     if mode.scope.is_some_and(|s| s != own) {
-                        note(if own == Scope::Device { "atomics scoped other than to the device in storage memory" } else { "atomics scoped beyond the workgroup in workgroup memory" });
+                        note(if own == Scope::Device {
+                            "atomics scoped other than to the device in storage memory"
+                        } else {
+                            "atomics scoped beyond the workgroup in workgroup memory"
+                        });
                     }
                 }
             }
@@ -426,9 +430,26 @@ pub const PRESETS: [(&str, &str); 11] = [
     ("cowr", "T0: x=1; r0=x | T1: x=2"),
 ];
 
+/// Tests beyond WGSL, for the scoped model: message passing and store buffering made safe (or
+/// not) by orders, scopes and fences, as CUDA writes them.
+pub const SCOPED_PRESETS: [(&str, &str); 6] = [
+    (
+        "mp-release-acquire",
+        "T0@wg0: x.store(1, relaxed, device); y.store(1, release, device) | T1@wg1: r0 = y.load(acquire, device); r1 = x.load(relaxed, device)",
+    ),
+    (
+        "mp-workgroup-scope",
+        "T0@wg0: x.store(1, relaxed, device); y.store(1, release, workgroup) | T1@wg1: r0 = y.load(acquire, workgroup); r1 = x.load(relaxed, device)",
+    ),
+    ("mp-threadfence", "T0@wg0: x.store(1, plain); __threadfence(); y = 1 | T1@wg1: r0 = y; __threadfence(); r1 = x.load(plain)"),
+    ("mp-fence-block", "T0@wg0: x.store(1, plain); __threadfence_block(); y = 1 | T1@wg1: r0 = y; __threadfence_block(); r1 = x.load(plain)"),
+    ("sb-fence-sc", "T0: x = 1; fence(seq_cst, device); r0 = y | T1: y = 1; fence(seq_cst, device); r1 = x"),
+    ("sb-fence-acq-rel", "T0: x = 1; fence(acq_rel, device); r0 = y | T1: y = 1; fence(acq_rel, device); r1 = x"),
+];
+
 /// The preset `name`, its text.
 pub fn preset(name: &str) -> Option<&'static str> {
-    PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    PRESETS.iter().chain(&SCOPED_PRESETS).find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 /// A test's text with a barrier of `kind` between each thread's consecutive accesses. Where all

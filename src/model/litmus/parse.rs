@@ -120,7 +120,11 @@ pub fn parse(text: &str, placement: Placement, memory: Space) -> Result<LitmusTe
     };
     let placement = if !labelled {
         // As the lab's setting says, even for one thread (whose kernel it shapes).
-        if placement == Placement::Same { Placement::Same } else { Placement::Across }
+        if placement == Placement::Same {
+            Placement::Same
+        } else {
+            Placement::Across
+        }
     } else if groups.iter().all(|&g| g == 0) {
         Placement::Same
     } else if groups.iter().enumerate().all(|(t, &g)| g == t) {
@@ -176,9 +180,9 @@ fn order(piece: Piece) -> Result<Order, ParseError> {
         "weak" => Some(Order::Plain),
         _ => None,
     };
-    alias.or_else(|| Order::ALL.into_iter().find(|o| o.name() == name)).ok_or_else(|| {
-        piece.trim().error(format!("unknown order {name:?}: write plain, relaxed, acquire, release, acq_rel or seq_cst"))
-    })
+    alias
+        .or_else(|| Order::ALL.into_iter().find(|o| o.name() == name))
+        .ok_or_else(|| piece.trim().error(format!("unknown order {name:?}: write plain, relaxed, acquire, release, acq_rel or seq_cst")))
 }
 
 /// A scope's name, or CUDA's and PTX's for it (`cta`, `block`, `gpu`, `sys`).
@@ -190,7 +194,9 @@ fn scope(piece: Piece) -> Result<Scope, ParseError> {
         "sys" => Some(Scope::System),
         _ => None,
     };
-    alias.or_else(|| Scope::ALL.into_iter().find(|s| s.name() == name)).ok_or_else(|| piece.trim().error(format!("unknown scope {name:?}: write workgroup, device or system")))
+    alias
+        .or_else(|| Scope::ALL.into_iter().find(|s| s.name() == name))
+        .ok_or_else(|| piece.trim().error(format!("unknown scope {name:?}: write workgroup, device or system")))
 }
 
 /// The optional order and scope at the end of an access's arguments; `allowed` are the orders
@@ -297,7 +303,9 @@ fn op(statement: Piece, registers: &mut Vec<String>) -> Result<Op, ParseError> {
     }
     if let Some(store) = method(statement, "store") {
         let (loc, args) = store?;
-        let Some((value, rest)) = args.split_first() else { return Err(statement.error("store takes a value, then an order and a scope: x.store(1, release, device)")) };
+        let Some((value, rest)) = args.split_first() else {
+            return Err(statement.error("store takes a value, then an order and a scope: x.store(1, release, device)"));
+        };
         return Ok(Op::Store { loc, value: number(*value)?, mode: mode(rest, &STORE_ORDERS, "a store")? });
     }
     let Some(eq) = statement.text.find('=') else {

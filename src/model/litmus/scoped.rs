@@ -95,7 +95,9 @@ pub const MAX_CANDIDATES: u128 = 60_000;
 enum Kind {
     Read,
     Write,
-    Fence { sc: bool },
+    Fence {
+        sc: bool,
+    },
     /// The `n`-th barrier its thread reaches.
     Barrier(usize),
 }
@@ -236,15 +238,25 @@ fn coherence_orders(writes: &[usize], ms: &Rel, final_matters: bool) -> Vec<Cohe
         let pairs: Vec<(usize, usize)> = order.iter().enumerate().flat_map(|(i, &a)| order[i + 1..].iter().map(move |&b| (a, b))).collect();
         let optional: Vec<usize> = (0..pairs.len()).filter(|&k| !has(ms, pairs[k].0, pairs[k].1)).collect();
         for drop in 0..1u32 << optional.len() {
-            let before: Vec<(usize, usize)> =
-                pairs.iter().enumerate().filter(|(k, _)| optional.iter().position(|o| o == k).is_none_or(|bit| drop >> bit & 1 == 0)).map(|(_, &p)| p).collect();
+            let before: Vec<(usize, usize)> = pairs
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| optional.iter().position(|o| o == k).is_none_or(|bit| drop >> bit & 1 == 0))
+                .map(|(_, &p)| p)
+                .collect();
             let transitive = before.iter().all(|&(a, b)| before.iter().filter(|&&(c, _)| c == b).all(|&(_, d)| before.contains(&(a, d))));
             if !transitive || seen.contains(&before) {
                 continue;
             }
             seen.push(before.clone());
             let maximal: Vec<usize> = order.iter().copied().filter(|&w| !before.iter().any(|&(a, _)| a == w)).collect();
-            let ends: Vec<Option<usize>> = if maximal.is_empty() { vec![None] } else if final_matters { maximal.into_iter().map(Some).collect() } else { vec![maximal.first().copied()] };
+            let ends: Vec<Option<usize>> = if maximal.is_empty() {
+                vec![None]
+            } else if final_matters {
+                maximal.into_iter().map(Some).collect()
+            } else {
+                vec![maximal.first().copied()]
+            };
             for last in ends {
                 out.push(Coherence { order: order.clone(), before: before.clone(), last });
             }
@@ -279,7 +291,8 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
     let fence_orders: Vec<Vec<usize>> =
         permutations(&sc_fences).into_iter().filter(|order| order.windows(2).all(|w| events[w[0]].thread != events[w[1]].thread || w[0] < w[1])).collect();
     // Each compare-exchange's write, present (it succeeds) or not (it fails: a read only).
-    let cas_writes: Vec<usize> = (0..n).filter(|&e| events[e].kind == Kind::Write && matches!(op_of(test, &events[e]), Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).collect();
+    let cas_writes: Vec<usize> =
+        (0..n).filter(|&e| events[e].kind == Kind::Write && matches!(op_of(test, &events[e]), Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).collect();
     let statics = Statics::of(test, &events);
     let overwritten = test.overwritten();
     let mut out = Verdicts::default();
@@ -288,9 +301,12 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
         let writes_of = |l: usize| -> Vec<usize> { (0..n).filter(|&e| events[e].kind == Kind::Write && events[e].loc == Some(l) && !failed(e)).collect() };
         let sources: Vec<Vec<Option<usize>>> = reads
             .iter()
-            .map(|&r| std::iter::once(None).chain(writes_of(events[r].loc.unwrap_or(0)).into_iter().filter(|&w| events[w].partner != Some(r)).map(Some)).collect())
+            .map(|&r| {
+                std::iter::once(None).chain(writes_of(events[r].loc.unwrap_or(0)).into_iter().filter(|&w| events[w].partner != Some(r)).map(Some)).collect()
+            })
             .collect();
-        let co_choices: Vec<Vec<Coherence>> = (0..LOCATIONS.len()).map(|l| coherence_orders(&writes_of(l), &statics.morally_strong, overwritten.contains(&l))).collect();
+        let co_choices: Vec<Vec<Coherence>> =
+            (0..LOCATIONS.len()).map(|l| coherence_orders(&writes_of(l), &statics.morally_strong, overwritten.contains(&l))).collect();
         for co in product(&co_choices) {
             for rf in product(&sources) {
                 let Some(outcome) = outcome(test, &events, &reads, &rf, &co, &overwritten) else { continue };
@@ -567,7 +583,9 @@ fn refusal(test: &LitmusTest, c: &Candidate, axiom: Axiom, a: usize, b: usize, r
         format!("T{}'s statement {}{what}", ev.at.0, ev.at.1 + 1)
     };
     let why = match axiom {
-        Axiom::ScPerLocation => format!("SC per location: {} and {} are morally strong accesses to one location, yet their reads and writes go round in a circle", name(a), name(b)),
+        Axiom::ScPerLocation => {
+            format!("SC per location: {} and {} are morally strong accesses to one location, yet their reads and writes go round in a circle", name(a), name(b))
+        }
         Axiom::Coherence => format!("coherence: {} causes {}, yet comes after it in the location's coherence order", name(a), name(b)),
         Axiom::FenceSc => format!("fence-SC order: {} causes {}, yet the seq_cst fences are ordered the other way", name(a), name(b)),
         Axiom::Atomicity => format!("atomicity: {} comes between the read and the write of the read-modify-write at {}", name(b), name(a)),

@@ -4,4 +4,5 @@ mod herd;
 mod lab;
 mod model;
 mod scoped;
+mod scoped_herd;
 mod verdicts;

@@ -120,3 +120,165 @@ fn published_scoped_tests_get_their_sources_verdicts() {
     }
     assert!(disagree.is_empty(), "{} of {} disagree:\n{}", disagree.len(), tests.len(), disagree.join("\n"));
 }
+
+/// How many random tests [`a_second_reading_agrees_on_random_tests`] checks (default 400).
+fn how_many_random() -> usize {
+    std::env::var("SYNCSCOPE_RANDOM_TESTS").ok().and_then(|v| v.parse().ok()).unwrap_or(400)
+}
+
+/// A fixed-seed source of choices for random tests.
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = crate::model::splitmix64(self.0);
+        self.0 % n
+    }
+
+    fn pick<T: Copy>(&mut self, from: &[T]) -> T {
+        from[self.below(from.len() as u64) as usize]
+    }
+
+    /// `, order` or `, order, scope` (or nothing: WGSL's relaxed atomic) for an access that may
+    /// have one of `orders`; a plain access names no scope.
+    fn mode(&mut self, orders: &[&str]) -> String {
+        if self.below(5) == 0 {
+            return String::new();
+        }
+        let order = self.pick(orders);
+        let scope = self.pick(&["", "workgroup", "device", "system", "workgroup", "device"]);
+        if order == "plain" || scope.is_empty() {
+            format!(", {order}")
+        } else {
+            format!(", {order}, {scope}")
+        }
+    }
+}
+
+/// A random test in the lab's syntax: 2 to 4 threads of 1 to 3 statements over x and y (at
+/// times z), each statement any access of any order and scope, a read-modify-write or a fence;
+/// often with the threads placed in workgroups, some together and some apart, and then at times
+/// with barriers, as many in each thread of a workgroup.
+fn random_scoped_text(dice: &mut Dice) -> String {
+    let threads = dice.pick(&[2usize, 2, 2, 3, 3, 4]);
+    let locations = &["x", "y", "z"][..dice.pick(&[2usize, 2, 2, 3])];
+    let labelled = dice.below(3) != 0;
+    let groups: Vec<u64> = (0..threads).map(|t| if labelled { dice.below(2) } else { t as u64 }).collect();
+    let barriers_per_group: Vec<usize> = (0..threads).map(|_| if labelled && dice.below(4) == 0 { dice.pick(&[1usize, 1, 2]) } else { 0 }).collect();
+    let mut registers = 0;
+    let mut lines = Vec::new();
+    for (t, &group) in groups.iter().enumerate() {
+        let mut statements = Vec::new();
+        for _ in 0..1 + dice.below(3) {
+            let loc = dice.pick(locations);
+            let mut register = || {
+                registers += 1;
+                format!("r{}", registers - 1)
+            };
+            statements.push(match dice.below(10) {
+                0..=2 => match dice.below(4) {
+                    0 => format!("{loc} = {}", 1 + dice.below(2)),
+                    _ => format!("{loc}.store({}{})", 1 + dice.below(2), dice.mode(&["plain", "relaxed", "release", "seq_cst"])),
+                },
+                3..=5 => match dice.below(4) {
+                    0 => format!("{} = {loc}", register()),
+                    _ => format!("{} = {loc}.load({})", register(), dice.mode(&["plain", "relaxed", "acquire", "seq_cst"]).trim_start_matches(", ")),
+                },
+                6 | 7 => {
+                    let orders = ["relaxed", "acquire", "release", "acq_rel", "seq_cst"];
+                    // Additions of 1 or 2, never 0: see `scoped_herd`'s values.
+                    match dice.below(3) {
+                        0 => format!("{} = atomicAdd({loc}, {}{})", register(), 1 + dice.below(2), dice.mode(&orders)),
+                        1 => format!("{} = atomicExchange({loc}, {}{})", register(), 1 + dice.below(2), dice.mode(&orders)),
+                        _ => format!("{} = atomicCompareExchangeWeak({loc}, {}, {}{})", register(), dice.below(2), 1 + dice.below(2), dice.mode(&orders)),
+                    }
+                }
+                _ => match dice.below(7) {
+                    0 => "__threadfence()".to_owned(),
+                    1 => "__threadfence_block()".to_owned(),
+                    2 => "__threadfence_system()".to_owned(),
+                    _ => format!("fence({}, {})", dice.pick(&["acq_rel", "acquire", "release", "seq_cst"]), dice.pick(&["workgroup", "device", "system"])),
+                },
+            });
+        }
+        // Every thread of a workgroup reaches as many barriers as the group's first thread says.
+        let first = groups.iter().position(|&g| g == group).unwrap_or(t);
+        for _ in 0..barriers_per_group[first] {
+            let at = dice.below(statements.len() as u64 + 1) as usize;
+            statements.insert(at, "workgroupBarrier()".to_owned());
+        }
+        let label = if labelled { format!("T{t}@wg{group}") } else { format!("T{t}") };
+        lines.push(format!("{label}: {}", statements.join("; ")));
+    }
+    lines.join(" | ")
+}
+
+#[test]
+fn a_second_reading_agrees_on_random_tests() {
+    let start = std::time::Instant::now();
+    let mut dice = Dice(0x5C0_9ED);
+    let (mut checked, mut tried) = (0, 0);
+    let mut disagreements = Vec::new();
+    while checked < how_many_random() && tried < 50 * how_many_random() {
+        tried += 1;
+        let text = random_scoped_text(&mut dice);
+        let Ok(t) = parse(&text, Placement::Across, Space::Storage) else { continue };
+        if scoped::candidates(&t) > 3_000 {
+            continue;
+        }
+        let engine: std::collections::BTreeSet<Outcome> = scoped::verdicts(&t).unwrap().allowed.keys().cloned().collect();
+        let second = super::scoped_herd::allowed(&t);
+        if engine != second {
+            let only = |a: &std::collections::BTreeSet<Outcome>, b: &std::collections::BTreeSet<Outcome>| a.difference(b).map(|o| t.name(o)).collect::<Vec<_>>();
+            disagreements.push(format!("{text}: only the engine allows {:?}; only the second reading allows {:?}", only(&engine, &second), only(&second, &engine)));
+        }
+        checked += 1;
+    }
+    eprintln!("# {checked} random scoped tests checked against the second reading in {:.1} s; {} disagreement(s)", start.elapsed().as_secs_f64(), disagreements.len());
+    assert!(checked == how_many_random(), "only {checked} of {tried} random texts were accepted and small enough");
+    assert!(disagreements.is_empty(), "{} of {checked} disagree:\n{}", disagreements.len(), disagreements.join("\n"));
+}
+
+#[test]
+fn the_lab_gives_the_scoped_verdict_beside_the_others_and_sends_tests_beyond_wgsl_to_their_nearest() {
+    use crate::lessons::litmus::{rows, text_of, LabSettings, Scoped, Wgsl};
+    use crate::model::litmus::{preset, SCOPED_PRESETS};
+    // Each scoped preset: its weak outcome under the scoped model, as the preset's name promises.
+    let weak = [
+        ("mp-release-acquire", "r0=1 r1=0", false),
+        ("mp-workgroup-scope", "r0=1 r1=0", true),
+        ("mp-threadfence", "r0=1 r1=0", false),
+        ("mp-fence-block", "r0=1 r1=0", true),
+        ("sb-fence-sc", "r0=0 r1=0", false),
+        ("sb-fence-acq-rel", "r0=0 r1=0", true),
+    ];
+    assert_eq!(weak.len(), SCOPED_PRESETS.len());
+    for (name, outcome, allowed) in weak {
+        let settings = LabSettings { text: preset(name).unwrap().to_owned(), ..LabSettings::default() };
+        let t = settings.test().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(t.beyond_wgsl().is_some(), "{name} is beyond WGSL");
+        let table = rows(&t);
+        let row = table.iter().find(|r| r.name == outcome).unwrap();
+        assert_eq!(row.wgsl, Wgsl::Inexpressible, "{name}");
+        assert_eq!(row.scoped_allowed(), Some(allowed), "{name} {outcome}");
+        assert_eq!(row.allowed(), allowed, "beyond WGSL, the scoped model speaks for the test");
+        if let Some(Scoped::Forbidden(r)) = &row.scoped {
+            assert!(r.why.contains("causality") || r.why.contains("fence-SC"), "{name}: {}", r.why);
+        }
+        // Whatever sequential consistency reaches, the scoped model allows.
+        assert!(table.iter().all(|r| r.sc.is_none() || r.scoped_allowed() == Some(true)), "{name}");
+        // The nearest WGSL test reads back as a test WGSL can say, with the same outcomes.
+        let nearest = text_of(&t.nearest_wgsl());
+        let back = LabSettings { text: nearest.clone(), ..LabSettings::default() }.test().unwrap_or_else(|e| panic!("{nearest}: {e}"));
+        assert_eq!(back.beyond_wgsl(), None, "{nearest}");
+        assert_eq!(back.outcomes(), t.outcomes());
+        assert_eq!(back.groups, t.groups);
+        // WGSL's relaxed message passing across workgroups allows the weak outcome.
+        let near_rows = rows(&back);
+        assert!(near_rows.iter().find(|r| r.name == outcome).unwrap().allowed(), "{nearest}");
+    }
+    // A WGSL test gets the scoped verdict too: relaxed atomics order nothing across locations.
+    let mp = LabSettings::default().test().unwrap();
+    let row = rows(&mp).into_iter().find(|r| r.name == "r0=1 r1=0").unwrap();
+    assert!(matches!(row.wgsl, Wgsl::Allowed(_)) && row.scoped_allowed() == Some(true));
+}
