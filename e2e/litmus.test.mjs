@@ -205,10 +205,14 @@ test('a mistake points at its line and column; the page goes on', async () => {
   page.assertNoConsoleErrors();
 });
 
-test('500 random test texts never panic the page', async () => {
+test('500 random test texts, of WGSL and of the scoped syntax, never panic the page', async () => {
   const page = await open('');
   const outcome = await page.evaluate(async () => {
     const alphabet = 'T0123:xyzr=;|() ,atomicAdExchngeWkBrrsto\n&u';
+    // Pieces of the scoped syntax, strung together at random: orders, scopes, fences, labels.
+    const pieces = ['T0', 'T1@wg0', 'T2@wg1', '@wg', ':', ' x', ' y', 'r0 = ', 'r1 = ', '.store(', '.load(', '1', ', ', ')', '; ', ' | ', '\n',
+      'release', 'acquire', 'acq_rel', 'seq_cst', 'relaxed', 'plain', 'workgroup', 'device', 'system', 'gpu', 'fence(', '__threadfence()',
+      '__threadfence_block()', 'atomicAdd(x, 1', 'workgroupBarrier()', '(', ',,'];
     let seed = 12345;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
     const area = document.querySelector('[data-testid=litmus-text]');
@@ -216,7 +220,8 @@ test('500 random test texts never panic the page', async () => {
     for (let i = 0; i < 500; i++) {
       let text = '';
       const len = next() % 50;
-      for (let j = 0; j < len; j++) text += alphabet[next() % alphabet.length];
+      if (i % 2) for (let j = 0; j < len / 2; j++) text += pieces[next() % pieces.length];
+      else for (let j = 0; j < len; j++) text += alphabet[next() % alphabet.length];
       area.value = text;
       area.dispatchEvent(new Event('input', { bubbles: true }));
       // Let the page analyse it: it shows either the outcomes or what is wrong.
@@ -229,6 +234,34 @@ test('500 random test texts never panic the page', async () => {
   // Still alive: a good test typed now is analysed.
   await page.getByTestId('litmus-text').fill('T0: x=1; y=1 | T1: r0=y; r1=x');
   assert.equal(await page.locator('[data-testid=litmus-outcomes] tbody tr').count(), 4);
+  page.assertNoConsoleErrors();
+});
+
+test('a test beyond WGSL gets the scoped verdict, runs nothing, and opens its nearest WGSL test in one click', async () => {
+  const page = await open('&preset=mp-release-acquire');
+  const weak = row(page, 'r0=1 r1=0');
+  assert.equal(await weak.getAttribute('data-wgsl'), 'inexpressible');
+  assert.equal(await weak.getAttribute('data-scoped'), 'forbidden');
+  assert.match(await weak.locator('td.why').textContent(), /causality/);
+  assert.equal(await row(page, 'r0=1 r1=1').getAttribute('data-scoped'), 'allowed');
+  assert.match(await page.getByTestId('litmus-beyond-wgsl').textContent(), /memory orders other than relaxed/);
+  assert.equal(await page.getByTestId('litmus-placement').isDisabled(), true, "the test's labels place its threads");
+  await showGpuPanel(page);
+  await page.getByTestId('litmus-gpu-beyond-wgsl').waitFor();
+  assert.equal(await page.getByTestId('gpu-run').count(), 0, 'nothing to run');
+  // Workgroup scope across workgroups: the flag's release and acquire do not reach each other.
+  await page.getByTestId('litmus-preset').selectOption('mp-workgroup-scope');
+  assert.equal(await weak.getAttribute('data-scoped'), 'allowed');
+  // One click: the nearest WGSL test, relaxed, which WGSL allows to end weak and the GPU runs.
+  await page.getByTestId('litmus-nearest-wgsl').click();
+  assert.equal(await weak.getAttribute('data-wgsl'), 'allowed');
+  assert.equal(await weak.getAttribute('data-scoped'), 'allowed');
+  assert.equal(await page.getByTestId('litmus-beyond-wgsl').count(), 0);
+  assert.match(await page.getByTestId('litmus-text').inputValue(), /^T0@wg0: x = 1; y = 1\nT1@wg1: r0 = y; r1 = x$/);
+  await compiled(page);
+  assert.equal(await page.getByTestId('litmus-compile').getAttribute('data-state'), 'ok');
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  assert.match(decodeURIComponent(page.url()), /T0@wg0/);
   page.assertNoConsoleErrors();
 });
 

@@ -74,6 +74,13 @@ pub fn LitmusLab() -> impl IntoView {
             let start = now_ms();
             let rows = rows(&test);
             let verdict_ms = now_ms() - start;
+            // Beyond WGSL, only the scoped model speaks: a test it declines has no verdicts.
+            if test.beyond_wgsl().is_some() && rows.first().is_some_and(|r| r.scoped.is_none()) {
+                return Err(LabError {
+                    line: None,
+                    message: "the scoped model declines this test: too many candidate executions to weigh in the page. Use fewer accesses to one location, or fewer seq_cst accesses and fences.".to_owned(),
+                });
+            }
             let kernels = kernels(&test, &s.text, WORKGROUP_SIZE);
             Ok(Arc::new(Analysis { beyond_wgsl: test.beyond_wgsl(), test, rows, kernels, verdict_ms }))
         })

@@ -300,3 +300,28 @@ fn results_in_a_link_come_back_as_they_went_and_bad_ones_are_refused_in_words() 
         assert!(e.starts_with("results= was ignored") && e.contains(said), "{bad}: {e}");
     }
 }
+
+/// Threads the test's labels place some together and some apart run so on the GPU: the two
+/// together pass their barrier as one workgroup (its storage barrier forbids the weak message
+/// passing between them), the third reads from another workgroup.
+#[test]
+fn threads_placed_by_labels_run_natively_in_their_workgroups() {
+    let Some(ctx) = gpu() else { return };
+    let text = "T0@wg0: x = 1; storageBarrier(); y = 1\nT1@wg0: storageBarrier(); r0 = x\nT2@wg1: r1 = y; r2 = x";
+    let s = LabSettings { text: text.to_owned(), ..LabSettings::default() };
+    let t = s.test().unwrap();
+    assert_eq!(t.placement, Placement::Mixed);
+    let table = rows(&t);
+    assert!(!table.iter().find(|r| r.name == "r0=0 r1=0 r2=0").unwrap().allowed(), "the barrier orders T0's store before T1's load");
+    assert!(table.iter().find(|r| r.name == "r0=1 r1=1 r2=0").unwrap().allowed(), "nothing orders T2's reads");
+    let kernels = kernels(&t, &s.text, WORKGROUP_SIZE);
+    assert!(kernels.test.source.contains("let i2 = ((w + 1u) % params.groups)"), "{}", kernels.test.source);
+    let compiled = pollster::block_on(compile(&ctx, kernels)).unwrap();
+    let counts = pollster::block_on(run(&ctx, &t, &compiled, INSTANCES, 2, 1, now_ms)).unwrap();
+    assert_eq!(counts.shape.groups, Shape::of(&t, INSTANCES).groups);
+    assert_eq!(counts.unlisted, 0);
+    assert_eq!(counts.counts.iter().sum::<u64>(), counts.instances(), "every instance counted once");
+    for (r, &c) in table.iter().zip(&counts.counts) {
+        assert!(r.allowed() || c == 0, "forbidden {} seen {c} times", r.name);
+    }
+}
