@@ -265,6 +265,50 @@ test('a test beyond WGSL gets the scoped verdict, runs nothing, and opens its ne
   page.assertNoConsoleErrors();
 });
 
+test('be the scheduler and the memory: the reader makes the consumer read stale data, then a release and an acquire forbid it', async () => {
+  const page = await open('&preset=mp');
+  const scene = page.locator('.visibility-panel');
+  await scene.scrollIntoViewIfNeeded();
+  assert.equal(await page.getByTestId('vis-challenge').getAttribute('data-reached'), 'false');
+  // The producer writes x, then the flag y.
+  await page.getByTestId('vis-step-0').click();
+  await page.getByTestId('vis-step-0').click();
+  assert.equal(await page.getByTestId('vis-history-x').locator('li').count(), 2, 'x: the initial 0, then 1');
+  // The consumer reads the flag's newest write, then the stale x = 0: its view of x lags.
+  await page.getByTestId('vis-read-1-1').click();
+  assert.match(await page.getByTestId('vis-write-x-0').getAttribute('aria-label'), /seen up to here by T1/);
+  await page.getByTestId('vis-read-1-0').click();
+  assert.equal(await page.getByTestId('vis-status').getAttribute('data-outcome'), 'r0=1 r1=0');
+  assert.equal(await page.getByTestId('vis-status').getAttribute('data-weak'), 'true');
+  assert.equal(await page.getByTestId('vis-challenge').getAttribute('data-reached'), 'true');
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  assert.match(page.url(), /watch=0\.0%2C0\.0%2C1\.1%2C1\.0|watch=0\.0,0\.0,1\.1,1\.0/);
+  // The link brings the same run back.
+  const again = await open(new URL(page.url()).search.replace('?lesson=litmus', ''));
+  await again.locator('.visibility-panel').scrollIntoViewIfNeeded();
+  assert.equal(await again.getByTestId('vis-status').getAttribute('data-outcome'), 'r0=1 r1=0');
+  await again.close();
+  await scene.screenshot({ path: screenshotPath('litmus-visibility-stale') });
+  // A release store of the flag and an acquire load of it: reading y = 1 takes in T0's view of x.
+  await page.getByTestId('litmus-preset').selectOption('mp-release-acquire');
+  assert.equal(await page.getByTestId('vis-challenge').getAttribute('data-forbidden'), 'true');
+  await page.getByTestId('vis-step-0').click();
+  await page.getByTestId('vis-step-0').click();
+  assert.match(await page.getByTestId('vis-write-y-1').textContent(), /carries T0's view/);
+  await page.getByTestId('vis-read-1-1').click();
+  assert.equal(await page.getByTestId('vis-read-1-0').count(), 0, 'x = 0 is no longer there to read');
+  await page.getByTestId('vis-read-1-1').click();
+  assert.equal(await page.getByTestId('vis-status').getAttribute('data-outcome'), 'r0=1 r1=1');
+  await scene.screenshot({ path: screenshotPath('litmus-visibility-release') });
+  page.assertNoConsoleErrors();
+});
+
+test('load buffering: the scene says which allowed outcome no step reaches', async () => {
+  const page = await open('&preset=lb');
+  assert.match(await page.getByTestId('vis-unreachable').textContent(), /r0=1 r1=1/);
+  page.assertNoConsoleErrors();
+});
+
 test('the model player steps an interleaving from the table to its outcome', async () => {
   const page = await open('&preset=sb');
   const target = row(page, 'r0=1 r1=1');

@@ -14,6 +14,9 @@ pub mod measured;
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
+#[cfg(target_arch = "wasm32")]
+pub mod scene;
+pub mod visibility;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 

@@ -63,9 +63,25 @@ pub fn LitmusLab() -> impl IntoView {
             shared.set(None);
         }
     });
+    // The reader's run of the visibility scene, kept in the link (`watch=`); a new test starts
+    // it afresh.
+    let watch = RwSignal::new(crate::site::query::get("watch").and_then(|v| {
+        let decoded = super::visibility::decode(&v);
+        if decoded.is_none() {
+            problems.push("watch= was ignored: it should read thread.write pairs, e.g. 0.0,1.1".to_owned());
+        }
+        decoded
+    }).unwrap_or_default());
+    Effect::new(move |first: Option<()>| {
+        settings.track();
+        if first.is_some() {
+            watch.set(Vec::new());
+        }
+    });
     permalink::follow("litmus", move || {
         let mut pairs = settings.with(LabSettings::to_pairs);
         pairs.extend(shared.with(|r| r.as_ref().map(|r| ("results", r.to_value()))));
+        pairs.extend(watch.with(|w| (!w.is_empty()).then(|| ("watch", super::visibility::encode(w)))));
         pairs
     });
     let analysis: Memo<Result<Arc<Analysis>, LabError>> = Memo::new(move |_| {
@@ -143,6 +159,10 @@ pub fn LitmusLab() -> impl IntoView {
             </Panel>
             <Panel id="outcomes" title="Every outcome">
                 {outcomes.run()}
+            </Panel>
+            <Panel id="visibility" title="Be the scheduler and the memory">
+                <p class="muted">"Each location's writes in the order all threads agree on, each thread's view (▲) of how far along it has seen. Step any thread; for a load, choose which write it reads: any at or after its view. A release carries its thread's view; an acquire that reads it takes that view in."</p>
+                {move || analysis.get().ok().map(|a| view! { <super::scene::VisibilityScene test=a.test.clone() rows=Arc::new(a.rows.clone()) choices=watch /> })}
             </Panel>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />

@@ -25,6 +25,7 @@
 mod parse;
 pub mod sc;
 pub mod scoped;
+pub mod views;
 pub mod wgsl;
 
 pub use parse::{parse, ParseError};

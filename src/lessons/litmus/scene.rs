@@ -1,0 +1,206 @@
+//! The lab's visibility scene: the reader is the scheduler *and* the memory. Each location is
+//! drawn as its history of writes, in coherence order; each thread's view of it as a marker
+//! under the write it has seen up to. The reader picks which thread steps and, for a load, which
+//! write it reads — any its view allows.
+
+use super::visibility::replay;
+use super::{Row, Scoped};
+use crate::model::litmus::views::{self, Next};
+use crate::model::litmus::{LitmusTest, Op, LOCATIONS};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// `T0's 1st` / `the initial 0`: who wrote a history's entry.
+fn writer(message: &views::Message) -> String {
+    match message.by {
+        None => "initial".to_owned(),
+        Some((t, i)) => format!("T{t}·{}", i + 1),
+    }
+}
+
+#[component]
+pub fn VisibilityScene(test: LitmusTest, rows: Arc<Vec<Row>>, choices: RwSignal<Vec<(usize, usize)>>) -> impl IntoView {
+    let test = Arc::new(test);
+    let state = {
+        let test = Arc::clone(&test);
+        Memo::new(move |_| choices.with(|c| replay(&test, c).0))
+    };
+    let used: Vec<usize> = (0..LOCATIONS.len()).filter(|&l| test.threads.iter().flatten().any(|op| op.loc() == Some(l))).collect();
+    // Outcomes the scoped model allows that no choice here reaches (load buffering's kind).
+    let unreachable: Vec<String> = match views::reachable(&test) {
+        Some(reached) => rows.iter().filter(|r| r.scoped_allowed() == Some(true) && !reached.contains_key(&r.outcome)).map(|r| r.name.clone()).collect(),
+        None => Vec::new(),
+    };
+    let threads = {
+        let test = Arc::clone(&test);
+        move || {
+            let s = state.get();
+            (0..test.threads.len())
+                .map(|t| {
+                    let statements = test.threads[t]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, op)| {
+                            let class = if i < s.pcs[t] { "done" } else if i == s.pcs[t] { "next" } else { "" };
+                            view! { <li class=class aria-current=(i == s.pcs[t]).then_some("step")><code>{super::describe(&test, *op)}</code></li> }
+                        })
+                        .collect_view();
+                    let actions = match s.next(&test, t) {
+                        Next::Blocked if s.waiting[t] => view! { <p class="muted">"waiting at the barrier"</p> }.into_any(),
+                        Next::Blocked => view! { <p class="muted">"finished"</p> }.into_any(),
+                        Next::Go => {
+                            let what = super::describe(&test, test.threads[t][s.pcs[t]]);
+                            view! {
+                                <button type="button" class="small" data-testid=format!("vis-step-{t}") on:click=move |_| choices.update(|c| c.push((t, 0)))>
+                                    {format!("T{t}: {what}")}
+                                </button>
+                            }
+                            .into_any()
+                        }
+                        Next::Read { loc, from } => {
+                            let history = &s.histories[loc];
+                            let latest = history.len() - 1;
+                            from.into_iter()
+                                .map(|i| {
+                                    let m = &history[i];
+                                    let stale = if i < latest { " (stale)" } else { "" };
+                                    let label = format!("T{t} reads {} = {} from {}{stale}", LOCATIONS[loc], m.value, writer(m));
+                                    view! {
+                                        <button type="button" class="small" class:stale=i < latest data-testid=format!("vis-read-{t}-{i}")
+                                            on:click=move |_| choices.update(|c| c.push((t, i)))>{label}</button>
+                                    }
+                                })
+                                .collect_view()
+                                .into_any()
+                        }
+                    };
+                    let registers: Vec<String> = test
+                        .threads[t]
+                        .iter()
+                        .filter_map(|op| match *op {
+                            Op::Load { reg, .. } | Op::Rmw { reg, .. } => Some(reg),
+                            _ => None,
+                        })
+                        .filter(|&reg| test.threads[t].iter().take(s.pcs[t]).any(|op| matches!(*op, Op::Load { reg: r, .. } | Op::Rmw { reg: r, .. } if r == reg)))
+                        .map(|reg| format!("{} = {}", test.registers[reg], s.registers[reg]))
+                        .collect();
+                    let place = format!("T{t} · workgroup {}", test.groups[t]);
+                    view! {
+                        <div class="vis-thread" data-testid=format!("vis-thread-{t}")>
+                            <h3>{place}</h3>
+                            <ol class="vis-statements">{statements}</ol>
+                            <p class="vis-registers">{if registers.is_empty() { "no register yet".to_owned() } else { registers.join(", ") }}</p>
+                            <div class="vis-actions">{actions}</div>
+                        </div>
+                    }
+                })
+                .collect_view()
+        }
+    };
+    let memory = {
+        let test = Arc::clone(&test);
+        move || {
+            let s = state.get();
+            used.iter()
+                .map(|&l| {
+                    let cells = s.histories[l]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, m)| {
+                            let seen: Vec<String> = (0..test.threads.len()).filter(|&t| s.views[t][l] == i).map(|t| format!("T{t}")).collect();
+                            let carries = m.carries.map(|(_, scope)| format!("carries T{}'s view · {}", m.by.map_or(0, |b| b.0), scope.name()));
+                            let label = format!(
+                                "{} write {}: {} by {}{}; seen up to here by {}",
+                                LOCATIONS[l],
+                                i,
+                                m.value,
+                                writer(m),
+                                carries.as_ref().map(|c| format!(", {c}")).unwrap_or_default(),
+                                if seen.is_empty() { "no thread".to_owned() } else { seen.join(", ") }
+                            );
+                            view! {
+                                <li class="vis-write" class:released=m.carries.is_some() data-testid=format!("vis-write-{}-{i}", LOCATIONS[l]) aria-label=label>
+                                    <span class="vis-value">{m.value.to_string()}</span>
+                                    <span class="vis-by">{writer(m)}</span>
+                                    {carries.map(|c| view! { <span class="vis-carries">{c}</span> })}
+                                    <span class="vis-views">{seen.into_iter().map(|t| view! { <span class="vis-view" data-thread=t.clone()>{format!("▲ {t}")}</span> }).collect_view()}</span>
+                                </li>
+                            }
+                        })
+                        .collect_view();
+                    view! {
+                        <div class="vis-location">
+                            <span class="vis-name">{LOCATIONS[l]}</span>
+                            <ol class="vis-history" data-testid=format!("vis-history-{}", LOCATIONS[l])>{cells}</ol>
+                        </div>
+                    }
+                })
+                .collect_view()
+        }
+    };
+    let status = {
+        let (test, rows) = (Arc::clone(&test), Arc::clone(&rows));
+        move || {
+            let s = state.get();
+            if !s.finished(&test) {
+                return view! { <p class="vis-status" data-testid="vis-status">"Pick a step. A load may read any write at or after its thread's marker."</p> }.into_any();
+            }
+            let name = test.name(&s.outcome(&test));
+            let row = rows.iter().find(|r| r.name == name);
+            let weak = row.is_some_and(|r| r.sc.is_none());
+            let said = if weak { "no interleaving reaches it: a thread read a stale write" } else { "an interleaving reaches it too" };
+            view! { <p class="vis-status" data-testid="vis-status" data-outcome=name.clone() data-weak=weak.to_string()>{format!("Finished: {name} — {said}. The scoped model allows it.")}</p> }.into_any()
+        }
+    };
+    let challenge = {
+        let (test, rows) = (Arc::clone(&test), Arc::clone(&rows));
+        let stale = "r0=1 r1=0";
+        let is_mp = rows.iter().any(|r| r.name == stale) && test.threads.len() == 2;
+        move || {
+            if !is_mp {
+                return None;
+            }
+            let s = state.get();
+            let reached = s.finished(&test) && test.name(&s.outcome(&test)) == stale;
+            let forbidden = rows.iter().find(|r| r.name == stale).is_some_and(|r| matches!(r.scoped, Some(Scoped::Forbidden(_))));
+            let first = if forbidden {
+                "The scoped model forbids it here: no choice of yours reaches it. Something in the test synchronises the flag.".to_owned()
+            } else if reached {
+                "✓ Done: T1 saw the flag, then read stale data.".to_owned()
+            } else {
+                "Make the consumer read stale data: end with r0=1 r1=0 (T1 sees the flag y = 1, then reads x = 0).".to_owned()
+            };
+            let second = if forbidden {
+                "✓ The scoped model forbids the stale read with this test.".to_owned()
+            } else {
+                "Then change the test — one order or one fence, e.g. a release store of y and an acquire load of it — until the scoped model forbids r0=1 r1=0.".to_owned()
+            };
+            Some(view! {
+                <ol class="vis-challenge" data-testid="vis-challenge" data-reached=reached.to_string() data-forbidden=forbidden.to_string()>
+                    <li>{first}</li>
+                    <li>{second}</li>
+                </ol>
+            })
+        }
+    };
+    let unreachable = (!unreachable.is_empty()).then(|| {
+        let text = format!(
+            "The scoped model also allows {}, which no choice here reaches: it needs a load to read a write its thread's partner has not made yet (as in load buffering).",
+            unreachable.join(", ")
+        );
+        view! { <p class="muted" data-testid="vis-unreachable">{text}</p> }
+    });
+    view! {
+        {challenge}
+        <div class="vis-scene">
+            <div class="vis-memory" data-testid="vis-memory">{memory}</div>
+            <div class="vis-threads">{threads}</div>
+        </div>
+        {status}
+        <div class="vis-controls">
+            <button type="button" class="small" data-testid="vis-undo" prop:disabled=move || choices.with(Vec::is_empty) on:click=move |_| choices.update(|c| { c.pop(); })>"Undo"</button>
+            <button type="button" class="small" data-testid="vis-restart" prop:disabled=move || choices.with(Vec::is_empty) on:click=move |_| choices.set(Vec::new())>"Start again"</button>
+        </div>
+        {unreachable}
+    }
+}
