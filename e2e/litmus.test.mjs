@@ -278,6 +278,7 @@ test('be the scheduler and the memory: the reader makes the consumer read stale 
   await page.getByTestId('vis-read-1-1').click();
   assert.match(await page.getByTestId('vis-write-x-0').getAttribute('aria-label'), /seen up to here by T1/);
   await page.getByTestId('vis-read-1-0').click();
+  assert.match(await page.getByTestId('vis-narration').textContent(), /T1 read x = 0 from initial, a stale write/);
   assert.equal(await page.getByTestId('vis-status').getAttribute('data-outcome'), 'r0=1 r1=0');
   assert.equal(await page.getByTestId('vis-status').getAttribute('data-weak'), 'true');
   assert.equal(await page.getByTestId('vis-challenge').getAttribute('data-reached'), 'true');
@@ -296,6 +297,7 @@ test('be the scheduler and the memory: the reader makes the consumer read stale 
   await page.getByTestId('vis-step-0').click();
   assert.match(await page.getByTestId('vis-write-y-1').textContent(), /carries T0's view/);
   await page.getByTestId('vis-read-1-1').click();
+  assert.match(await page.getByTestId('vis-narration').textContent(), /T1 read y = 1 from T0·2; its view moved on: it now sees x up to write 1/);
   assert.equal(await page.getByTestId('vis-read-1-0').count(), 0, 'x = 0 is no longer there to read');
   await page.getByTestId('vis-read-1-1').click();
   assert.equal(await page.getByTestId('vis-status').getAttribute('data-outcome'), 'r0=1 r1=1');

@@ -89,7 +89,7 @@ pub fn VisibilityScene(test: LitmusTest, rows: Arc<Vec<Row>>, choices: RwSignal<
                         <div class="vis-thread" data-testid=format!("vis-thread-{t}")>
                             <h3>{place}</h3>
                             <ol class="vis-statements">{statements}</ol>
-                            <p class="vis-registers">{if registers.is_empty() { "no register yet".to_owned() } else { registers.join(", ") }}</p>
+                            <p class="vis-registers">{registers.join(", ")}</p>
                             <div class="vis-actions">{actions}</div>
                         </div>
                     }
@@ -136,6 +136,31 @@ pub fn VisibilityScene(test: LitmusTest, rows: Arc<Vec<Row>>, choices: RwSignal<
                     }
                 })
                 .collect_view()
+        }
+    };
+    // What the last step did, in words: which write a load read, and whose view came with it.
+    let narration = {
+        let test = Arc::clone(&test);
+        move || {
+            let c = choices.get();
+            let &(t, read) = c.last()?;
+            let before = replay(&test, &c[..c.len() - 1]).0;
+            let after = state.get();
+            let op = *test.threads.get(t)?.get(before.pcs[t])?;
+            let mut said = format!("T{t}: {}", super::describe(&test, op));
+            if let Op::Load { loc, .. } = op {
+                let m = &before.histories[loc][read];
+                let stale = if read + 1 < before.histories[loc].len() { ", a stale write: a newer one exists" } else { "" };
+                said = format!("T{t} read {} = {} from {}{stale}", LOCATIONS[loc], m.value, writer(m));
+            }
+            let learned: Vec<String> = (0..LOCATIONS.len())
+                .filter(|&l| after.views[t][l] > before.views[t][l] && op.loc() != Some(l))
+                .map(|l| format!("{} up to write {}", LOCATIONS[l], after.views[t][l]))
+                .collect();
+            if !learned.is_empty() {
+                said.push_str(&format!("; its view moved on: it now sees {}", learned.join(", ")));
+            }
+            Some(view! { <p class="vis-narration" data-testid="vis-narration" aria-live="polite">{said}</p> })
         }
     };
     let status = {
@@ -196,6 +221,7 @@ pub fn VisibilityScene(test: LitmusTest, rows: Arc<Vec<Row>>, choices: RwSignal<
             <div class="vis-memory" data-testid="vis-memory">{memory}</div>
             <div class="vis-threads">{threads}</div>
         </div>
+        {narration}
         {status}
         <div class="vis-controls">
             <button type="button" class="small" data-testid="vis-undo" prop:disabled=move || choices.with(Vec::is_empty) on:click=move |_| choices.update(|c| { c.pop(); })>"Undo"</button>
