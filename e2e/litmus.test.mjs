@@ -244,6 +244,12 @@ test('a test beyond WGSL gets the scoped verdict, runs nothing, and opens its ne
   assert.equal(await weak.getAttribute('data-scoped'), 'forbidden');
   assert.match(await weak.locator('td.why').textContent(), /causality/);
   assert.equal(await row(page, 'r0=1 r1=1').getAttribute('data-scoped'), 'allowed');
+  // Its graph draws the release synchronising with the acquire that read it.
+  await page.getByTestId('litmus-why-r0=1 r1=1').click();
+  await page.locator('[data-testid=litmus-graph] [data-edge="sync T0.1 T1.0"]').waitFor();
+  await page.getByTestId('litmus-why-r0=1 r1=0').click();
+  await page.locator('[data-testid=litmus-graph][data-outcome="r0=1 r1=0"] [data-edge="sync T0.1 T1.0"]').waitFor();
+  await page.getByTestId('litmus-graph').screenshot({ path: screenshotPath('litmus-scoped-graph') });
   assert.match(await page.getByTestId('litmus-beyond-wgsl').textContent(), /memory orders other than relaxed/);
   assert.equal(await page.getByTestId('litmus-placement').isDisabled(), true, "the test's labels place its threads");
   await showGpuPanel(page);

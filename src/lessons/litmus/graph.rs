@@ -44,6 +44,9 @@ pub const STYLE: &str = r#":root{--rel-rf:#c62828;--rel-co:#1565c0;--rel-fr:#d55
 .exec-graph .g-barrier path, .exec-graph path.g-barrier { stroke: var(--rel-sync); fill: var(--rel-sync); }
 .exec-graph .g-edge path { fill: none; }
 .exec-graph .g-barrier path { stroke-dasharray: 6 3; }
+.exec-graph .g-sync path, .exec-graph path.g-sync { stroke: var(--rel-sync); fill: var(--rel-sync); }
+.exec-graph .g-sync text { fill: var(--rel-sync); }
+.graph-legend .g-sync { color: var(--rel-sync); }
 .exec-graph .g-po text { fill: var(--fg); }
 .exec-graph .g-rf text { fill: var(--rel-rf); }
 .exec-graph .g-co text { fill: var(--rel-co); }
@@ -106,7 +109,11 @@ pub fn event_label(test: &LitmusTest, at: Move, execution: Option<&Execution>) -
         },
         Op::Barrier(Space::Workgroup) => "workgroupBarrier".to_owned(),
         Op::Barrier(Space::Storage) => "storageBarrier".to_owned(),
-        Op::Fence { order, scope } => format!("F {} {}", order.name(), scope.name()),
+        Op::Fence { order, scope } => format!("F {} {}", if order == crate::model::litmus::Order::SeqCst { "sc" } else { "acq_rel" }, match scope {
+            crate::model::litmus::Scope::Workgroup => "wg",
+            crate::model::litmus::Scope::Device => "dev",
+            crate::model::litmus::Scope::System => "sys",
+        }),
     }
 }
 
@@ -208,7 +215,7 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
         escape(label)
     );
     svg.push_str("<defs>");
-    for r in [Relation::Po, Relation::Rf, Relation::Co, Relation::Fr, Relation::Barrier] {
+    for r in [Relation::Po, Relation::Rf, Relation::Co, Relation::Fr, Relation::Barrier, Relation::Sync] {
         let _ = write!(
             svg,
             "<marker id=\"g-head-{0}\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\"><path class=\"g-{0}\" d=\"M0 0L10 5L0 10z\"/></marker>",

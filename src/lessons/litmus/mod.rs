@@ -440,6 +440,7 @@ fn edge_words(test: &LitmusTest, (a, b, relation): (Move, Move, Relation), execu
         Relation::Fr => format!("{qa} reads {loc} before {qb} writes it (from-read)"),
         Relation::Po => format!("{qa} comes before {qb} in T{} (program order)", a.0),
         Relation::Barrier => format!("{qa} comes before the barrier and {qb} after it (happens-before)"),
+        Relation::Sync => format!("{qa} synchronises with {qb}"),
     }
 }
 
@@ -473,7 +474,14 @@ pub fn why(test: &LitmusTest, row: &Row) -> Why {
                 Some(Scoped::Forbidden(r)) => format!("Forbidden by the scoped model: {}.", r.why.trim_end_matches('.')),
                 None => "The scoped model did not weigh this test.".to_owned(),
             };
-            Why { sentence, execution: None, cycle: Vec::new() }
+            let (execution, synchronises) = match &row.scoped {
+                Some(Scoped::Allowed(e)) => (Some(e), e.synchronises.clone()),
+                Some(Scoped::Forbidden(r)) => (r.execution.as_ref(), r.execution.as_ref().map(|e| e.synchronises.clone()).unwrap_or_default()),
+                None => (None, Vec::new()),
+            };
+            // Drawn as WGSL's are: reads-from, coherence, values; the synchronisations lit.
+            let execution = execution.map(|e| Execution { reads_from: e.reads_from.clone(), coherence: e.coherence.clone(), values: e.values.clone() });
+            Why { sentence, execution, cycle: synchronises.into_iter().map(|(a, b)| (a, b, Relation::Sync)).collect() }
         }
         Wgsl::Allowed(e) if row.sc.is_some() => {
             Why { sentence: "Allowed: an interleaving reaches it, so every memory model allows it.".to_owned(), execution: Some(e.clone()), cycle: Vec::new() }

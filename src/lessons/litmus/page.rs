@@ -604,7 +604,8 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
                     <span class="g-key g-rf">"rf"</span>" reads-from · "
                     <span class="g-key g-co">"co"</span>" coherence · "
                     <span class="g-key g-fr">"fr"</span>" from-read · "
-                    <span class="g-key g-barrier">"barrier"</span>" happens-before through a barrier; thick: the cycle; outlined: the statement the model player carried out last"
+                    <span class="g-key g-barrier">"barrier"</span>" happens-before through a barrier · "
+                    <span class="g-key g-sync">"sync"</span>" synchronises-with (scoped model); thick: the cycle or the synchronisation; outlined: the statement the model player carried out last"
                 </p>
                 <p class="graph-why" data-testid="litmus-graph-why" inner_html=crate::site::glossary::gloss(&graph::escape(&w.sentence))></p>
                 {seen.map(|count| if row.allowed() {

@@ -65,8 +65,11 @@ impl Axiom {
 pub struct Execution {
     pub reads_from: Vec<(Move, Option<Move>)>,
     pub coherence: Vec<(usize, Vec<Move>)>,
-    /// Synchronisations that ordered something: from the release side to the acquire side.
+    /// Synchronisations: from the release side to the acquire side, and between ordered
+    /// seq_cst fences.
     pub synchronises: Vec<(Move, Move)>,
+    /// `(statement, value read, value written)` for every access.
+    pub values: Vec<(Move, Option<u32>, Option<u32>)>,
 }
 
 /// Why an outcome is forbidden: the axiom one candidate producing it breaks (every candidate
@@ -274,6 +277,8 @@ struct Candidate<'a> {
     rf: Vec<Option<usize>>,
     co: Vec<Coherence>,
     fences: Vec<usize>,
+    /// What each statement read and wrote, for the page to draw.
+    values: Vec<(Move, Option<u32>, Option<u32>)>,
 }
 
 /// One location's part of a candidate: its coherence order, where each of its reads reads
@@ -284,6 +289,8 @@ struct Part {
     /// `(read, source)` for each of the location's reads.
     rf: Vec<(usize, Option<usize>)>,
     key: Key,
+    /// What each of the location's statements read and wrote.
+    values: Vec<(Move, Option<u32>, Option<u32>)>,
 }
 
 /// A location's part of an outcome: its reads' registers and values, its final value.
@@ -333,8 +340,8 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
             for co in coherence_orders(&writes, &statics.morally_strong, overwritten.contains(&l)) {
                 for chosen in product(&sources) {
                     let rf: Vec<(usize, Option<usize>)> = here.iter().copied().zip(chosen).collect();
-                    let Some(key) = location_key(test, &events, &rf, &co) else { continue };
-                    let part = Part { co: co.clone(), rf, key };
+                    let Some((key, values)) = location_key(test, &events, &rf, &co) else { continue };
+                    let part = Part { co: co.clone(), rf, key, values };
                     match sc_per_location(test, &statics, &events, &part) {
                         None => {
                             if !kept_keys[l].contains(&part.key) {
@@ -366,8 +373,9 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
                 }
             }
             let co: Vec<Coherence> = parts.iter().map(|p| p.co.clone()).collect();
+            let values: Vec<(Move, Option<u32>, Option<u32>)> = parts.iter().flat_map(|p| p.values.iter().copied()).collect();
             for fences in &fence_orders {
-                let candidate = Candidate { events: &events, rf: rf.clone(), co: co.clone(), fences: fences.clone() };
+                let candidate = Candidate { events: &events, rf: rf.clone(), co: co.clone(), fences: fences.clone(), values: values.clone() };
                 match check(test, &statics, &candidate, &reads) {
                     Ok(execution) => {
                         out.forbidden.remove(&outcome);
@@ -425,7 +433,8 @@ fn outcome_of(test: &LitmusTest, overwritten: &[usize], parts: &[Part]) -> Outco
 /// A location's key for its reads' sources `rf` and coherence order `co`; `None` where the
 /// values contradict themselves: a value that depends on itself, or a compare-exchange that
 /// wrote although it did not find what it expected (or found it and did not write).
-fn location_key(test: &LitmusTest, events: &[Event], rf: &[(usize, Option<usize>)], co: &Coherence) -> Option<Key> {
+#[allow(clippy::type_complexity)]
+fn location_key(test: &LitmusTest, events: &[Event], rf: &[(usize, Option<usize>)], co: &Coherence) -> Option<(Key, Vec<(Move, Option<u32>, Option<u32>)>)> {
     let n = events.len();
     let op = |e: usize| op_of(test, &events[e]);
     let mut read_value: Vec<Option<u32>> = vec![None; n];
@@ -464,7 +473,24 @@ fn location_key(test: &LitmusTest, events: &[Event], rf: &[(usize, Option<usize>
         Some(w) => Some(write_value[w]?),
         None => Some(0),
     };
-    Some((registers, last))
+    // Per statement: its read's value and its write's (a read-modify-write has both).
+    let mut values: Vec<(Move, Option<u32>, Option<u32>)> = Vec::new();
+    for e in rf.iter().map(|&(r, _)| r).chain(co.order.iter().copied()) {
+        let at = events[e].at;
+        let slot = match values.iter().position(|v| v.0 == at) {
+            Some(i) => i,
+            None => {
+                values.push((at, None, None));
+                values.len() - 1
+            }
+        };
+        if events[e].kind == Kind::Read {
+            values[slot].1 = read_value[e];
+        } else {
+            values[slot].2 = write_value[e];
+        }
+    }
+    Some(((registers, last), values))
 }
 
 /// SC-per-location on one location's part: a refusal naming two events of a cycle, if it
@@ -497,7 +523,7 @@ fn sc_per_location(test: &LitmusTest, s: &Statics, events: &[Event], part: &Part
     if let Some(l) = loc {
         co_all[l] = part.co.clone();
     }
-    let candidate = Candidate { events, rf: sources, co: co_all, fences: Vec::new() };
+    let candidate = Candidate { events, rf: sources, co: co_all, fences: Vec::new(), values: part.values.clone() };
     Some(refusal(test, &candidate, Axiom::ScPerLocation, a, b, &reads))
 }
 
@@ -632,6 +658,22 @@ fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Resu
         *row |= 1 << a;
     }
     let synchronised = union(&union(&sync, &fence_sync), &s.barrier_sync);
+    // What the page draws of it: statement to statement, barriers left to their own rule.
+    let mut synchronises = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if has(&synchronised, a, b) && !matches!(events[a].kind, Kind::Barrier(_)) && !synchronises.contains(&(events[a].at, events[b].at)) {
+                synchronises.push((events[a].at, events[b].at));
+            }
+        }
+    }
+    let refusal = |axiom: Axiom, a: usize, b: usize| {
+        let mut r = refusal(test, c, axiom, a, b, reads);
+        if let Some(e) = r.execution.as_mut() {
+            e.synchronises = synchronises.clone();
+        }
+        r
+    };
     let cause_base = compose(&po_refl, &closure(compose(&synchronised, &po_refl)));
     let cause = union(&cause_base, &compose(&observation, &union(&cause_base, &s.po_loc)));
 
@@ -640,7 +682,7 @@ fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Resu
         for b in 0..n {
             let writes = events[a].kind == Kind::Write && events[b].kind == Kind::Write && present >> a & 1 == 1 && present >> b & 1 == 1;
             if writes && events[a].loc == events[b].loc && has(&cause, a, b) && !has(&co, a, b) {
-                return Err(refusal(test, c, Axiom::Coherence, a, b, reads));
+                return Err(refusal(Axiom::Coherence, a, b));
             }
         }
     }
@@ -650,7 +692,7 @@ fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Resu
     for &a in &c.fences {
         for &b in &c.fences {
             if has(ms, a, b) && has(&cause, a, b) && !has(&fence_sync, a, b) {
-                return Err(refusal(test, c, Axiom::FenceSc, a, b, reads));
+                return Err(refusal(Axiom::FenceSc, a, b));
             }
         }
     }
@@ -662,7 +704,7 @@ fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Resu
         let w = rmw[r].trailing_zeros() as usize;
         let between = fr[r] & ms[r];
         if let Some(x) = (0..n).find(|&x| between >> x & 1 == 1 && has(&co, x, w) && has(ms, x, w)) {
-            return Err(refusal(test, c, Axiom::Atomicity, r, x, reads));
+            return Err(refusal(Axiom::Atomicity, r, x));
         }
     }
     // Causality: irreflexive((rf ∪ fr); cause).
@@ -670,15 +712,7 @@ fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Resu
     for a in 0..n {
         for b in 0..n {
             if has(&seen, a, b) && has(&cause, b, a) {
-                return Err(refusal(test, c, Axiom::Causality, a, b, reads));
-            }
-        }
-    }
-    let mut synchronises = Vec::new();
-    for a in 0..n {
-        for b in 0..n {
-            if has(&synchronised, a, b) && !matches!(events[a].kind, Kind::Barrier(_)) && !synchronises.contains(&(events[a].at, events[b].at)) {
-                synchronises.push((events[a].at, events[b].at));
+                return Err(refusal(Axiom::Causality, a, b));
             }
         }
     }
@@ -691,6 +725,7 @@ fn execution(c: &Candidate, reads: &[usize]) -> Execution {
         reads_from: reads.iter().zip(&c.rf).map(|(&r, w)| (at(r), w.map(at))).collect(),
         coherence: c.co.iter().enumerate().filter(|(_, o)| !o.order.is_empty()).map(|(l, o)| (l, o.order.iter().map(|&w| at(w)).collect())).collect(),
         synchronises: Vec::new(),
+        values: c.values.clone(),
     }
 }
 

@@ -44,6 +44,9 @@ pub enum Relation {
     /// Happens-before through a barrier: from a statement before a workgroup's barrier to one
     /// after it in another thread.
     Barrier,
+    /// The scoped model's synchronises-with: from a release (or a fence before a write) to the
+    /// acquire (or a fence after a read) that observes it, or between ordered seq_cst fences.
+    Sync,
 }
 
 impl Relation {
@@ -54,6 +57,7 @@ impl Relation {
             Relation::Co => "co",
             Relation::Fr => "fr",
             Relation::Barrier => "barrier",
+            Relation::Sync => "sync",
         }
     }
 }
