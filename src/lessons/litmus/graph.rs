@@ -44,7 +44,8 @@ pub const STYLE: &str = r#":root{--rel-rf:#c62828;--rel-co:#1565c0;--rel-fr:#d55
 .exec-graph .g-barrier path, .exec-graph path.g-barrier { stroke: var(--rel-sync); fill: var(--rel-sync); }
 .exec-graph .g-edge path { fill: none; }
 .exec-graph .g-barrier path { stroke-dasharray: 6 3; }
-.exec-graph .g-sync path, .exec-graph path.g-sync { stroke: var(--rel-sync); fill: var(--rel-sync); }
+.exec-graph .g-sync path { stroke: var(--rel-sync); fill: none; }
+.exec-graph path.g-sync { fill: var(--rel-sync); }
 .exec-graph .g-sync text { fill: var(--rel-sync); }
 .graph-legend .g-sync { color: var(--rel-sync); }
 .exec-graph .g-po text { fill: var(--fg); }

@@ -329,11 +329,19 @@ impl Row {
 
 /// Every outcome of `test`, in the order the count kernel numbers them, with both verdicts.
 pub fn rows(test: &LitmusTest) -> Vec<Row> {
+    rows_timed(test, || 0.0).0
+}
+
+/// [`rows`], and how long the scoped model's verdicts took by `clock` (milliseconds).
+pub fn rows_timed(test: &LitmusTest, clock: impl Fn() -> f64) -> (Vec<Row>, f64) {
     let sc = litmus::sc::reachable(test);
     let expressible = test.beyond_wgsl().is_none();
     let mut verdicts = if expressible { wgsl::verdicts(test) } else { wgsl::Verdicts::default() };
+    let start = clock();
     let mut scoped = scoped::verdicts(test).ok();
-    test.outcomes()
+    let scoped_ms = clock() - start;
+    let rows = test
+        .outcomes()
         .into_iter()
         .map(|outcome| {
             let wgsl = match verdicts.allowed.remove(&outcome) {
@@ -351,7 +359,8 @@ pub fn rows(test: &LitmusTest) -> Vec<Row> {
             });
             Row { name: test.name(&outcome), sc: sc.get(&outcome).cloned(), wgsl, scoped, outcome }
         })
-        .collect()
+        .collect();
+    (rows, scoped_ms)
 }
 
 /// The test as the editor writes it, one thread per line, each placed in its workgroup where

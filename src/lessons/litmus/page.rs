@@ -4,7 +4,7 @@
 use super::generate::{kernels, Kernels};
 use super::gpu::{compile, run, Compiled, LitmusCounts, INSTANCES, WORKGROUP_SIZE};
 use super::{Scoped, 
-    describe_move, export, graph, preset_of, preset_text, rows, why, BarrierModifier, LabError, LabModel, LabSettings, Row, SharedResults, Wgsl, MAX_SHARED_COUNTS,
+    describe_move, export, graph, preset_of, preset_text, rows_timed, why, BarrierModifier, LabError, LabModel, LabSettings, Row, SharedResults, Wgsl, MAX_SHARED_COUNTS,
 };
 use crate::gpu::AdapterSummary;
 use crate::model::litmus::sc::Move;
@@ -32,8 +32,10 @@ struct Analysis {
     beyond_wgsl: Option<String>,
     rows: Vec<Row>,
     kernels: Kernels,
-    /// How long both verdicts on every outcome took, in milliseconds (the bench reads it).
+    /// How long every verdict on every outcome took, in milliseconds (the bench reads it).
     verdict_ms: f64,
+    /// Of which the scoped model's.
+    scoped_ms: f64,
 }
 
 /// A run's counts, with the test source they belong to (a row shows them only while the test
@@ -88,7 +90,7 @@ pub fn LitmusLab() -> impl IntoView {
         settings.with(|s| {
             let test = s.test()?;
             let start = now_ms();
-            let rows = rows(&test);
+            let (rows, scoped_ms) = rows_timed(&test, now_ms);
             let verdict_ms = now_ms() - start;
             // Beyond WGSL, only the scoped model speaks: a test it declines has no verdicts.
             if test.beyond_wgsl().is_some() && rows.first().is_some_and(|r| r.scoped.is_none()) {
@@ -98,7 +100,7 @@ pub fn LitmusLab() -> impl IntoView {
                 });
             }
             let kernels = kernels(&test, &s.text, WORKGROUP_SIZE);
-            Ok(Arc::new(Analysis { beyond_wgsl: test.beyond_wgsl(), test, rows, kernels, verdict_ms }))
+            Ok(Arc::new(Analysis { beyond_wgsl: test.beyond_wgsl(), test, rows, kernels, verdict_ms, scoped_ms }))
         })
     });
     let job = GpuJob::<LabRun>::new();
@@ -523,7 +525,7 @@ fn OutcomeTable(
         });
         Some(view! {
             <div class="returned-wrap">
-                <table class="returned litmus-outcomes" data-testid="litmus-outcomes" data-verdict-ms=format!("{:.2}", a.verdict_ms)>
+                <table class="returned litmus-outcomes" data-testid="litmus-outcomes" data-verdict-ms=format!("{:.2}", a.verdict_ms) data-scoped-ms=format!("{:.2}", a.scoped_ms)>
                     <caption>{caption}</caption>
                     <thead><tr>
                         <th scope="col">"outcome"</th>
