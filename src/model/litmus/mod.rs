@@ -484,3 +484,24 @@ pub fn with_barriers(test: &LitmusTest, kind: Space) -> LitmusTest {
 fn barriers(ops: &[Op]) -> usize {
     ops.iter().filter(|op| matches!(op, Op::Barrier(_))).count()
 }
+
+/// Every order of `items`.
+pub(crate) fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
+    if items.is_empty() {
+        return vec![Vec::new()];
+    }
+    (0..items.len())
+        .flat_map(|i| {
+            let mut rest = items.to_vec();
+            let first = rest.remove(i);
+            permutations(&rest).into_iter().map(move |p| [vec![first], p].concat())
+        })
+        .collect()
+}
+
+/// Every way of taking one item from each list.
+pub(crate) fn product<T: Clone>(lists: &[Vec<T>]) -> Vec<Vec<T>> {
+    lists
+        .iter()
+        .fold(vec![Vec::new()], |acc, options| acc.iter().flat_map(|prefix| options.iter().map(move |o| [prefix.clone(), vec![o.clone()]].concat())).collect())
+}

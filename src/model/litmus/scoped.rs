@@ -34,7 +34,7 @@
 //! location that are morally strong, and may leave others unordered.
 
 use super::sc::Move;
-use super::{LitmusTest, Op, Order, Outcome, Rmw, Scope, LOCATIONS};
+use super::{permutations, product, LitmusTest, Op, Order, Outcome, Rmw, Scope, LOCATIONS};
 use std::collections::BTreeMap;
 
 /// The axiom a candidate breaks.
@@ -383,7 +383,7 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
                         break;
                     }
                     Err(refusal) => {
-                        out.forbidden.entry(outcome.clone()).or_insert(refusal);
+                        out.forbidden.entry(outcome.clone()).or_insert(*refusal);
                     }
                 }
             }
@@ -577,7 +577,7 @@ fn op_of(test: &LitmusTest, e: &Event) -> Op {
 }
 
 /// Checks one candidate against every axiom: its execution, or the first axiom it breaks.
-fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Result<Execution, Refusal> {
+fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Result<Execution, Box<Refusal>> {
     let events = c.events;
     let n = events.len();
     let mut rf: Rel = vec![0; n];
@@ -614,7 +614,7 @@ fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Resu
     // SC per location.
     let per_location = union(&union(&and(ms, &rf), &and(ms, &co)), &union(&and(ms, &fr), &s.po_loc));
     if let Some((a, b)) = cycle(&per_location) {
-        return Err(refusal(test, c, Axiom::ScPerLocation, a, b, reads));
+        return Err(Box::new(refusal(test, c, Axiom::ScPerLocation, a, b, reads)));
     }
 
     // Observation: morally strong reads-from, through chains of read-modify-writes.
@@ -672,7 +672,7 @@ fn check(test: &LitmusTest, s: &Statics, c: &Candidate, reads: &[usize]) -> Resu
         if let Some(e) = r.execution.as_mut() {
             e.synchronises = synchronises.clone();
         }
-        r
+        Box::new(r)
     };
     let cause_base = compose(&po_refl, &closure(compose(&synchronised, &po_refl)));
     let cause = union(&cause_base, &compose(&observation, &union(&cause_base, &s.po_loc)));
@@ -761,28 +761,4 @@ fn refusal(test: &LitmusTest, c: &Candidate, axiom: Axiom, a: usize, b: usize, r
 fn cycle(r: &Rel) -> Option<(usize, usize)> {
     let reach = closure(r.clone());
     (0..r.len()).find(|&a| has(&reach, a, a)).and_then(|a| (0..r.len()).find(|&b| has(r, a, b) && has(&reach, b, a)).map(|b| (a, b)))
-}
-
-fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
-    if items.len() <= 1 {
-        return vec![items.to_vec()];
-    }
-    let mut out = Vec::new();
-    for i in 0..items.len() {
-        let mut rest = items.to_vec();
-        let first = rest.remove(i);
-        for mut tail in permutations(&rest) {
-            tail.insert(0, first);
-            out.push(tail);
-        }
-    }
-    out
-}
-
-fn product<T: Clone>(lists: &[Vec<T>]) -> Vec<Vec<T>> {
-    let mut out: Vec<Vec<T>> = vec![Vec::new()];
-    for list in lists {
-        out = out.iter().flat_map(|prefix| list.iter().map(move |x| prefix.iter().cloned().chain(std::iter::once(x.clone())).collect())).collect();
-    }
-    out
 }

@@ -16,7 +16,7 @@
 //! (message passing, store buffering, load buffering, …) is allowed without barriers.
 
 use super::sc::Move;
-use super::{LitmusTest, Op, Outcome, Rmw, LOCATIONS};
+use super::{permutations, product, LitmusTest, Op, Outcome, Rmw, LOCATIONS};
 use crate::model::Space;
 use std::collections::BTreeMap;
 
@@ -335,31 +335,9 @@ fn happens_before(test: &LitmusTest, events: &[Event]) -> Vec<u32> {
     hb
 }
 
-/// Every way of picking one from each list.
-fn product(choices: &[Vec<Option<usize>>]) -> Vec<Vec<Option<usize>>> {
-    choices
-        .iter()
-        .fold(vec![Vec::new()], |acc, options| acc.iter().flat_map(|prefix| options.iter().map(move |o| [prefix.clone(), vec![*o]].concat())).collect())
-}
-
 /// Every coherence order: each location's writes in every order.
 fn orders(writes: &[Vec<usize>]) -> Vec<Vec<Vec<usize>>> {
-    writes
-        .iter()
-        .fold(vec![Vec::new()], |acc, ws| acc.iter().flat_map(|prefix| permutations(ws).into_iter().map(move |p| [prefix.clone(), vec![p]].concat())).collect())
-}
-
-fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
-    if items.is_empty() {
-        return vec![Vec::new()];
-    }
-    (0..items.len())
-        .flat_map(|i| {
-            let mut rest = items.to_vec();
-            let first = rest.remove(i);
-            permutations(&rest).into_iter().map(move |p| [vec![first], p].concat())
-        })
-        .collect()
+    product(&writes.iter().map(|ws| permutations(ws)).collect::<Vec<_>>())
 }
 
 /// What every event read and wrote, following reads-from; `None` where a value would depend on
