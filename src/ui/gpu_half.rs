@@ -34,6 +34,8 @@ pub enum Part {
     /// GPU panel, and as heavy (the scene and the outcome table), so they come with it.
     LabModel,
     LabOutcomes,
+    /// The litmus lab's visibility scene, below its outcomes: it comes with them.
+    LabVisibility,
     /// The GPU's status line (`ui::gpu::GpuStatus`): the page binary's wrapper builds it,
     /// never a lesson.
     Status,

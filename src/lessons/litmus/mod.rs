@@ -329,16 +329,21 @@ impl Row {
 
 /// Every outcome of `test`, in the order the count kernel numbers them, with both verdicts.
 pub fn rows(test: &LitmusTest) -> Vec<Row> {
-    rows_timed(test, || 0.0).0
+    rows_timed(test, Some(scoped::verdicts), || 0.0).0
 }
 
-/// [`rows`], and how long the scoped model's verdicts took by `clock` (milliseconds).
-pub fn rows_timed(test: &LitmusTest, clock: impl Fn() -> f64) -> (Vec<Row>, f64) {
+/// The scoped model's engine, passed in: the page has it only once the chunk that brings it
+/// has come (see `page.rs`).
+pub type ScopedEngine = fn(&LitmusTest) -> Result<scoped::Verdicts, String>;
+
+/// [`rows`], with the scoped model's verdicts where `engine` is given, and how long they took
+/// by `clock` (milliseconds).
+pub fn rows_timed(test: &LitmusTest, engine: Option<ScopedEngine>, clock: impl Fn() -> f64) -> (Vec<Row>, f64) {
     let sc = litmus::sc::reachable(test);
     let expressible = test.beyond_wgsl().is_none();
     let mut verdicts = if expressible { wgsl::verdicts(test) } else { wgsl::Verdicts::default() };
     let start = clock();
-    let mut scoped = scoped::verdicts(test).ok();
+    let mut scoped = engine.and_then(|weigh| weigh(test).ok());
     let scoped_ms = clock() - start;
     let rows = test
         .outcomes()

@@ -4,7 +4,7 @@
 use super::generate::{kernels, Kernels};
 use super::gpu::{compile, run, Compiled, LitmusCounts, INSTANCES, WORKGROUP_SIZE};
 use super::{Scoped, 
-    describe_move, export, graph, preset_of, preset_text, rows_timed, why, BarrierModifier, LabError, LabModel, LabSettings, Row, SharedResults, Wgsl, MAX_SHARED_COUNTS,
+    describe_move, export, graph, preset_of, preset_text, rows_timed, why, ScopedEngine, BarrierModifier, LabError, LabModel, LabSettings, Row, SharedResults, Wgsl, MAX_SHARED_COUNTS,
 };
 use crate::gpu::AdapterSummary;
 use crate::model::litmus::sc::Move;
@@ -86,14 +86,19 @@ pub fn LitmusLab() -> impl IntoView {
         pairs.extend(watch.with(|w| (!w.is_empty()).then(|| ("watch", super::visibility::encode(w)))));
         pairs
     });
+    // The scoped model's engine comes with the outcome panels, in their chunk (it is too heavy
+    // for the page's first load): until then the page weighs the other two verdicts.
+    let engine = RwSignal::new(None::<ScopedEngine>);
+    provide_context(ScopedEngineSlot(engine));
     let analysis: Memo<Result<Arc<Analysis>, LabError>> = Memo::new(move |_| {
+        let engine = engine.get();
         settings.with(|s| {
             let test = s.test()?;
             let start = now_ms();
-            let (rows, scoped_ms) = rows_timed(&test, now_ms);
+            let (rows, scoped_ms) = rows_timed(&test, engine, now_ms);
             let verdict_ms = now_ms() - start;
             // Beyond WGSL, only the scoped model speaks: a test it declines has no verdicts.
-            if test.beyond_wgsl().is_some() && rows.first().is_some_and(|r| r.scoped.is_none()) {
+            if engine.is_some() && test.beyond_wgsl().is_some() && rows.first().is_some_and(|r| r.scoped.is_none()) {
                 return Err(LabError {
                     line: None,
                     message: "the scoped model declines this test: too many candidate executions to weigh in the page. Use fewer accesses to one location, or fewer seq_cst accesses and fences.".to_owned(),
@@ -132,6 +137,7 @@ pub fn LitmusLab() -> impl IntoView {
     });
     let lab_model = gpu_half!(Part::LabModel, (analysis, session));
     let outcomes = gpu_half!(Part::LabOutcomes, (analysis, job, replay, settings));
+    let visibility = gpu_half!(Part::LabVisibility, (analysis, watch));
 
     view! {
         <article class="lesson litmus">
@@ -164,7 +170,7 @@ pub fn LitmusLab() -> impl IntoView {
             </Panel>
             <Panel id="visibility" title="Be the scheduler and the memory">
                 <p class="muted">"Each location's writes in the order all threads agree on, each thread's view (▲) of how far along it has seen. Step any thread; for a load, choose which write it reads: any at or after its view. A release carries its thread's view; an acquire that reads it takes that view in."</p>
-                {move || analysis.get().ok().map(|a| view! { <super::scene::VisibilityScene test=a.test.clone() rows=Arc::new(a.rows.clone()) choices=watch /> })}
+                {visibility.run()}
             </Panel>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
@@ -173,6 +179,10 @@ pub fn LitmusLab() -> impl IntoView {
         </article>
     }
 }
+
+/// Where the outcome panels' chunk puts the scoped model's engine when it comes.
+#[derive(Clone, Copy)]
+struct ScopedEngineSlot(RwSignal<Option<ScopedEngine>>);
 
 /// The counts a link carries (`results=`), for the outcome table and the GPU panel.
 #[derive(Clone, Copy)]
@@ -197,7 +207,18 @@ pub fn gpu_half(part: GpuPart) -> AnyView {
                 <ModelOutcome analysis=analysis session=session />
             }
         }),
+        Part::LabVisibility => part.view(|(analysis, watch): (Tested, RwSignal<Vec<(usize, usize)>>)| {
+            view! {
+                {move || analysis.get().ok().map(|a| view! { <super::scene::VisibilityScene test=a.test.clone() rows=Arc::new(a.rows.clone()) choices=watch /> })}
+            }
+        }),
         Part::LabOutcomes => part.view(|(analysis, job, replay, settings): (Tested, GpuJob<LabRun>, Callback<Vec<Move>>, Memo<LabSettings>)| {
+            // The scoped model's engine is referred to here only, so it comes in this chunk.
+            if let Some(ScopedEngineSlot(slot)) = use_context::<ScopedEngineSlot>() {
+                if slot.get_untracked().is_none() {
+                    slot.set(Some(crate::model::litmus::scoped::verdicts));
+                }
+            }
             view! { <OutcomeTable analysis=analysis job=job replay=replay settings=settings /> }
         }),
         _ => part.view(|(analysis, compiled, job, settings, text): LabSignals| {
