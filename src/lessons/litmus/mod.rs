@@ -653,7 +653,7 @@ impl LabModel {
                     Op::Barrier(_) if test.placement == Placement::Same => push(&mut lines, &mut owner, Instr::Barrier, by),
                     // Alone in its workgroup a thread passes its barrier at once. (The stepped
                     // model's barrier holds every thread: a test placing some threads together
-                    // and some apart is stepped without its barriers, and says so.)
+                    // and some apart is stepped without its barriers; the page says so.)
                     Op::Barrier(_) | Op::Fence { .. } => {}
                 }
             }

@@ -985,11 +985,21 @@ fn ModelOutcome(analysis: Memo<Result<Arc<Analysis>, LabError>>, session: RwSign
         let a = analysis.get().ok()?;
         let (finished, name) = session.with(|s| (s.is_finished(), LabModel::outcome(&a.test, s.current())));
         let row = a.rows.iter().find(|r| r.name == name);
+        // The stepped model's barrier holds every thread: with some threads together and some
+        // apart, it leaves the barriers out (the verdicts above keep them).
+        let barriers_left_out = a.test.placement == crate::model::litmus::Placement::Mixed && a.test.threads.iter().flatten().any(|op| matches!(op, crate::model::litmus::Op::Barrier(_)));
         Some(view! {
+            {barriers_left_out.then(|| view! { <p class="notice" data-testid="lab-model-no-barriers">"This player steps the threads without their barriers: it holds every thread at a barrier, and here only some share a workgroup. The table's verdicts, and the scene below, keep them."</p> })}
             <p class="outcome" data-testid="lab-model-outcome" data-outcome=finished.then(|| name.clone())>{
                 if finished {
                     let allowed = row.is_some_and(Row::allowed);
-                    format!("Finished: {name}. Reached by this interleaving, so sequential consistency allows it{}.", if allowed { ", and so does WGSL" } else { "" })
+                    let also = match row.map(|r| &r.wgsl) {
+                        Some(Wgsl::Inexpressible) if allowed => ", and so does the scoped model",
+                        Some(Wgsl::Inexpressible) => "",
+                        _ if allowed => ", and so does WGSL",
+                        _ => "",
+                    };
+                    format!("Finished: {name}. Reached by this interleaving, so sequential consistency allows it{also}.")
                 } else {
                     String::new()
                 }
