@@ -10,7 +10,7 @@ use crate::model::litmus::{LitmusTest, Op, LOCATIONS};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// `T0's 1st` / `the initial 0`: who wrote a history's entry.
+/// `T0·2` (thread 0's second statement) or `initial`: who wrote a history's entry.
 fn writer(message: &views::Message) -> String {
     match message.by {
         None => "initial".to_owned(),
