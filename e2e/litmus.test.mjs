@@ -315,6 +315,15 @@ test('be the scheduler and the memory: the reader makes the consumer read stale 
   page.assertNoConsoleErrors();
 });
 
+test('threads placed some together and some apart: the verdicts keep their barrier, the stepped player says it leaves it out', async () => {
+  const text = 'T0@wg0: x = 1; storageBarrier(); y = 1\nT1@wg0: storageBarrier(); r0 = x\nT2@wg1: r1 = y; r2 = x';
+  const page = await open(`&test=${encodeURIComponent(text)}`);
+  assert.equal(await row(page, 'r0=0 r1=0 r2=0').getAttribute('data-wgsl'), 'forbidden', 'the barrier orders T0 before T1');
+  assert.equal(await row(page, 'r0=1 r1=1 r2=0').getAttribute('data-wgsl'), 'allowed', 'nothing orders T2');
+  await page.getByTestId('lab-model-no-barriers').waitFor();
+  page.assertNoConsoleErrors();
+});
+
 test('load buffering: the scene says which allowed outcome no step reaches', async () => {
   const page = await open('&preset=lb');
   assert.match(await page.getByTestId('vis-unreachable').textContent(), /r0=1 r1=1/);
