@@ -30,7 +30,9 @@ struct Analysis {
     test: LitmusTest,
     /// What WGSL lacks to say the test, if it cannot: then nothing runs on the GPU.
     beyond_wgsl: Option<String>,
-    rows: Vec<Row>,
+    /// Shared with the visibility scene, which is rebuilt for every test: a table runs to
+    /// thousands of rows.
+    rows: Arc<Vec<Row>>,
     kernels: Kernels,
     /// How long every verdict on every outcome took, in milliseconds (the bench reads it).
     verdict_ms: f64,
@@ -105,7 +107,7 @@ pub fn LitmusLab() -> impl IntoView {
                 });
             }
             let kernels = kernels(&test, &s.text, WORKGROUP_SIZE);
-            Ok(Arc::new(Analysis { beyond_wgsl: test.beyond_wgsl(), test, rows, kernels, verdict_ms, scoped_ms }))
+            Ok(Arc::new(Analysis { beyond_wgsl: test.beyond_wgsl(), test, rows: Arc::new(rows), kernels, verdict_ms, scoped_ms }))
         })
     });
     let job = GpuJob::<LabRun>::new();
@@ -209,7 +211,7 @@ pub fn gpu_half(part: GpuPart) -> AnyView {
         }),
         Part::LabVisibility => part.view(|(analysis, watch): (Tested, RwSignal<Vec<(usize, usize)>>)| {
             view! {
-                {move || analysis.get().ok().map(|a| view! { <super::scene::VisibilityScene test=a.test.clone() rows=Arc::new(a.rows.clone()) choices=watch /> })}
+                {move || analysis.get().ok().map(|a| view! { <super::scene::VisibilityScene test=a.test.clone() rows=Arc::clone(&a.rows) choices=watch /> })}
             }
         }),
         Part::LabOutcomes => part.view(|(analysis, job, replay, settings): (Tested, GpuJob<LabRun>, Callback<Vec<Move>>, Memo<LabSettings>)| {

@@ -231,8 +231,9 @@ impl Visibility {
     }
 }
 
-/// Most states [`reachable`] visits before it gives up on a test.
-pub const MAX_STATES: usize = 100_000;
+/// Most states [`reachable`] visits before it gives up on a test: the scene asks again for
+/// every test the reader types, so a large one is given up on rather than hold the page.
+pub const MAX_STATES: usize = 20_000;
 
 /// Every outcome a run can end with, each with the choices that reach it: `(thread, read)`
 /// pairs, the read being the history index a load took (0 for any other step). `None` for a
