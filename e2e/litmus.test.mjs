@@ -249,6 +249,10 @@ test('a test beyond WGSL gets the scoped verdict, runs nothing, and opens its ne
   await page.locator('[data-testid=litmus-graph] [data-edge="sync T0.1 T1.0"]').waitFor();
   await page.getByTestId('litmus-why-r0=1 r1=0').click();
   await page.locator('[data-testid=litmus-graph][data-outcome="r0=1 r1=0"] [data-edge="sync T0.1 T1.0"]').waitFor();
+  // Each access shows its order and scope under it, and the legend says what the short words mean.
+  const modes = await page.locator('[data-testid=litmus-graph] .g-mode').evaluateAll((ts) => ts.map((t) => t.dataset.mode));
+  assert.ok(modes.includes('rel·dev') && modes.includes('acq·dev'), `orders and scopes drawn: ${modes}`);
+  assert.match(await page.getByTestId('litmus-graph-modes').textContent(), /rel release/);
   await page.getByTestId('litmus-graph').screenshot({ path: screenshotPath('litmus-scoped-graph') });
   assert.match(await page.getByTestId('litmus-beyond-wgsl').textContent(), /memory orders other than relaxed/);
   assert.equal(await page.getByTestId('litmus-placement').isDisabled(), true, "the test's labels place its threads");

@@ -12,7 +12,7 @@
 
 use crate::model::litmus::sc::Move;
 use crate::model::litmus::wgsl::{Execution, Relation};
-use crate::model::litmus::{LitmusTest, Op, Rmw, LOCATIONS};
+use crate::model::litmus::{LitmusTest, Op, Order, Rmw, Scope, LOCATIONS};
 use crate::model::Space;
 use std::fmt::Write;
 
@@ -30,6 +30,7 @@ pub const STYLE: &str = r#":root{--rel-rf:#c62828;--rel-co:#1565c0;--rel-fr:#d55
 .exec-graph .g-thread { fill: var(--muted); font-size: 12px; font-weight: 700; }
 .exec-graph .g-event rect { fill: var(--code-bg); stroke: var(--border); stroke-width: 1.5; }
 .exec-graph .g-event text { fill: var(--fg); }
+.exec-graph .g-event text.g-mode { fill: var(--muted); font-size: 11px; }
 .exec-graph .g-event.now rect { stroke: var(--accent); stroke-width: 3; }
 .exec-graph .g-barrier-rule { stroke: var(--muted); stroke-width: 2; stroke-dasharray: 5 3; }
 .exec-graph .g-barrier-name { fill: var(--muted); font-size: 11px; }
@@ -66,6 +67,8 @@ pub const STYLE: &str = r#":root{--rel-rf:#c62828;--rel-co:#1565c0;--rel-fr:#d55
 const COL_W: f64 = 144.0;
 const NODE_W: f64 = 84.0;
 const NODE_H: f64 = 26.0;
+/// An event with its order and scope on a second line.
+const TALL_NODE_H: f64 = 40.0;
 const ROW_H: f64 = 62.0;
 const TOP: f64 = 30.0;
 const PAD: f64 = 8.0;
@@ -110,11 +113,41 @@ pub fn event_label(test: &LitmusTest, at: Move, execution: Option<&Execution>) -
         },
         Op::Barrier(Space::Workgroup) => "workgroupBarrier".to_owned(),
         Op::Barrier(Space::Storage) => "storageBarrier".to_owned(),
-        Op::Fence { order, scope } => format!("F {} {}", if order == crate::model::litmus::Order::SeqCst { "sc" } else { "acq_rel" }, match scope {
-            crate::model::litmus::Scope::Workgroup => "wg",
-            crate::model::litmus::Scope::Device => "dev",
-            crate::model::litmus::Scope::System => "sys",
-        }),
+        Op::Fence { order, scope } => format!("F {}·{}", order_short(order), scope_short(scope)),
+    }
+}
+
+/// An access's order and scope in PTX's short words (`rel·dev`, `acq·wg`, `plain`), and in full
+/// for its tooltip; `None` for a barrier and a fence, whose label says both already.
+pub fn mode_tag(test: &LitmusTest, op: &Op) -> Option<(String, String)> {
+    let mode = match *op {
+        Op::Store { mode, .. } | Op::Load { mode, .. } | Op::Rmw { mode, .. } => mode,
+        Op::Barrier(_) | Op::Fence { .. } => return None,
+    };
+    if mode.order == Order::Plain {
+        return Some(("plain".to_owned(), "plain (not atomic)".to_owned()));
+    }
+    let scope = test.scope_of(mode);
+    let short = format!("{}·{}", order_short(mode.order), scope_short(scope));
+    Some((short, format!("{}, {} scope", mode.order.name(), scope.name())))
+}
+
+fn order_short(order: Order) -> &'static str {
+    match order {
+        Order::Plain => "plain",
+        Order::Relaxed => "rlx",
+        Order::Acquire => "acq",
+        Order::Release => "rel",
+        Order::AcqRel => "acq_rel",
+        Order::SeqCst => "sc",
+    }
+}
+
+fn scope_short(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Workgroup => "wg",
+        Scope::Device => "dev",
+        Scope::System => "sys",
     }
 }
 
@@ -196,8 +229,8 @@ pub fn cycle(edges: &[Edge]) -> Vec<(Move, Move, Relation)> {
     Vec::new()
 }
 
-fn centre(at: Move) -> (f64, f64) {
-    (PAD + at.0 as f64 * COL_W + NODE_W / 2.0, TOP + at.1 as f64 * ROW_H + NODE_H / 2.0)
+fn centre(at: Move, node_h: f64) -> (f64, f64) {
+    (PAD + at.0 as f64 * COL_W + NODE_W / 2.0, TOP + at.1 as f64 * ROW_H + node_h / 2.0)
 }
 
 /// The execution graph of `test` as SVG, `execution`'s values on its events, `lit`'s cycle
@@ -205,10 +238,14 @@ fn centre(at: Move) -> (f64, f64) {
 pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move, Relation)], now: Option<Move>, label: &str) -> Drawing {
     let edges = edges(test, execution, lit);
     let any_lit = edges.iter().any(|e| e.lit);
+    // A test beyond WGSL shows each access's order and scope under it; a WGSL test's are all
+    // relaxed and the memory's own, said once in the legend.
+    let tagged = test.beyond_wgsl().is_some();
+    let node_h = if tagged { TALL_NODE_H } else { NODE_H };
     let threads = test.threads.len();
     let rows = test.threads.iter().map(Vec::len).max().unwrap_or(1);
     let width = PAD * 2.0 + threads as f64 * COL_W - (COL_W - NODE_W) + ARC_ROOM;
-    let height = TOP + rows as f64 * ROW_H - (ROW_H - NODE_H) + PAD;
+    let height = TOP + rows as f64 * ROW_H - (ROW_H - node_h) + PAD;
     let mut svg = String::new();
     let _ = write!(
         svg,
@@ -225,11 +262,13 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
     }
     svg.push_str("</defs>");
     for t in 0..threads {
-        let _ = write!(svg, "<text class=\"g-thread\" x=\"{:.1}\" y=\"16\" text-anchor=\"middle\">T{t}</text>", PAD + t as f64 * COL_W + NODE_W / 2.0);
+        // Where the test places its threads itself, each column names its workgroup.
+        let group = if test.labelled { format!(" @wg{}", test.groups.get(t).copied().unwrap_or(0)) } else { String::new() };
+        let _ = write!(svg, "<text class=\"g-thread\" x=\"{:.1}\" y=\"16\" text-anchor=\"middle\">T{t}{group}</text>", PAD + t as f64 * COL_W + NODE_W / 2.0);
     }
     // Edges under the events.
     for e in &edges {
-        svg.push_str(&edge_path(e, any_lit));
+        svg.push_str(&edge_path(e, any_lit, node_h));
     }
     for (t, ops) in test.threads.iter().enumerate() {
         for (i, op) in ops.iter().enumerate() {
@@ -241,20 +280,33 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
                 let _ = write!(
                     svg,
                     "<g class=\"g-barrier-mark\"><title>{text}()</title><line class=\"g-barrier-rule\" x1=\"{x:.1}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\"/><text class=\"g-barrier-name\" x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"middle\">barrier</text></g>",
-                    y + NODE_H / 2.0,
+                    y + node_h / 2.0,
                     x + NODE_W,
                     x + NODE_W * 0.25,
-                    y + NODE_H / 2.0 - 5.0
+                    y + node_h / 2.0 - 5.0
                 );
                 continue;
             }
             let class = if now == Some((t, i)) { "g-event now" } else { "g-event" };
+            let tag = if tagged { mode_tag(test, op) } else { None };
             let _ = write!(
                 svg,
-                "<g class=\"{class}\" data-event=\"T{t}.{i}\"><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"5\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{text}</text></g>",
+                "<g class=\"{class}\" data-event=\"T{t}.{i}\"><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{NODE_W}\" height=\"{node_h}\" rx=\"5\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{text}</text>",
                 x + NODE_W / 2.0,
-                y + NODE_H / 2.0 + 4.0
+                if tagged { y + 16.0 } else { y + NODE_H / 2.0 + 4.0 }
             );
+            if let Some((short, full)) = tag {
+                let _ = write!(
+                    svg,
+                    "<text class=\"g-mode\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" data-mode=\"{}\"><title>{}</title>{}</text>",
+                    x + NODE_W / 2.0,
+                    y + 32.0,
+                    escape(&short),
+                    escape(&full),
+                    escape(&short)
+                );
+            }
+            svg.push_str("</g>");
         }
     }
     svg.push_str("</svg>");
@@ -263,9 +315,9 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
 
 /// One arrow and its label. Within a thread: po straight down, anything else an arc on the
 /// right; between threads, a curve from the facing sides.
-fn edge_path(e: &Edge, any_lit: bool) -> String {
-    let (ax, ay) = centre(e.from);
-    let (bx, by) = centre(e.to);
+fn edge_path(e: &Edge, any_lit: bool, node_h: f64) -> String {
+    let (ax, ay) = centre(e.from, node_h);
+    let (bx, by) = centre(e.to, node_h);
     let half = NODE_W / 2.0;
     // Parallel edges of different relations between the same columns part a little.
     let bend = match e.relation {
@@ -275,7 +327,7 @@ fn edge_path(e: &Edge, any_lit: bool) -> String {
         _ => -28.0,
     };
     let (d, lx, ly) = if e.from.0 == e.to.0 && e.relation == Relation::Po && e.to.1 > e.from.1 {
-        let (y1, y2) = (ay + NODE_H / 2.0, by - NODE_H / 2.0);
+        let (y1, y2) = (ay + node_h / 2.0, by - node_h / 2.0);
         // Its label a third of the way down, clear of a barrier's rule in the middle.
         (format!("M{ax:.1} {y1:.1}L{bx:.1} {y2:.1}"), ax + 10.0, y1 + (y2 - y1) / 3.0 + 4.0)
     } else if e.from.0 == e.to.0 {

@@ -632,6 +632,16 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
                     <span class="g-key g-barrier">"barrier"</span>" happens-before through a barrier · "
                     <span class="g-key g-sync">"sync"</span>" synchronises-with (scoped model); thick: the cycle or the synchronisation; outlined: the statement the model player carried out last"
                 </p>
+                {a.test.beyond_wgsl().is_some().then(|| view! {
+                    <p class="graph-legend" data-testid="litmus-graph-modes">
+                        "Under each access, its order and scope: "
+                        <span class="g-key">"rlx"</span>" relaxed · "<span class="g-key">"acq"</span>" acquire · "
+                        <span class="g-key">"rel"</span>" release · "<span class="g-key">"acq_rel"</span>" · "
+                        <span class="g-key">"sc"</span>" seq_cst · "<span class="g-key">"plain"</span>" not atomic; "
+                        <span class="g-key">"wg"</span>" workgroup · "<span class="g-key">"dev"</span>" device · "
+                        <span class="g-key">"sys"</span>" system."
+                    </p>
+                })}
                 <p class="graph-why" data-testid="litmus-graph-why" inner_html=crate::site::glossary::gloss(&graph::escape(&w.sentence))></p>
                 {seen.map(|count| if row.allowed() {
                     view! { <p data-testid="litmus-graph-seen">{format!("Your GPU ended {count} instance(s) this way.")}</p> }.into_any()

@@ -321,7 +321,11 @@ fn threads_placed_by_labels_run_natively_in_their_workgroups() {
     assert_eq!(counts.shape.groups, Shape::of(&t, INSTANCES).groups);
     assert_eq!(counts.unlisted, 0);
     assert_eq!(counts.counts.iter().sum::<u64>(), counts.instances(), "every instance counted once");
+    // What this GPU did, for the record (`--nocapture`): the counts, not asserted beyond the model.
+    let adapter = &ctx.adapter;
+    println!("{} on {} ({}, driver {}): {} instances in {} workgroups", text.replace('\n', " | "), adapter.name, adapter.backend, adapter.driver, counts.instances(), counts.shape.groups);
     for (r, &c) in table.iter().zip(&counts.counts) {
+        println!("  {:<16} {:>9}  {}", r.name, c, if r.allowed() { "allowed" } else { "forbidden" });
         assert!(r.allowed() || c == 0, "forbidden {} seen {c} times", r.name);
     }
 }

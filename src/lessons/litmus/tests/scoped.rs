@@ -355,3 +355,18 @@ fn the_visibility_model_shows_a_stale_read_where_nothing_synchronises() {
     assert!(allows(&test(lb), "r0=1 r1=1") && !reaches(lb, "r0=1 r1=1"));
 }
 
+
+#[test]
+fn the_graph_of_a_test_beyond_wgsl_names_each_access_order_and_scope() {
+    use crate::lessons::litmus::graph;
+    let beyond = test("T0@wg0: x.store(1, plain); y.store(1, release, device) | T1@wg1: r0 = y.load(acquire, workgroup); r1 = x.load(plain); fence(seq_cst, device)");
+    let svg = graph::draw(&beyond, None, &[], None, "graph").svg;
+    for tag in ["plain", "rel·dev", "acq·wg"] {
+        assert!(svg.contains(&format!("data-mode=\"{tag}\"")), "no {tag} under its event in {svg}");
+    }
+    assert!(svg.contains(">F sc·dev<"), "the fence's label: {svg}");
+    assert!(svg.contains(">T0 @wg0<") && svg.contains(">T1 @wg1<"), "each column names its workgroup: {svg}");
+    // A WGSL test's accesses are all relaxed and the memory's own: no tags.
+    let wgsl = test("T0: x = 1; y = 1 | T1: r0 = y; r1 = x");
+    assert!(!graph::draw(&wgsl, None, &[], None, "graph").svg.contains("data-mode"));
+}
