@@ -4,7 +4,7 @@ import path from 'node:path';
 import { serve } from './server.mjs';
 import { launch } from './browser.mjs';
 
-export const DIST = path.resolve(import.meta.dirname, '..', '..', 'dist');
+export const DIST = process.env.SYNCSCOPE_DIST ? path.resolve(process.env.SYNCSCOPE_DIST) : path.resolve(import.meta.dirname, '..', '..', 'dist');
 
 /** Returns an object whose `url` and `browser` are filled in before the file's tests run. */
 export function useSite({ webgpu = true, base = '/', headers = {}, extra = {}, validators = false } = {}) {

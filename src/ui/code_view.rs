@@ -12,31 +12,61 @@ pub fn CodeView(
     #[prop(into)]
     marks: Signal<Vec<(usize, Vec<usize>)>>,
 ) -> impl IntoView {
-    // Lines are built once per file; only the marks change as the model steps.
+    let code = NodeRef::<leptos::html::Code>::new();
+    // The lines marked now, with their threads as shown: a step touches only the lines whose
+    // marks changed. (A reactive class, label and text on each of a file's lines cost every
+    // step a wake-up of each of them, most of them to find nothing changed.)
+    let shown = StoredValue::new(Vec::<(usize, String)>::new());
+    let marked = move || marks.with(|m| m.iter().map(|(l, t)| (*l, thread_list(t))).collect::<Vec<_>>());
+    // Lines are built once per file, with the marks of the moment.
     let lines = move || {
+        let now = untrack(marked);
         source
             .get()
             .lines()
             .enumerate()
             .map(|(i, text)| {
                 let n = i + 1;
-                // Once per step for this line, then read by its class, its aria-current and its gutter.
-                let on_line = Memo::new(move |_| marks.with(|m| m.iter().find(|(l, _)| *l == n).map(|(_, t)| thread_list(t))));
-                let current = move || on_line.with(Option::is_some);
+                let on_line = now.iter().find(|(l, _)| *l == n).map(|(_, t)| t.clone());
+                let current = on_line.is_some();
                 view! {
-                    <span class="code-line" class:current=current data-line=n aria-current=move || current().then_some("step")>
+                    <span class="code-line" class:current=current data-line=n aria-current=current.then_some("step")>
                         <span class="gutter" aria-hidden="true">{format!("{n:>2}")}</span>
-                        <span class="threads">{move || on_line.get().unwrap_or_default()}</span>
+                        <span class="threads">{on_line.unwrap_or_default()}</span>
                         <span class="text">{text.to_owned()}</span>
                     </span>
                 }
             })
             .collect_view()
     };
+    let mark_lines = RenderEffect::new(move |_| {
+        let now = marked();
+        let Some(code) = code.get() else { return };
+        let was = shown.get_value();
+        let show = |line: usize, threads: Option<&str>| {
+            let Ok(Some(element)) = code.query_selector(&format!("[data-line=\"{line}\"]")) else { return };
+            let _ = element.class_list().toggle_with_force("current", threads.is_some());
+            let _ = match threads {
+                Some(_) => element.set_attribute("aria-current", "step"),
+                None => element.remove_attribute("aria-current"),
+            };
+            if let Ok(Some(gutter)) = element.query_selector(".threads") {
+                gutter.set_text_content(Some(threads.unwrap_or_default()));
+            }
+        };
+        for (line, _) in was.iter().filter(|(l, _)| !now.iter().any(|(m, _)| m == l)) {
+            show(*line, None);
+        }
+        for (line, threads) in now.iter().filter(|mark| !was.contains(mark)) {
+            show(*line, Some(threads));
+        }
+        shown.set_value(now);
+    });
+    StoredValue::new_local(mark_lines);
     view! {
         <figure class="code-view" data-testid="code-view">
             <figcaption><code>{move || file.get()}</code></figcaption>
-            <pre tabindex="0"><code>{lines}</code></pre>
+            <pre tabindex="0"><code node_ref=code>{lines}</code></pre>
         </figure>
     }
 }

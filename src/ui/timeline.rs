@@ -8,7 +8,9 @@ use crate::model::{Access, AccessKind, Mark, Trace};
 use crate::text::{fixed, Fixed};
 use crate::ui::number::Num;
 use leptos::prelude::*;
+use std::fmt::Write;
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 
 const COL_W: f64 = 16.0;
 const ROW_H: f64 = 14.0;
@@ -77,18 +79,18 @@ const KINDS: [(AccessKind, &str); 7] = [
     (AccessKind::Depart, "tl-depart"),
 ];
 
-/// One step's marks: a path per kind (one element for sixty-four lanes' loads, not sixty-four),
-/// a ✕ over each lost update, and a ring round each read another thread later overwrote, shown
-/// once the overwrite has happened.
-fn marks(accesses: &[&Access], row_h: f64, cursor: Signal<usize>) -> AnyView {
+/// One step's marks as SVG markup: a path per kind (one element for sixty-four lanes' loads, not
+/// sixty-four), a ✕ over each lost update, and a ring round each read another thread later
+/// overwrote, shown once the overwrite has happened (`data-at`, the step that overwrites it).
+fn marks(accesses: &[&Access], row_h: f64, cursor: usize) -> String {
     let r = (row_h * 0.36).max(2.0);
-    let kinds = KINDS
-        .iter()
-        .filter_map(|&(kind, class)| {
-            let d: String = accesses.iter().filter(|a| a.kind == kind).map(|a| shape(a, row_h)).collect();
-            (!d.is_empty()).then(|| view! { <path class=class d=d /> })
-        })
-        .collect_view();
+    let mut out = String::new();
+    for &(kind, class) in &KINDS {
+        let d: String = accesses.iter().filter(|a| a.kind == kind).map(|a| shape(a, row_h)).collect();
+        if !d.is_empty() {
+            let _ = write!(out, "<path class=\"{class}\" d=\"{d}\"/>");
+        }
+    }
     let lost: String = accesses
         .iter()
         .filter(|a| matches!(a.mark, Some(Mark::LostUpdate { .. })))
@@ -97,7 +99,9 @@ fn marks(accesses: &[&Access], row_h: f64, cursor: Signal<usize>) -> AnyView {
             format!("M{} {}L{} {}M{} {}L{} {}", d(x - r), d(y - r), d(x + r), d(y + r), d(x + r), d(y - r), d(x - r), d(y + r))
         })
         .collect();
-    let lost = (!lost.is_empty()).then(|| view! { <path class="tl-lost" d=lost /> });
+    if !lost.is_empty() {
+        let _ = write!(out, "<path class=\"tl-lost\" d=\"{lost}\"/>");
+    }
     // Rings grouped by the step that overwrites them, so each group is one element.
     let mut rings: Vec<(usize, String)> = Vec::new();
     for a in accesses {
@@ -110,11 +114,23 @@ fn marks(accesses: &[&Access], row_h: f64, cursor: Signal<usize>) -> AnyView {
             }
         }
     }
-    let rings = rings
-        .into_iter()
-        .map(|(at, d)| view! { <path class="tl-stale" d=d visibility=move || { if cursor.get() >= at { "visible" } else { "hidden" } } /> })
-        .collect_view();
-    view! { {kinds}{lost}{rings} }.into_any()
+    for (at, d) in rings {
+        let _ = write!(out, "<path class=\"tl-stale\" data-at=\"{at}\" d=\"{d}\" visibility=\"{}\"/>", ring_visibility(at, cursor));
+    }
+    out
+}
+
+fn ring_visibility(at: usize, cursor: usize) -> &'static str {
+    if cursor >= at {
+        "visible"
+    } else {
+        "hidden"
+    }
+}
+
+/// Text made safe inside markup.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 #[component]
@@ -140,44 +156,78 @@ pub fn Timeline(
         let r = revision.get();
         (1..=cursor.get()).map(move |tick| (r, tick))
     };
+    // A step's column is written as markup and set in one go: one element for Leptos to build
+    // rather than a dozen, as a step of sixty-four lanes adds it.
     let column = move |tick: usize| {
         let h = row_h();
         let full = height();
         let rows = threads.get_untracked();
-        let marks = trace.with(|t| marks(&t.at(tick).filter(|a| a.thread < rows).collect::<Vec<_>>(), h, cursor));
-        // The links whose later access is in this step, drawn with it, as one path.
-        let links: String = trace.with(|t| {
-            t.links
+        let now = cursor.get_untracked();
+        let mut markup = String::new();
+        trace.with(|t| {
+            // One tooltip per step (not per mark: a wide step would add dozens of nodes).
+            let said: Vec<String> = t.at(tick).filter(|a| a.kind != AccessKind::Local).take(4).map(describe).collect();
+            let more = t.at(tick).filter(|a| a.kind != AccessKind::Local).count().saturating_sub(4);
+            let said = if said.is_empty() { "register work".to_owned() } else { said.join("; ") };
+            let title = if more > 0 { format!("step {tick}: {said}; and {more} more") } else { format!("step {tick}: {said}") };
+            let _ = write!(
+                markup,
+                "<title>{}</title><rect class=\"tl-hit\" x=\"{}\" y=\"0\" width=\"{}\" height=\"{}\"/>",
+                escape(&title),
+                Num(LEFT + (tick - 1) as f64 * COL_W),
+                Num(COL_W),
+                Num(full)
+            );
+            // The links whose later access is in this step, drawn with it, as one path.
+            let links: String = t
+                .links
                 .iter()
                 .filter(|(_, b)| t.accesses[*b].tick == tick && t.accesses[*b].thread < rows)
                 .map(|&(a, b)| {
                     let ((x1, y1), (x2, y2)) = (centre(&t.accesses[a], h), centre(&t.accesses[b], h));
                     format!("M{} {}L{} {}", d(x1), d(y1), d(x2), d(y2))
                 })
-                .collect()
-        });
-        let links = (!links.is_empty()).then(|| view! { <path class="tl-link" d=links /> });
-        // One tooltip per step (not per mark: a wide step would add dozens of nodes).
-        let title = trace.with(|t| {
-            let said: Vec<String> = t.at(tick).filter(|a| a.kind != AccessKind::Local).take(4).map(describe).collect();
-            let more = t.at(tick).filter(|a| a.kind != AccessKind::Local).count().saturating_sub(4);
-            let said = if said.is_empty() { "register work".to_owned() } else { said.join("; ") };
-            if more > 0 {
-                format!("step {tick}: {said}; and {more} more")
-            } else {
-                format!("step {tick}: {said}")
+                .collect();
+            if !links.is_empty() {
+                let _ = write!(markup, "<path class=\"tl-link\" d=\"{links}\"/>");
             }
+            markup.push_str(&marks(&t.at(tick).filter(|a| a.thread < rows).collect::<Vec<_>>(), h, now));
         });
+        // Current as built; later moves of the cursor are `highlight`'s.
         view! {
-            <g class="tl-step" class:current=move || cursor.get() == tick data-step=tick
-                on:click=move |_| seek.run(tick)>
-                <title>{title}</title>
-                <rect class="tl-hit" x=Num(LEFT + (tick - 1) as f64 * COL_W) y="0" width=Num(COL_W) height=Num(full) />
-                {links}
-                {marks}
-            </g>
+            <g class="tl-step" class:current=now == tick data-step=tick on:click=move |_| seek.run(tick) inner_html=markup></g>
         }
     };
+    // One effect moves the highlight from the step it was on to the cursor's, rather than one
+    // per step taken asking, at every step, whether it is the current one.
+    let svg = NodeRef::<leptos::svg::Svg>::new();
+    let highlighted = StoredValue::new(None::<usize>);
+    let highlight = RenderEffect::new(move |_| {
+        let now = cursor.get();
+        let Some(svg) = svg.get() else { return };
+        let mark = |tick: usize, on: bool| {
+            if let Ok(Some(column)) = svg.query_selector(&format!("g.tl-step[data-step=\"{tick}\"]")) {
+                let _ = column.class_list().toggle_with_force("current", on);
+            }
+        };
+        let was = highlighted.get_value();
+        if let Some(was) = was.filter(|&was| was != now) {
+            mark(was, false);
+        }
+        mark(now, true);
+        highlighted.set_value(Some(now));
+        // Rings of stale reads whose overwrite the cursor passed, one way or the other.
+        if was != Some(now) {
+            if let Ok(rings) = svg.query_selector_all("path.tl-stale") {
+                for i in 0..rings.length() {
+                    let Some(ring) = rings.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+                    let at = ring.get_attribute("data-at").and_then(|a| a.parse().ok()).unwrap_or(0);
+                    let _ = ring.set_attribute("visibility", ring_visibility(at, now));
+                }
+            }
+        }
+    });
+    StoredValue::new_local(highlight);
     let labels = move || {
         let h = row_h();
         let compact = geometry(threads.get()).1;
@@ -189,7 +239,7 @@ pub fn Timeline(
     view! {
         <figure class="timeline">
             <div class="timeline-scroll" data-testid=test_id>
-                <svg width=move || Num(width()) height=move || Num(height()) role="img"
+                <svg node_ref=svg width=move || Num(width()) height=move || Num(height()) role="img"
                     aria-label=move || format!("Timeline of the first {} step(s): one row per thread; click a step to go there.", cursor.get())>
                     {labels}
                     <For each=steps key=|step| *step let:step>{column(step.1)}</For>
