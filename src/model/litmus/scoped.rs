@@ -35,7 +35,8 @@
 
 use super::sc::Move;
 use super::{permutations, product, LitmusTest, Op, Order, Outcome, Rmw, Scope, LOCATIONS};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// The axiom a candidate breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -285,7 +286,7 @@ struct Candidate<'a> {
 /// from, and what that gives its registers and its final value.
 #[derive(Clone)]
 struct Part {
-    co: Coherence,
+    co: Rc<Coherence>,
     /// `(read, source)` for each of the location's reads.
     rf: Vec<(usize, Option<usize>)>,
     key: Key,
@@ -324,7 +325,7 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
     let mut out = Verdicts::default();
     // Per location, the parts some candidate refuses by SC-per-location, with why.
     let mut refused: Vec<BTreeMap<Key, Refusal>> = vec![BTreeMap::new(); LOCATIONS.len()];
-    let mut kept_keys: Vec<Vec<Key>> = vec![Vec::new(); LOCATIONS.len()];
+    let mut kept_keys: Vec<BTreeSet<Key>> = vec![BTreeSet::new(); LOCATIONS.len()];
     let mut combined: u128 = 0;
     for mask in 0..1u32 << cas_writes.len() {
         let failed = |w: usize| cas_writes.iter().position(|&c| c == w).is_some_and(|bit| mask >> bit & 1 == 1);
@@ -337,21 +338,22 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
                 .map(|&r| std::iter::once(None).chain(writes.iter().copied().filter(|&w| events[w].partner != Some(r)).map(Some)).collect())
                 .collect();
             let mut parts = Vec::new();
-            for co in coherence_orders(&writes, &statics.morally_strong, overwritten.contains(&l)) {
+            for co in coherence_orders(&writes, &statics.morally_strong, overwritten.contains(&l)).into_iter().map(Rc::new) {
                 for chosen in product(&sources) {
                     let rf: Vec<(usize, Option<usize>)> = here.iter().copied().zip(chosen).collect();
                     let Some((key, values)) = location_key(test, &events, &rf, &co) else { continue };
-                    let part = Part { co: co.clone(), rf, key, values };
-                    match sc_per_location(test, &statics, &events, &part) {
+                    let part = Part { co: Rc::clone(&co), rf, key, values };
+                    match sc_per_location_cycle(&statics, &events, &part) {
                         None => {
-                            if !kept_keys[l].contains(&part.key) {
-                                kept_keys[l].push(part.key.clone());
-                            }
+                            kept_keys[l].insert(part.key.clone());
                             parts.push(part);
                         }
-                        Some(refusal) => {
-                            refused[l].entry(part.key).or_insert(refusal);
+                        // Why, in words, once for each key: thousands of parts may break it.
+                        Some(cycle) if !refused[l].contains_key(&part.key) => {
+                            let refusal = sc_per_location_refusal(test, &events, &part, cycle);
+                            refused[l].insert(part.key, refusal);
                         }
+                        Some(_) => {}
                     }
                 }
             }
@@ -361,29 +363,45 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
         if combined > MAX_COMBINED {
             return Err(format!("the scoped model would weigh more than {MAX_COMBINED} whole candidate executions: fewer accesses, or fewer seq_cst fences"));
         }
-        for parts in product(&kept) {
-            let outcome = outcome_of(test, &overwritten, &parts);
+        // Outcomes first, by the keys of the locations' parts; then, for an outcome not yet
+        // allowed, the parts that make it, until one candidate keeps every axiom.
+        let grouped: Vec<Vec<(&Key, Vec<&Part>)>> = kept
+            .iter()
+            .map(|parts| {
+                let mut by_key: BTreeMap<&Key, Vec<&Part>> = BTreeMap::new();
+                for part in parts {
+                    by_key.entry(&part.key).or_default().push(part);
+                }
+                by_key.into_iter().collect()
+            })
+            .collect();
+        for keys in Odometer::new(grouped.iter().map(Vec::len).collect()) {
+            let chosen: Vec<&(&Key, Vec<&Part>)> = keys.iter().zip(&grouped).map(|(&k, g)| &g[k]).collect();
+            let outcome = outcome_of(test, &overwritten, &chosen.iter().map(|(key, _)| *key).collect::<Vec<_>>());
             if out.allowed.contains_key(&outcome) {
                 continue;
             }
-            let mut rf = vec![None; reads.len()];
-            for (r, w) in parts.iter().flat_map(|p| &p.rf) {
-                if let Some(i) = reads.iter().position(|x| x == r) {
-                    rf[i] = *w;
-                }
-            }
-            let co: Vec<Coherence> = parts.iter().map(|p| p.co.clone()).collect();
-            let values: Vec<(Move, Option<u32>, Option<u32>)> = parts.iter().flat_map(|p| p.values.iter().copied()).collect();
-            for fences in &fence_orders {
-                let candidate = Candidate { events: &events, rf: rf.clone(), co: co.clone(), fences: fences.clone(), values: values.clone() };
-                match check(test, &statics, &candidate, &reads) {
-                    Ok(execution) => {
-                        out.forbidden.remove(&outcome);
-                        out.allowed.insert(outcome.clone(), execution);
-                        break;
+            'parts: for choice in Odometer::new(chosen.iter().map(|(_, parts)| parts.len()).collect()) {
+                let parts: Vec<&Part> = choice.iter().zip(&chosen).map(|(&i, (_, parts))| parts[i]).collect();
+                let mut rf = vec![None; reads.len()];
+                for (r, w) in parts.iter().flat_map(|p| &p.rf) {
+                    if let Some(i) = reads.iter().position(|x| x == r) {
+                        rf[i] = *w;
                     }
-                    Err(refusal) => {
-                        out.forbidden.entry(outcome.clone()).or_insert(*refusal);
+                }
+                let co: Vec<Coherence> = parts.iter().map(|p| Coherence::clone(&p.co)).collect();
+                let values: Vec<(Move, Option<u32>, Option<u32>)> = parts.iter().flat_map(|p| p.values.iter().copied()).collect();
+                for fences in &fence_orders {
+                    let candidate = Candidate { events: &events, rf: rf.clone(), co: co.clone(), fences: fences.clone(), values: values.clone() };
+                    match check(test, &statics, &candidate, &reads) {
+                        Ok(execution) => {
+                            out.forbidden.remove(&outcome);
+                            out.allowed.insert(outcome.clone(), execution);
+                            break 'parts;
+                        }
+                        Err(refusal) => {
+                            out.forbidden.entry(outcome.clone()).or_insert(*refusal);
+                        }
                     }
                 }
             }
@@ -420,14 +438,46 @@ fn key_of(test: &LitmusTest, events: &[Event], l: usize, outcome: &Outcome) -> K
     (registers, outcome.finals.iter().find(|(loc, _)| *loc == l).map(|&(_, v)| v))
 }
 
-/// The outcome the locations' parts make together.
-fn outcome_of(test: &LitmusTest, overwritten: &[usize], parts: &[Part]) -> Outcome {
+/// The outcome the locations' parts make together, from each location's key.
+fn outcome_of(test: &LitmusTest, overwritten: &[usize], keys: &[&Key]) -> Outcome {
     let mut registers = vec![0u32; test.registers.len()];
-    for &(reg, v) in parts.iter().flat_map(|p| &p.key.0) {
+    for &(reg, v) in keys.iter().flat_map(|k| &k.0) {
         registers[reg] = v;
     }
-    let finals = overwritten.iter().map(|&l| (l, parts[l].key.1.unwrap_or(0))).collect();
+    let finals = overwritten.iter().map(|&l| (l, keys[l].1.unwrap_or(0))).collect();
     Outcome { registers, finals }
+}
+
+/// Every choice of one index below each of `lens`, the last varying fastest; none where some
+/// list is empty. (Indices, where a product of the lists themselves would clone every item
+/// into every combination.)
+struct Odometer {
+    lens: Vec<usize>,
+    next: Option<Vec<usize>>,
+}
+
+impl Odometer {
+    fn new(lens: Vec<usize>) -> Odometer {
+        let next = lens.iter().all(|&n| n > 0).then(|| vec![0; lens.len()]);
+        Odometer { lens, next }
+    }
+}
+
+impl Iterator for Odometer {
+    type Item = Vec<usize>;
+    fn next(&mut self) -> Option<Vec<usize>> {
+        let now = self.next.take()?;
+        let mut after = now.clone();
+        for i in (0..after.len()).rev() {
+            after[i] += 1;
+            if after[i] < self.lens[i] {
+                self.next = Some(after);
+                return Some(now);
+            }
+            after[i] = 0;
+        }
+        Some(now)
+    }
 }
 
 /// A location's key for its reads' sources `rf` and coherence order `co`; `None` where the
@@ -493,9 +543,8 @@ fn location_key(test: &LitmusTest, events: &[Event], rf: &[(usize, Option<usize>
     Some(((registers, last), values))
 }
 
-/// SC-per-location on one location's part: a refusal naming two events of a cycle, if it
-/// breaks it.
-fn sc_per_location(test: &LitmusTest, s: &Statics, events: &[Event], part: &Part) -> Option<Refusal> {
+/// SC-per-location on one location's part: two events of a cycle, if it breaks it.
+fn sc_per_location_cycle(s: &Statics, events: &[Event], part: &Part) -> Option<(usize, usize)> {
     let n = events.len();
     let mut rf: Rel = vec![0; n];
     let mut co: Rel = vec![0; n];
@@ -516,15 +565,20 @@ fn sc_per_location(test: &LitmusTest, s: &Statics, events: &[Event], part: &Part
     let loc = part.rf.first().map(|&(r, _)| r).or(part.co.order.first().copied()).and_then(|e| events[e].loc);
     let po_loc: Rel = (0..n).map(|a| if events[a].loc == loc { s.po_loc[a] } else { 0 }).collect();
     let relation = union(&union(&and(ms, &rf), &and(ms, &co)), &union(&and(ms, &fr), &po_loc));
-    let (a, b) = cycle(&relation)?;
+    cycle(&relation)
+}
+
+/// The refusal of a part that breaks SC-per-location with the cycle through `a` and `b`.
+fn sc_per_location_refusal(test: &LitmusTest, events: &[Event], part: &Part, (a, b): (usize, usize)) -> Refusal {
+    let loc = part.rf.first().map(|&(r, _)| r).or(part.co.order.first().copied()).and_then(|e| events[e].loc);
     let reads: Vec<usize> = part.rf.iter().map(|&(r, _)| r).collect();
     let sources: Vec<Option<usize>> = part.rf.iter().map(|&(_, w)| w).collect();
     let mut co_all = vec![Coherence { order: Vec::new(), before: Vec::new(), last: None }; LOCATIONS.len()];
     if let Some(l) = loc {
-        co_all[l] = part.co.clone();
+        co_all[l] = Coherence::clone(&part.co);
     }
     let candidate = Candidate { events, rf: sources, co: co_all, fences: Vec::new(), values: part.values.clone() };
-    Some(refusal(test, &candidate, Axiom::ScPerLocation, a, b, &reads))
+    refusal(test, &candidate, Axiom::ScPerLocation, a, b, &reads)
 }
 
 /// What every candidate of a test shares: program order, moral strength, the barriers.
