@@ -336,15 +336,24 @@ pub fn rows(test: &LitmusTest) -> Vec<Row> {
 /// has come (see `page.rs`).
 pub type ScopedEngine = fn(&LitmusTest) -> Result<scoped::Verdicts, String>;
 
-/// [`rows`], with the scoped model's verdicts where `engine` is given, and how long they took
-/// by `clock` (milliseconds).
-pub fn rows_timed(test: &LitmusTest, engine: Option<ScopedEngine>, clock: impl Fn() -> f64) -> (Vec<Row>, f64) {
+/// What [`rows_timed`] gives beside the rows: how long the scoped model took (by the clock
+/// given, in milliseconds) and, where it declined the test, why.
+pub struct ScopedTiming {
+    pub ms: f64,
+    pub declined: Option<String>,
+}
+
+/// [`rows`], with the scoped model's verdicts where `engine` is given, how long they took by
+/// `clock` (milliseconds), and why it declined the test, if it did.
+pub fn rows_timed(test: &LitmusTest, engine: Option<ScopedEngine>, clock: impl Fn() -> f64) -> (Vec<Row>, ScopedTiming) {
     let sc = litmus::sc::reachable(test);
     let expressible = test.beyond_wgsl().is_none();
     let mut verdicts = if expressible { wgsl::verdicts(test) } else { wgsl::Verdicts::default() };
     let start = clock();
-    let mut scoped = engine.and_then(|weigh| weigh(test).ok());
+    let weighed = engine.map(|weigh| weigh(test));
     let scoped_ms = clock() - start;
+    let declined = weighed.as_ref().and_then(|w| w.as_ref().err().cloned());
+    let mut scoped = weighed.and_then(Result::ok);
     let rows = test
         .outcomes()
         .into_iter()
@@ -365,7 +374,7 @@ pub fn rows_timed(test: &LitmusTest, engine: Option<ScopedEngine>, clock: impl F
             Row { name: test.name(&outcome), sc: sc.get(&outcome).cloned(), wgsl, scoped, outcome }
         })
         .collect();
-    (rows, scoped_ms)
+    (rows, ScopedTiming { ms: scoped_ms, declined })
 }
 
 /// The test as the editor writes it, one thread per line, each placed in its workgroup where

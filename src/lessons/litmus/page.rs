@@ -97,14 +97,11 @@ pub fn LitmusLab() -> impl IntoView {
         settings.with(|s| {
             let test = s.test()?;
             let start = now_ms();
-            let (rows, scoped_ms) = rows_timed(&test, engine, now_ms);
-            let verdict_ms = now_ms() - start;
+            let (rows, scoped) = rows_timed(&test, engine, now_ms);
+            let (verdict_ms, scoped_ms) = (now_ms() - start, scoped.ms);
             // Beyond WGSL, only the scoped model speaks: a test it declines has no verdicts.
-            if engine.is_some() && test.beyond_wgsl().is_some() && rows.first().is_some_and(|r| r.scoped.is_none()) {
-                return Err(LabError {
-                    line: None,
-                    message: "the scoped model declines this test: too many candidate executions to weigh in the page. Use fewer accesses to one location, or fewer seq_cst accesses and fences.".to_owned(),
-                });
+            if let (Some(why), Some(_)) = (scoped.declined, test.beyond_wgsl()) {
+                return Err(LabError { line: None, message: format!("{why}. WGSL cannot say this test, so it has no other verdict.") });
             }
             let kernels = kernels(&test, &s.text, WORKGROUP_SIZE);
             Ok(Arc::new(Analysis { beyond_wgsl: test.beyond_wgsl(), test, rows: Arc::new(rows), kernels, verdict_ms, scoped_ms }))

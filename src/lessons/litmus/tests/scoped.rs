@@ -288,11 +288,18 @@ fn the_lab_gives_the_scoped_verdict_beside_the_others_and_sends_tests_beyond_wgs
         let near_rows = rows(&back);
         assert!(near_rows.iter().find(|r| r.name == outcome).unwrap().allowed(), "{nearest}");
     }
-    // The largest tests beyond WGSL (four threads of six statements, five seq_cst fences) are
-    // more than the scoped model weighs in a page: it declines them, at once, and the page says so.
+    // A test beyond WGSL as large as the editor takes (four threads of six statements, fences
+    // of every kind) is weighed whole.
     let big = "T0: x.store(1, release, device); __threadfence(); y = 1; fence(acq_rel, device); z = 1; r0 = y | T1: y.store(1, release, device); __threadfence(); z = 1; fence(acq_rel, device); x = 1; r1 = z | T2: r2 = x.load(acquire, device); fence(seq_cst, device); z.store(1, plain); fence(acq_rel, workgroup); y = 1; x = 1 | T3: r3 = y.load(acquire, device); __threadfence_block(); x = 1; fence(acq_rel, device); z = 1; y = 1";
     let t = LabSettings { text: big.to_owned(), ..LabSettings::default() }.test().unwrap();
-    assert!(rows(&t).iter().all(|r| r.scoped.is_none() && r.wgsl == Wgsl::Inexpressible));
+    assert!(rows(&t).iter().all(|r| r.scoped.is_some() && r.wgsl == Wgsl::Inexpressible));
+    // Twelve seq_cst accesses are twelve seq_cst fences, with 369,600 orders among four threads:
+    // declined at once, in words, before a single order is listed.
+    let sc = "T0: x.store(1, seq_cst); r0 = y.load(seq_cst); z.store(1, seq_cst) | T1: y.store(1, seq_cst); r1 = z.load(seq_cst); x.store(2, seq_cst) | T2: z.store(2, seq_cst); r2 = x.load(seq_cst); y.store(2, seq_cst) | T3: x.store(1, seq_cst); z.store(2, seq_cst); y.store(1, seq_cst)";
+    let t = LabSettings { text: sc.to_owned(), ..LabSettings::default() }.test().unwrap();
+    let declined = scoped::verdicts(&t).unwrap_err();
+    assert!(declined.contains("369600 orders of its seq_cst fences"), "{declined}");
+    assert!(rows(&t).iter().all(|r| r.scoped.is_none()));
     // A WGSL test gets the scoped verdict too: relaxed atomics order nothing across locations.
     let mp = LabSettings::default().test().unwrap();
     let row = rows(&mp).into_iter().find(|r| r.name == "r0=1 r1=0").unwrap();
@@ -369,4 +376,66 @@ fn the_graph_of_a_test_beyond_wgsl_names_each_access_order_and_scope() {
     // A WGSL test's accesses are all relaxed and the memory's own: no tags.
     let wgsl = test("T0: x = 1; y = 1 | T1: r0 = y; r1 = x");
     assert!(!graph::draw(&wgsl, None, &[], None, "graph").svg.contains("data-mode"));
+}
+
+/// A random test as large as the editor takes: four threads of `statements` accesses and fences
+/// of any order and scope over x, y and z, placed in two workgroups.
+fn random_large_text(dice: &mut Dice, statements: usize) -> String {
+    let mut lines = Vec::new();
+    let mut registers = 0;
+    for t in 0..4 {
+        let mut said = Vec::new();
+        for _ in 0..statements {
+            let loc = dice.pick(&["x", "y", "z"]);
+            said.push(match dice.below(8) {
+                0..=2 => format!("{loc}.store({}{})", 1 + dice.below(2), dice.mode(&["plain", "relaxed", "release", "seq_cst"])),
+                3..=5 => {
+                    registers += 1;
+                    format!("r{} = {loc}.load({})", registers - 1, dice.mode(&["plain", "relaxed", "acquire", "seq_cst"]).trim_start_matches(", "))
+                }
+                6 => {
+                    registers += 1;
+                    format!("r{} = atomicAdd({loc}, 1{})", registers - 1, dice.mode(&["relaxed", "acq_rel"]))
+                }
+                _ => format!("fence({}, device)", dice.pick(&["acq_rel", "seq_cst"])),
+            });
+        }
+        lines.push(format!("T{t}@wg{}: {}", dice.below(2), said.join("; ")));
+    }
+    lines.join(" | ")
+}
+
+#[test]
+fn large_tests_beyond_wgsl_are_weighed_or_declined_in_words() {
+    use crate::lessons::litmus::LabSettings;
+    for statements in 2..=crate::model::litmus::MAX_STATEMENTS {
+        let mut dice = Dice(77);
+        let (mut refused, mut declined, mut weighed, mut slowest) = (0, 0, 0, 0.0f64);
+        for _ in 0..100 {
+            let text = random_large_text(&mut dice, statements);
+            // The lab refuses, with a message, what it would list too many outcomes of or the
+            // scoped model would weigh too many candidates of.
+            let Ok(test) = (LabSettings { text: text.clone(), ..LabSettings::default() }).test() else {
+                refused += 1;
+                continue;
+            };
+            let start = std::time::Instant::now();
+            match scoped::verdicts(&test) {
+                Ok(v) => {
+                    assert!(!v.allowed.is_empty(), "nothing allowed: {text}");
+                    weighed += 1;
+                }
+                Err(message) => {
+                    assert!(message.starts_with("the scoped model would"), "{message}");
+                    declined += 1;
+                }
+            }
+            slowest = slowest.max(start.elapsed().as_secs_f64() * 1e3);
+        }
+        // Printed, not asserted: how long depends on the machine.
+        eprintln!("4 threads × {statements}: {weighed} weighed, {declined} declined by the scoped model (slowest {slowest:.1} ms), {refused} refused by the lab");
+        if statements == 2 {
+            assert!(weighed >= 95, "two statements a thread: {weighed} of 100 weighed");
+        }
+    }
 }
