@@ -326,6 +326,31 @@ test('be the scheduler and the memory: the reader makes the consumer read stale 
   page.assertNoConsoleErrors();
 });
 
+test('store buffering: the reader makes each thread miss the other\'s write, then seq_cst fences forbid it and acq_rel ones do not', async () => {
+  const page = await open('&preset=sb');
+  const scene = page.locator('.visibility-panel');
+  await scene.scrollIntoViewIfNeeded();
+  const challenge = page.getByTestId('vis-challenge');
+  assert.equal(await challenge.getAttribute('data-shape'), 'sb');
+  assert.equal(await challenge.getAttribute('data-reached'), 'false');
+  // T0 stores x, then reads y: only the initial 0 is there to read.
+  await page.getByTestId('vis-step-0').click();
+  await page.getByTestId('vis-read-0-0').click();
+  // T1 stores y, then reads x: it may read T0's 1 or, its view of x still at the start, the stale 0.
+  await page.getByTestId('vis-step-1').click();
+  await page.getByTestId('vis-read-1-0').click();
+  assert.equal(await page.getByTestId('vis-status').getAttribute('data-outcome'), 'r0=0 r1=0');
+  assert.equal(await challenge.getAttribute('data-reached'), 'true');
+  await page.getByTestId('litmus-preset').selectOption('sb-fence-acq-rel');
+  assert.equal(await page.getByTestId('vis-challenge').getAttribute('data-forbidden'), 'false', 'acq_rel fences publish nothing no one reads');
+  await page.getByTestId('litmus-preset').selectOption('sb-fence-sc');
+  assert.equal(await page.getByTestId('vis-challenge').getAttribute('data-forbidden'), 'true');
+  // The message-passing challenge is not set for store buffering, nor any for load buffering.
+  await page.getByTestId('litmus-preset').selectOption('lb');
+  assert.equal(await page.getByTestId('vis-challenge').count(), 0);
+  page.assertNoConsoleErrors();
+});
+
 test('threads placed some together and some apart: the verdicts keep their barrier, the stepped player says it leaves it out', async () => {
   const text = 'T0@wg0: x = 1; storageBarrier(); y = 1\nT1@wg0: storageBarrier(); r0 = x\nT2@wg1: r1 = y; r2 = x';
   const page = await open(`&test=${encodeURIComponent(text)}`);

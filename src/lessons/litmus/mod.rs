@@ -6,6 +6,7 @@
 //! [`generate`] writes the test's kernels, `gpu.rs` runs them, `page.rs` draws it all,
 //! [`measured`] reads what a real GPU counted (`data/h100-litmus.json`).
 
+pub mod challenge;
 pub mod generate;
 pub mod gpu;
 pub mod graph;

@@ -4,6 +4,7 @@
 //! write it reads — any its view allows.
 
 use super::visibility::replay;
+use super::challenge::Challenge;
 use super::{Row, Scoped};
 use crate::model::litmus::views::{self, Next};
 use crate::model::litmus::{LitmusTest, Op, LOCATIONS};
@@ -179,29 +180,22 @@ pub fn VisibilityScene(test: LitmusTest, rows: Arc<Vec<Row>>, choices: RwSignal<
     };
     let challenge = {
         let (test, rows) = (Arc::clone(&test), Arc::clone(&rows));
-        let stale = "r0=1 r1=0";
-        let is_mp = rows.iter().any(|r| r.name == stale) && test.threads.len() == 2;
+        let found = Challenge::of(&test).filter(|c| rows.iter().any(|r| r.name == c.outcome));
         move || {
-            if !is_mp {
-                return None;
-            }
+            let c = found?;
             let s = state.get();
-            let reached = s.finished(&test) && test.name(&s.outcome(&test)) == stale;
-            let forbidden = rows.iter().find(|r| r.name == stale).is_some_and(|r| matches!(r.scoped, Some(Scoped::Forbidden(_))));
+            let reached = s.finished(&test) && test.name(&s.outcome(&test)) == c.outcome;
+            let forbidden = rows.iter().find(|r| r.name == c.outcome).is_some_and(|r| matches!(r.scoped, Some(Scoped::Forbidden(_))));
             let first = if forbidden {
-                "The scoped model forbids it here: no choice of yours reaches it. Something in the test synchronises the flag.".to_owned()
+                c.forbidden_here.to_owned()
             } else if reached {
-                "✓ Done: T1 saw the flag, then read stale data.".to_owned()
+                c.done.to_owned()
             } else {
-                "Make the consumer read stale data: end with r0=1 r1=0 (T1 sees the flag y = 1, then reads x = 0).".to_owned()
+                c.make.to_owned()
             };
-            let second = if forbidden {
-                "✓ The scoped model forbids the stale read with this test.".to_owned()
-            } else {
-                "Then change the test — one order or one fence, e.g. a release store of y and an acquire load of it — until the scoped model forbids r0=1 r1=0.".to_owned()
-            };
+            let second = if forbidden { format!("✓ The scoped model forbids {} with this test.", c.outcome) } else { c.then.to_owned() };
             Some(view! {
-                <ol class="vis-challenge" data-testid="vis-challenge" data-reached=reached.to_string() data-forbidden=forbidden.to_string()>
+                <ol class="vis-challenge" data-testid="vis-challenge" data-shape=c.shape data-reached=reached.to_string() data-forbidden=forbidden.to_string()>
                     <li>{first}</li>
                     <li>{second}</li>
                 </ol>
