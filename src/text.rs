@@ -1,4 +1,5 @@
-//! Numbers written for the page by hand: coordinates, sizes, path data.
+//! Text written for the page by hand: coordinates, sizes and path data as numbers, and text made
+//! safe inside markup.
 //!
 //! Rust's float formatting (`{}` and `{:.1}` on an `f64`, and every `f64` handed to a view as
 //! an attribute, which Leptos writes with `to_string`) brings about 11 KB of code into a page's
@@ -6,6 +7,11 @@
 //! any screen draws.
 
 use std::fmt;
+
+/// Text made safe inside markup and its attributes.
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
 
 /// `x` rounded to `places` decimals (at most 6), trailing zeros and a bare point dropped:
 /// `12.5`, `3`, `-0.25`.

@@ -5,7 +5,7 @@
 //! a ring. Clicking a step jumps there, as scrubbing does. Knows no lesson.
 
 use crate::model::{Access, AccessKind, Mark, Trace};
-use crate::text::{fixed, Fixed};
+use crate::text::{escape, fixed, Fixed};
 use crate::ui::number::Num;
 use leptos::prelude::*;
 use std::fmt::Write;
@@ -128,11 +128,6 @@ fn ring_visibility(at: usize, cursor: usize) -> &'static str {
     }
 }
 
-/// Text made safe inside markup.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
 #[component]
 pub fn Timeline(
     trace: Memo<Arc<Trace>>,
@@ -216,13 +211,17 @@ pub fn Timeline(
         }
         mark(now, true);
         highlighted.set_value(Some(now));
-        // Rings of stale reads whose overwrite the cursor passed, one way or the other.
+        // Rings of stale reads whose overwrite the cursor passed, one way or the other (all of
+        // them the first time).
+        let crossed = |at: usize| was.is_none_or(|was| (was.min(now) + 1..=was.max(now)).contains(&at));
         if was != Some(now) {
             if let Ok(rings) = svg.query_selector_all("path.tl-stale") {
                 for i in 0..rings.length() {
                     let Some(ring) = rings.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
                     let at = ring.get_attribute("data-at").and_then(|a| a.parse().ok()).unwrap_or(0);
-                    let _ = ring.set_attribute("visibility", ring_visibility(at, now));
+                    if crossed(at) {
+                        let _ = ring.set_attribute("visibility", ring_visibility(at, now));
+                    }
                 }
             }
         }

@@ -14,6 +14,7 @@ use crate::model::litmus::sc::Move;
 use crate::model::litmus::wgsl::{Execution, Relation};
 use crate::model::litmus::{LitmusTest, Op, Order, Rmw, Scope, LOCATIONS};
 use crate::model::Space;
+use crate::text::escape;
 use std::fmt::Write;
 
 // Columns far enough apart for the arrows between threads and their labels to be read: two
@@ -352,7 +353,3 @@ fn edge_path(e: &Edge, any_lit: bool, node_h: f64) -> String {
     )
 }
 
-/// Text made safe inside markup and its attributes.
-pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}

@@ -639,7 +639,7 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
                         <span class="g-key">"sys"</span>" system."
                     </p>
                 })}
-                <p class="graph-why" data-testid="litmus-graph-why" inner_html=crate::site::glossary::gloss(&graph::escape(&w.sentence))></p>
+                <p class="graph-why" data-testid="litmus-graph-why" inner_html=crate::site::glossary::gloss(&crate::text::escape(&w.sentence))></p>
                 {seen.map(|count| if row.allowed() {
                     view! { <p data-testid="litmus-graph-seen">{format!("Your GPU ended {count} instance(s) this way.")}</p> }.into_any()
                 } else {
@@ -773,7 +773,7 @@ fn outcome_row(
             <td class="scoped"><span class=format!("verdict-tag {scoped_kind}")>{scoped}</span>
                 {scoped_why.map(|w| view! { <span class="scoped-why">{w}</span> })}</td>
             <td class="why">
-                <span inner_html=crate::site::glossary::gloss(&graph::escape(&why))></span>" "
+                <span inner_html=crate::site::glossary::gloss(&crate::text::escape(&why))></span>" "
                 <button class="small" data-testid=format!("litmus-why-{name}") aria-pressed=move || showing().to_string() on:click=draw>"graph"</button>
             </td>
             <td class="observed">{count.map(|c| view! {

@@ -179,13 +179,16 @@ pub fn VisibilityScene(test: LitmusTest, rows: Arc<Vec<Row>>, choices: RwSignal<
         }
     };
     let challenge = {
-        let (test, rows) = (Arc::clone(&test), Arc::clone(&rows));
-        let found = Challenge::of(&test).filter(|c| rows.iter().any(|r| r.name == c.outcome));
+        let test = Arc::clone(&test);
+        // The challenge and the scoped model's verdict on its outcome, once per test.
+        let found = Challenge::of(&test).and_then(|c| {
+            let row = rows.iter().find(|r| r.name == c.outcome)?;
+            Some((c, matches!(row.scoped, Some(Scoped::Forbidden(_)))))
+        });
         move || {
-            let c = found?;
+            let (c, forbidden) = found?;
             let s = state.get();
             let reached = s.finished(&test) && test.name(&s.outcome(&test)) == c.outcome;
-            let forbidden = rows.iter().find(|r| r.name == c.outcome).is_some_and(|r| matches!(r.scoped, Some(Scoped::Forbidden(_))));
             let first = if forbidden {
                 c.forbidden_here.to_owned()
             } else if reached {

@@ -316,22 +316,20 @@ pub fn verdicts(test: &LitmusTest) -> Result<Verdicts, String> {
     debug_assert!(n <= 64);
     let reads: Vec<usize> = (0..n).filter(|&e| events[e].kind == Kind::Read).collect();
     let sc_fences: Vec<usize> = (0..n).filter(|&e| events[e].kind == Kind::Fence { sc: true }).collect();
-    // Orders of the seq_cst fences that keep each thread's own in program order: as many as
-    // the ways of interleaving the threads' fences, (k₀ + k₁ + …)! / (k₀! k₁! …). Counted
-    // before they are listed: twelve of them would be hundreds of millions.
-    let per_thread: Vec<u128> = (0..test.threads.len()).map(|t| sc_fences.iter().filter(|&&f| events[f].thread == t).count() as u128).collect();
-    let interleavings = per_thread.iter().fold((0u128, 1u128), |(placed, ways), &k| {
-        let ways = (1..=k).fold(ways, |w, i| w.saturating_mul(placed + i) / i);
-        (placed + k, ways)
+    // Orders of the seq_cst fences that keep each thread's own in program order: the ways of
+    // interleaving the threads' fences, (k₀ + k₁ + …)! / (k₀! k₁! …) of them. Counted before
+    // they are listed: twelve fences could be hundreds of millions.
+    let per_thread: Vec<Vec<usize>> = (0..test.threads.len()).map(|t| sc_fences.iter().copied().filter(|&f| events[f].thread == t).collect()).collect();
+    let (_, orders) = per_thread.iter().fold((0u128, 1u128), |(placed, ways), fences| {
+        let k = fences.len() as u128;
+        (placed + k, (1..=k).fold(ways, |w, i| w.saturating_mul(placed + i) / i))
     });
-    if interleavings.1 > MAX_CHECKS as u128 {
+    if orders > MAX_CHECKS as u128 {
         return Err(format!(
-            "the scoped model would weigh {} orders of its seq_cst fences (each seq_cst access counts as one), more than the {MAX_CHECKS} candidate executions it checks: fewer seq_cst accesses and fences",
-            interleavings.1
+            "the scoped model would weigh {orders} orders of its seq_cst fences (each seq_cst access counts as one), more than the {MAX_CHECKS} candidate executions it checks: fewer seq_cst accesses and fences"
         ));
     }
-    let fence_orders: Vec<Vec<usize>> =
-        permutations(&sc_fences).into_iter().filter(|order| order.windows(2).all(|w| events[w[0]].thread != events[w[1]].thread || w[0] < w[1])).collect();
+    let fence_orders = interleavings(&per_thread);
     // Each compare-exchange's write, present (it succeeds) or not (it fails: a read only).
     let cas_writes: Vec<usize> =
         (0..n).filter(|&e| events[e].kind == Kind::Write && matches!(op_of(test, &events[e]), Op::Rmw { rmw: Rmw::CompareExchange { .. }, .. })).collect();
@@ -478,6 +476,29 @@ fn outcome_of(test: &LitmusTest, overwritten: &[usize], keys: &[&Key]) -> Outcom
     Outcome { registers, finals }
 }
 
+/// Every way of interleaving `lists`, each kept in its own order.
+fn interleavings(lists: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    fn extend(lists: &[Vec<usize>], taken: &mut [usize], order: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        let mut any = false;
+        for t in 0..lists.len() {
+            if let Some(&next) = lists[t].get(taken[t]) {
+                any = true;
+                order.push(next);
+                taken[t] += 1;
+                extend(lists, taken, order, out);
+                taken[t] -= 1;
+                order.pop();
+            }
+        }
+        if !any {
+            out.push(order.clone());
+        }
+    }
+    let mut out = Vec::new();
+    extend(lists, &mut vec![0; lists.len()], &mut Vec::new(), &mut out);
+    out
+}
+
 /// Every choice of one index below each of `lens`, the last varying fastest; none where some
 /// list is empty. (Indices, where a product of the lists themselves would clone every item
 /// into every combination.)
@@ -573,6 +594,11 @@ fn location_key(test: &LitmusTest, events: &[Event], rf: &[(usize, Option<usize>
     Some(((registers, last), values))
 }
 
+/// The location a part is of: that of its first read, or else of its first write.
+fn location_of(events: &[Event], part: &Part) -> Option<usize> {
+    part.rf.first().map(|&(r, _)| r).or(part.co.order.first().copied()).and_then(|e| events[e].loc)
+}
+
 /// SC-per-location on one location's part: two events of a cycle, if it breaks it.
 fn sc_per_location_cycle(s: &Statics, events: &[Event], part: &Part) -> Option<(usize, usize)> {
     let n = events.len();
@@ -592,7 +618,7 @@ fn sc_per_location_cycle(s: &Statics, events: &[Event], part: &Part) -> Option<(
     }
     let ms = &s.morally_strong;
     let and = |a: &Rel, b: &Rel| -> Rel { a.iter().zip(b).map(|(x, y)| x & y).collect() };
-    let loc = part.rf.first().map(|&(r, _)| r).or(part.co.order.first().copied()).and_then(|e| events[e].loc);
+    let loc = location_of(events, part);
     let po_loc: Rel = (0..n).map(|a| if events[a].loc == loc { s.po_loc[a] } else { 0 }).collect();
     let relation = union(&union(&and(ms, &rf), &and(ms, &co)), &union(&and(ms, &fr), &po_loc));
     cycle(&relation)
@@ -600,7 +626,7 @@ fn sc_per_location_cycle(s: &Statics, events: &[Event], part: &Part) -> Option<(
 
 /// The refusal of a part that breaks SC-per-location with the cycle through `a` and `b`.
 fn sc_per_location_refusal(test: &LitmusTest, events: &[Event], part: &Part, (a, b): (usize, usize)) -> Refusal {
-    let loc = part.rf.first().map(|&(r, _)| r).or(part.co.order.first().copied()).and_then(|e| events[e].loc);
+    let loc = location_of(events, part);
     let reads: Vec<usize> = part.rf.iter().map(|&(r, _)| r).collect();
     let sources: Vec<Option<usize>> = part.rf.iter().map(|&(_, w)| w).collect();
     let mut co_all = vec![Coherence { order: Vec::new(), before: Vec::new(), last: None }; LOCATIONS.len()];
