@@ -1,9 +1,10 @@
-// The CUDA ↔ WGSL reference: reached from the index and from every lesson's code panel; each
-// row links to a lesson that opens.
+// The CUDA ↔ WGSL reference: reached from the index (and from every lesson's code panel, checked
+// in the one pass over every lesson of e2e/hosting.test.mjs); each row links to a lesson that
+// opens.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath, waitForWarmGpu } from './support/browser.mjs';
+import { openPage, screenshotPath } from './support/browser.mjs';
 
 const site = useSite();
 
@@ -27,25 +28,6 @@ test('the index lists the map, and every row links to a lesson that opens', asyn
   }
   await home.screenshot({ path: screenshotPath('cuda-map'), fullPage: true });
   assert.deepEqual(home.errors, []);
-});
-
-test("every lesson's code panel links to the map", async () => {
-  const home = await openPage(site.browser, site.url);
-  const lessons = await home.getByTestId('lesson-list').locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-  for (const href of lessons) {
-    const page = await openPage(site.browser, `${site.url}${href}`);
-    // As a reader scrolling down to the link: the GPU panel just below it comes in as the link
-    // nears, and its status line grows as the GPU is found and the kernels compile. Clicked
-    // while that moves the page, the link can be missed; so the panel settles first.
-    await waitForWarmGpu(page);
-    await page.getByTestId('cuda-map-link').click();
-    await page.waitForURL(/[?&]lesson=cuda-map(&|$)/).catch((e) => {
-      throw new Error(`${href}: the link did not open the map (still at ${page.url()})`, { cause: e });
-    });
-    await page.getByTestId('cuda-map-table').waitFor();
-    assert.deepEqual(page.errors, [], href);
-    await page.context().close();
-  }
 });
 
 test('the map filters its rows by the words typed, and every row comes back when they go', async () => {

@@ -1,9 +1,10 @@
 // Readable on a phone, in dark mode, with reduced motion; every control reachable by Tab
-// with a visible focus ring.
+// with a visible focus ring. (Every lesson fitting a phone after a GPU run is checked in the
+// one pass over every lesson of e2e/hosting.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { lessonIds, openPage, screenshotPath, waitForGpu } from './support/browser.mjs';
+import { openPage, screenshotPath } from './support/browser.mjs';
 
 const site = useSite();
 
@@ -23,24 +24,6 @@ test('a 375-px phone in dark mode: nothing wider than the screen', async () => {
   assert.match(transition, /^0s/, 'no transitions under reduced motion');
   await page.screenshot({ path: screenshotPath('race-phone-dark'), fullPage: true });
   assert.deepEqual(page.errors, []);
-});
-
-test('every lesson fits a 375-px phone after a GPU run', async () => {
-  // Every lesson of the site's index but the race lesson, which the test above covers.
-  const lessons = (await lessonIds(site.browser, site.url)).filter((id) => id !== 'race');
-  assert.ok(lessons.length >= 10, lessons.join());
-  for (const lesson of lessons) {
-    const page = await openPage(site.browser, `${site.url}?lesson=${lesson}`, { viewport: { width: 375, height: 812 }, colorScheme: 'dark' });
-    await waitForGpu(page);
-    await page.getByTestId('gpu-run').click();
-    await page.getByTestId('gpu-report').waitFor({ timeout: 60_000 });
-    await page.keyboard.press('End');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `${lesson}: ${overflow}px wider than the phone`);
-    if (lesson === 'atomic-ops') await page.screenshot({ path: screenshotPath('atomic-ops-phone-dark'), fullPage: true });
-    assert.deepEqual(page.errors, [], lesson);
-    await page.context().close();
-  }
 });
 
 test('the atomic-ops setup works from the keyboard alone', async () => {
