@@ -4,8 +4,8 @@
 #   style       cargo fmt --check
 #   host        cargo test, with Clippy's lints on the host's code as it compiles (warnings are
 #               errors): the models, and the kernels natively on Vulkan (lavapipe without a GPU)
-#   site        the release build of the site (scripts/build.sh) and of the development build's
-#               library, with Clippy's lints on the browser's code as it compiles
+#   site        the release build of the site (scripts/build.sh), with Clippy's lints on the
+#               browser's code as it compiles
 #   scripts     the build's post-processing scripts on small fixtures
 #   browser     the built site in headless Chromium with WebGPU, driven by Playwright
 set -euo pipefail
@@ -37,12 +37,12 @@ phase() {
 # (scripts/clippy-wrapper.sh says why): no separate `cargo clippy` compiles the dependencies again.
 lint="$SYNCSCOPE_ROOT/scripts/clippy-wrapper.sh"
 
-# The release build of the site, linted: the lesson pages and the index (scripts/build.sh), then
-# the library as the development build has it (`whole-site`: every page in one wasm, no chunks, as
-# `trunk serve` builds it), on the dependencies the pages' build compiled.
+# The release build of the site, linted: the lesson pages with `split` and the index without
+# it (scripts/build.sh; Trunk's cargo inherits the wrapper), so this crate's code is linted for
+# the browser both ways. A third build of the library (`whole-site`, which only src/main.rs
+# reads) compiled the same code as the index's once more: a minute of a cold run, gone.
 site() {
   RUSTC_WORKSPACE_WRAPPER="$lint" "$SYNCSCOPE_ROOT/scripts/build.sh"
-  RUSTC_WORKSPACE_WRAPPER="$lint" with_release_wasm_toolchain cargo build --locked --release --target wasm32-unknown-unknown --lib --features whole-site
 }
 
 phase set-up "$SYNCSCOPE_ROOT/scripts/setup.sh" --test
