@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, showGpuPanel, waitForGpu } from './support/browser.mjs';
+import { openPage, showGpuPanel, waitForGpu, waitForWarmGpu } from './support/browser.mjs';
 
 const site = useSite();
 
@@ -43,7 +43,15 @@ test('the model as text comes when it is opened, and shows the same state as the
   await page.waitForLoadState('networkidle');
   assert.ok(!fetched.some((f) => /split_text_lanes/.test(f)), `fetched at open: ${fetched.join(' ')}`);
   await page.keyboard.press('ArrowRight');
-  await page.locator('details.as-text summary').click();
+  // As a reader scrolling down to the view: the GPU panel below it comes in as it nears, and its
+  // status line grows as the GPU is found and the kernels compile. Clicked while that moved the
+  // page, the summary was once missed on a busy machine and the view never opened; so the panel
+  // settles first (as in the map's test), and the view must be open after the click.
+  const summary = page.locator('details.as-text summary');
+  await summary.scrollIntoViewIfNeeded();
+  await waitForWarmGpu(page);
+  await summary.click();
+  assert.ok(await page.locator('details.as-text').evaluate((d) => d.open), 'the click opened the view');
   // The scene carries the same test ids on its lanes; these are the view's own.
   const values = page.locator('details.as-text [data-testid^="lane-"][data-testid$="-value"]');
   await values.first().waitFor();
