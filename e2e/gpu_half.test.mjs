@@ -49,7 +49,7 @@ test('the model as text comes when it is opened, and shows the same state as the
   // settles first (as in the map's test), and the view must be open after the click.
   const summary = page.locator('details.as-text summary');
   await summary.scrollIntoViewIfNeeded();
-  await waitForWarmGpu(page);
+  await waitForWarmGpu(page, { timeout: 120_000 });
   await summary.click();
   assert.ok(await page.locator('details.as-text').evaluate((d) => d.open), 'the click opened the view');
   // The scene carries the same test ids on its lanes; these are the view's own.
