@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath } from './support/browser.mjs';
+import { closePage, openPage, screenshotPath } from './support/browser.mjs';
 
 const site = useSite();
 
@@ -24,7 +24,7 @@ test('the index lists the map, and every row links to a lesson that opens', asyn
     const page = await openPage(site.browser, `${site.url}${href}`);
     assert.equal((await page.locator('h1').textContent()).trim(), title, href);
     assert.deepEqual(page.errors, [], href);
-    await page.context().close();
+    await closePage(page);
   }
   await home.screenshot({ path: screenshotPath('cuda-map'), fullPage: true });
   assert.deepEqual(home.errors, []);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, showGpuPanel, waitForGpu, waitForWarmGpu } from './support/browser.mjs';
+import { closePage, openPage, showGpuPanel, waitForGpu, waitForWarmGpu } from './support/browser.mjs';
 
 const site = useSite();
 
@@ -31,7 +31,7 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 
     // The replay panel after it is part of the same half.
     await page.getByTestId('replay-record').waitFor();
     assert.deepEqual(page.errors, []);
-    await page.context().close();
+    await closePage(page);
   });
 }
 
@@ -58,5 +58,5 @@ test('the model as text comes when it is opened, and shows the same state as the
   assert.equal(await values.count(), 3);
   assert.ok(fetched.some((f) => /split_text_lanes/.test(f)), `fetched after opening: ${fetched.join(' ')}`);
   assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closePage(page);
 });

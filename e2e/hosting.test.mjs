@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { lessonIds, openPage, overTheWire, screenshotPath, waitForWarmGpu } from './support/browser.mjs';
+import { lessonIds, closePage, openPage, overTheWire, screenshotPath, waitForWarmGpu } from './support/browser.mjs';
 import { clickAndWait, recordWebGpu } from '../bench/webgpu_replay.mjs';
 
 const CSP = "script-src 'self' 'wasm-unsafe-eval'";
@@ -69,9 +69,9 @@ async function everyLessonOnce(site) {
     });
     await page.getByTestId('cuda-map-table').waitFor();
     assert.deepEqual(page.errors, [], `${id}: console errors`);
-    await page.context().close();
+    await closePage(page);
   }
-  await home.context().close();
+  await closePage(home);
 }
 
 describe('under a sub-path, with a strict CSP', () => {
@@ -82,7 +82,7 @@ describe('under a sub-path, with a strict CSP', () => {
     const response = await probe.goto(site.url);
     assert.equal(response.headers()['content-security-policy'], CSP);
     assert.equal(await probe.locator('script:not([src])').count(), 0, 'no inline scripts to allow');
-    await probe.context().close();
+    await closePage(probe);
     await everyLessonOnce(site);
   });
 });
@@ -92,13 +92,17 @@ describe('one wasm per page', () => {
 
   test('each page downloads its own wasm and no other', async () => {
     const ids = await lessonIds(site.browser, site.url);
+    // One tab, going from page to page: each page's document fetches its own files (the test
+    // server sends nothing a browser may cache).
+    const page = await openPage(site.browser, 'about:blank');
+    const wasm = [];
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.endsWith('.wasm')) wasm.push(pathname.split('/').slice(-2).join('/'));
+    });
     for (const id of ['', ...ids, 'cuda-map']) {
-      const page = await openPage(site.browser, 'about:blank');
-      const wasm = [];
-      page.on('request', (r) => {
-        const { pathname } = new URL(r.url());
-        if (pathname.endsWith('.wasm')) wasm.push(pathname.split('/').slice(-2).join('/'));
-      });
+      wasm.length = 0;
+      page.errors.length = 0;
       await page.goto(id ? `${site.url}?lesson=${id}` : site.url);
       await page.locator('main#main > *').first().waitFor();
       await page.waitForLoadState('networkidle');
@@ -110,8 +114,8 @@ describe('one wasm per page', () => {
       const own = id ? `${id}-[0-9a-f]{16}/${id}_bg\\.wasm` : '[^/]*/syncscope-[0-9a-f]{1,16}_bg\\.wasm';
       assert.match(wasm[0], new RegExp(`^${own}$`));
       assert.deepEqual(page.errors, [], id);
-      await page.context().close();
     }
+    await closePage(page);
   });
 
   test('a `?lesson=` that names a property of every object still gets the index and a message', async () => {
@@ -120,7 +124,7 @@ describe('one wasm per page', () => {
       await page.getByTestId('lesson-list').waitFor();
       assert.match(await page.getByTestId('param-error').textContent(), new RegExp(`lesson="${id}" was ignored`));
       assert.deepEqual(page.errors, [], id);
-      await page.context().close();
+      await closePage(page);
     }
   });
 });
@@ -145,6 +149,6 @@ describe('going on to the next lesson', () => {
     // The stylesheet and the start-up script, at least, were already in hand.
     assert.ok(wire.cached >= 2, `${wire.cached} from the cache`);
     assert.deepEqual(page.errors, []);
-    await page.context().close();
+    await closePage(page);
   });
 });

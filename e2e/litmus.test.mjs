@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath, showGpuPanel } from './support/browser.mjs';
+import { closePage, openPage, screenshotPath, showGpuPanel } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
 
 const site = useSite();
@@ -169,7 +169,7 @@ test("every preset's kernels compile in the browser and run, in both placements:
     const rate = Number(await page.getByTestId('gpu-report').getAttribute('data-rate'));
     console.log(`# ${query.slice(1)}: ${instances} instances, weak: ${weak.join(', ') || 'none'}; ${(rate / 1e6).toFixed(2)} M/s`);
     page.assertNoConsoleErrors();
-    await page.context().close();
+    await closePage(page);
   }
 });
 

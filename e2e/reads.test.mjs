@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { lessonIds, openPage, screenshotPath } from './support/browser.mjs';
+import { lessonIds, closePage, openPage, screenshotPath } from './support/browser.mjs';
 
 const site = useSite();
 /** Every lesson is stepped through at two of these and jumped to its end at the other two, and
@@ -106,7 +106,7 @@ test('every scene reads at 375 and 1280 px, light and dark, step by step to the 
       await page.screenshot({ path: screenshotPath(`reads-${lesson}-${width}-${colorScheme}`), fullPage: true });
     }
     assert.deepEqual(page.errors, [], lesson);
-    await page.context().close();
+    await closePage(page);
   }
   assert.deepEqual(failures.slice(0, 20), [], `${failures.length} problem(s)`);
 });
@@ -172,7 +172,7 @@ test('every page: its own title, a lead of at most 120 words, a way on, and no i
     const text = await page.locator('body').innerText();
     for (const word of INTERNAL) assert.doesNotMatch(text, word, `${id} speaks of how it was made`);
     assert.deepEqual(page.errors, [], id);
-    await page.context().close();
+    await closePage(page);
   }
   assert.equal(titles.size, pages.length, 'every page a title of its own');
 

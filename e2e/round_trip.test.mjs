@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, waitForGpu } from './support/browser.mjs';
+import { closePage, openPage, waitForGpu } from './support/browser.mjs';
 import { clickAndWait } from '../bench/webgpu_replay.mjs';
 
 const site = useSite();
@@ -30,6 +30,6 @@ test('a long run shows a first look read back from the GPU, then the whole run r
     assert.ok(firstResult > 0 && firstResult < roundTrip, `${id}: first result ${firstResult} ms, whole ${roundTrip} ms`);
     console.log(`# ${id}: first look in hand after ${firstResult.toFixed(1)} ms, the whole run after ${roundTrip.toFixed(1)} ms`);
     assert.deepEqual(page.errors, [], `${id}: console errors`);
-    await page.context().close();
+    await closePage(page);
   }
 });

@@ -27,9 +27,26 @@ export async function launch({ webgpu = true } = {}) {
   return chromium.launch({ executablePath, args, headless: true });
 }
 
-/** A page that remembers every console error and uncaught exception: `url` opened in a fresh
- * context made with `options`; `initScript`, if given, runs in the page before its own scripts. */
-export async function openPage(browser, url, { initScript, ...options } = {}) {
+/**
+ * A page that remembers every console error and uncaught exception: `url` opened with the
+ * context options `options`; `initScript`, if given, runs in the page before its own scripts.
+ *
+ * A tab a finished test left behind (see `releasePages`) is navigated rather than a new one
+ * made, when it was made with the same options: a fresh context costs a new renderer process
+ * and a new compile of the page's wasm, about 0.6 s of the 0.9 s a lesson takes to open here,
+ * where a tab that opened the same page before finds its module compiled. Its storage, size and
+ * media are set back first. A test that needs a context of its own passes `fresh: true`.
+ */
+export async function openPage(browser, url, { initScript, fresh = false, ...options } = {}) {
+  const key = JSON.stringify([options, String(initScript ?? '')]);
+  const tabs = pool(browser);
+  const spare = fresh ? undefined : tabs.find((t) => t.free && t.key === key && !t.page.isClosed());
+  if (spare) {
+    spare.free = false;
+    await reset(spare.page, options);
+    await spare.page.goto(url);
+    return spare.page;
+  }
   const context = await browser.newContext(options);
   // Generous: the GPU is SwiftShader on the CPU, and a second browser or a build beside the
   // tests can slow a page threefold. A wait that fails says what it waited for.
@@ -41,8 +58,76 @@ export async function openPage(browser, url, { initScript, ...options } = {}) {
     if (m.type() === 'error') page.errors.push(m.text());
   });
   page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.tab = { page, tabs, key, free: false, listeners: listenerCounts(page) };
+  tabs.push(page.tab);
   await page.goto(url);
   return page;
+}
+
+const EVENTS = ['close', 'console', 'crash', 'dialog', 'download', 'filechooser', 'frameattached', 'framedetached',
+  'framenavigated', 'load', 'pageerror', 'popup', 'request', 'requestfailed', 'requestfinished', 'response', 'websocket', 'worker'];
+
+function listenerCounts(page) {
+  return EVENTS.map((e) => page.listenerCount(e)).join();
+}
+
+const pools = new WeakMap();
+function pool(browser) {
+  if (!pools.has(browser)) pools.set(browser, []);
+  return pools.get(browser);
+}
+
+/** A reused tab as a new context with `options` would open: no errors remembered, storage
+ * empty, the context's size and media. */
+async function reset(page, options) {
+  page.errors.length = 0;
+  await page.evaluate(() => {
+    try {
+      localStorage.clear();
+      sessionStorage.clear();
+    } catch {
+      // about:blank or an opaque origin has no storage to clear.
+    }
+  });
+  const viewport = options.viewport === undefined ? { width: 1280, height: 720 } : options.viewport;
+  if (viewport) await page.setViewportSize(viewport);
+  await page.emulateMedia({
+    media: null,
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+    forcedColors: options.forcedColors ?? 'none',
+  });
+}
+
+/**
+ * Called after each test (`useSite` does): the tabs its pages are in may serve the next test,
+ * one per set of options (see `closePage`).
+ */
+export async function releasePages(browser) {
+  for (const tab of [...pool(browser)]) if (!tab.free) await putBack(tab);
+}
+
+/**
+ * Done with `page`: its tab is kept for the next `openPage` with the same options, unless the
+ * test listened to it or watched it on the wire (`overTheWire`), or a tab is already kept for
+ * those options; then it is closed.
+ */
+export async function closePage(page) {
+  const tab = page.tab;
+  if (tab) await putBack(tab);
+  else await page.context().close();
+}
+
+async function putBack(tab) {
+  const { tabs, page } = tab;
+  const reusable = !page.isClosed() && !page.watched && listenerCounts(page) === tab.listeners &&
+    !tabs.some((t) => t !== tab && t.free && t.key === tab.key);
+  if (reusable) {
+    tab.free = true;
+    return;
+  }
+  tabs.splice(tabs.indexOf(tab), 1);
+  if (!page.isClosed()) await page.context().close().catch(() => {});
 }
 
 /** Scrolls a lesson page's GPU panel into view, as a reader does: the built site fetches a
@@ -69,6 +154,7 @@ export async function waitForGpu(page, state = 'ready', { timeout = LONG } = {})
  * not compress, so a body that came over the wire took at least its own length.
  */
 export async function overTheWire(page) {
+  page.watched = true; // not handed to another test: its session goes on reading every body
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   const urls = new Map();

@@ -1,8 +1,8 @@
 // Per-file set-up: the built site on a loopback server and one browser.
-import { before, after } from 'node:test';
+import { before, after, afterEach } from 'node:test';
 import path from 'node:path';
 import { serve } from './server.mjs';
-import { launch } from './browser.mjs';
+import { launch, releasePages } from './browser.mjs';
 
 export const DIST = process.env.SYNCSCOPE_DIST ? path.resolve(process.env.SYNCSCOPE_DIST) : path.resolve(import.meta.dirname, '..', '..', 'dist');
 
@@ -14,6 +14,10 @@ export function useSite({ webgpu = true, base = '/', headers = {}, extra = {}, v
     site.url = site.server.url;
     site.origin = site.server.origin;
     site.browser = await launch({ webgpu });
+  });
+  // The pages a test opened are closed, or kept for the next test to navigate (openPage).
+  afterEach(async () => {
+    if (site.browser) await releasePages(site.browser);
   });
   after(async () => {
     await site.browser?.close();
