@@ -9,6 +9,11 @@
 // stops preloading the index's wasm, which a lesson page would download for nothing.
 //
 //   node scripts/split-pages.mjs <target dir of the wasm build> <dist>
+//
+// With --pages-only (and no <dist>) it only does each page's work, into its cache (see
+// `cached`), and writes nothing into dist/: scripts/build.sh runs that beside Trunk's build of
+// the index, which keeps one core busy for a minute or more, then this script again to write
+// the pages, which finds every one of them done.
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -22,9 +27,12 @@ import {
 } from './lib/pages.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const [built, dist] = process.argv.slice(2).map((p) => path.resolve(p));
-if (!built || !dist) {
-  console.error('usage: node scripts/split-pages.mjs <wasm build dir> <dist>');
+const args = process.argv.slice(2);
+const pagesOnly = args[0] === '--pages-only';
+if (pagesOnly) args.shift();
+const [built, dist] = args.map((p) => path.resolve(p));
+if (!built || !dist === !pagesOnly) {
+  console.error('usage: node scripts/split-pages.mjs <wasm build dir> <dist>\n   or: node scripts/split-pages.mjs --pages-only <wasm build dir>');
   process.exit(2);
 }
 
@@ -42,12 +50,18 @@ const must = (read) => {
   }
 };
 
-// The index page, as Trunk wrote it: its start-up script names its glue and its wasm.
-const indexPath = path.join(dist, 'index.html');
-const html = fs.readFileSync(indexPath, 'utf8');
-const bootTag = must(() => findBootTag(html));
-const trunkBoot = fs.readFileSync(path.join(dist, bootTag.file), 'utf8');
-const index = must(() => indexFiles(trunkBoot, bootTag.file));
+// The index page, as Trunk wrote it: its start-up script names its glue and its wasm. Read
+// before any page's work, so an index not in the shape expected stops the build at once.
+const indexPath = pagesOnly ? null : path.join(dist, 'index.html');
+const html = pagesOnly ? null : fs.readFileSync(indexPath, 'utf8');
+const bootTag = pagesOnly ? null : must(() => findBootTag(html));
+const index = pagesOnly ? null : must(() => indexFiles(fs.readFileSync(path.join(dist, bootTag.file), 'utf8'), bootTag.file));
+
+const ids = fs.readdirSync(path.join(ROOT, 'src/bin')).filter((f) => f.endsWith('.rs')).map((f) => f.slice(0, -3)).sort();
+for (const id of ids) {
+  const input = path.join(built, `${id}.wasm`);
+  if (!fs.existsSync(input)) fail(`${input} is missing: build with scripts/build.sh, which builds every page with \`--features split\``);
+}
 
 const work = path.join(built, 'pages');
 fs.rmSync(work, { recursive: true, force: true });
@@ -142,14 +156,9 @@ async function processPage(id, input) {
   return files;
 }
 
-const pages = {};
-const ids = fs.readdirSync(path.join(ROOT, 'src/bin')).filter((f) => f.endsWith('.rs')).map((f) => f.slice(0, -3)).sort();
-for (const id of ids) {
-  const input = path.join(built, `${id}.wasm`);
-  if (!fs.existsSync(input)) fail(`${input} is missing: build with scripts/build.sh, which builds every page with \`--features split\``);
-}
 // As many pages at once as the machine has cores: wasm-split and wasm-bindgen use one core, and
 // wasm-opt keeps more than one busy only part of the time (on two cores, 6.0 -> 4.9 minutes cold).
+const pages = {};
 const made = new Map();
 const queue = [...ids];
 const worker = async () => {
@@ -159,6 +168,7 @@ const worker = async () => {
   }
 };
 await Promise.all(Array.from({ length: Math.max(1, Math.min(os.availableParallelism(), ids.length)) }, worker));
+if (pagesOnly) process.exit(0);
 for (const id of ids) {
   const files = made.get(id);
   const folder = pageFolder(id, files);

@@ -415,12 +415,23 @@ describe('node scripts/split-pages.mjs', () => {
     return { ...result, built: fs.readdirSync(built), dist: Object.fromEntries(fs.readdirSync(dist).map((f) => [f, fs.readFileSync(path.join(dist, f), 'utf8')])) };
   }
 
-  test('needs both folders', () => {
-    for (const args of [[], [TMP]]) {
+  test('needs both folders, or with --pages-only the build folder alone', () => {
+    for (const args of [[], [TMP], ['--pages-only'], ['--pages-only', TMP, TMP]]) {
       const result = spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8' });
-      assert.equal(result.status, 2);
-      assert.equal(result.stderr, 'usage: node scripts/split-pages.mjs <wasm build dir> <dist>\n');
+      assert.equal(result.status, 2, args.join(' '));
+      assert.equal(
+        result.stderr,
+        'usage: node scripts/split-pages.mjs <wasm build dir> <dist>\n   or: node scripts/split-pages.mjs --pages-only <wasm build dir>\n',
+      );
     }
+  });
+
+  test('--pages-only reads no index.html and names the first page it finds no wasm for', () => {
+    const dir = fs.mkdtempSync(path.join(TMP, 'pages-only-'));
+    const result = spawnSync(process.execPath, [SCRIPT, '--pages-only', dir], { encoding: 'utf8' });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /^split-pages\.mjs: .*append\.wasm is missing: build with scripts\/build\.sh/);
+    assert.deepEqual(fs.readdirSync(dir), [], 'nothing written');
   });
 
   test('stops, touching nothing, on an index.html the hook did not run on', () => {
