@@ -40,6 +40,9 @@ function sceneTextsToTheEnd(page, everyStep) {
       }
       return out;
     };
+    // A resize reaches the scene through a ResizeObserver, which reports in a frame's
+    // rendering: two frames, and the scene is laid out for the view's width.
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const steps = [];
     for (let step = 0; step < 400; step++) {
       steps.push(textsNow());
