@@ -41,8 +41,17 @@ function sceneTextsToTheEnd(page, everyStep) {
       return out;
     };
     // A resize reaches the scene through a ResizeObserver, which reports in a frame's
-    // rendering: two frames, and the scene is laid out for the view's width.
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    // rendering, and the scene laid out again may be reported once more: measured once every
+    // scene has kept its width for three frames in a row (a fixed count of two frames once
+    // measured cas-max at 375 px in a layout between the two widths).
+    const widths = () => [...document.querySelectorAll('[data-testid=scene] > svg')].map((s) => s.getAttribute('width')).join();
+    await document.fonts.ready;
+    for (let frame = 0, same = 0, was = widths(); frame < 120 && same < 3; frame++) {
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const now = widths();
+      same = now === was ? same + 1 : 0;
+      was = now;
+    }
     const steps = [];
     for (let step = 0; step < 400; step++) {
       steps.push(textsNow());
