@@ -22,8 +22,9 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import { shortenNames, renameInGlue } from './wasm-names.mjs';
 import { UnexpectedOutput, bootFileName } from './lib/boot.mjs';
+import { optimiser } from './lib/optimise.mjs';
 import {
-  findBootTag, indexFiles, minifyModule, wasmOptComplaints, loaderNames, splitChunks, pageFolder, pageSummary, pagesBootSource, pagesIndex,
+  findBootTag, indexFiles, minifyModule, loaderNames, splitChunks, pageFolder, pageSummary, pagesBootSource, pagesIndex,
 } from './lib/pages.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -72,10 +73,11 @@ fs.mkdirSync(work, { recursive: true });
 const cacheDir = path.join(built, 'pages-cache');
 const toolsKey = (() => {
   const h = crypto.createHash('sha256');
-  for (const tool of ['wasm-split-cli', 'wasm-bindgen', 'wasm-opt']) {
+  for (const tool of ['wasm-split-cli', 'wasm-bindgen']) {
     h.update(spawnSync(tool, ['--version'], { encoding: 'utf8' }).stdout ?? tool);
   }
-  for (const file of ['scripts/split-pages.mjs', 'scripts/wasm-names.mjs', 'scripts/lib/pages.mjs', 'scripts/lib/boot.mjs', 'node_modules/terser/package.json']) {
+  for (const file of ['scripts/split-pages.mjs', 'scripts/wasm-names.mjs', 'scripts/lib/pages.mjs', 'scripts/lib/boot.mjs', 'scripts/lib/optimise.mjs',
+    'node_modules/terser/package.json', 'node_modules/binaryen/package.json']) {
     h.update(fs.readFileSync(path.join(ROOT, file)));
   }
   return h.digest('hex');
@@ -129,15 +131,12 @@ async function processPage(id, input) {
   //    its content: the loader and the glue find each other and the chunks by relative name.
   const files = new Map();
   const optimise = async (from, name) => {
-    const to = path.join(split, `${name}.opt`);
-    // (Its warnings about a newer kind of name subsection, which it drops, are left out.)
     // -O1, not -Oz: rustc has already optimised for size, and on the race page -O1 gave a main
     // module 1.7 KB lighter in gzip (177.5 against 179.2 KB; raw 8 % heavier) in 4.3 s against
     // 7.1; the lab's page took 13 s against 25 s, its GPU half 3.3 KB heavier in gzip.
-    const { stderr } = await runTool('wasm-opt', ['-O1', '--output', to, from]);
-    const said = wasmOptComplaints(stderr);
+    const { bytes, said } = await wasmOpt.optimise(fs.readFileSync(from)).catch((error) => fail(`${id}: ${error.message}`));
     if (said.length) console.error(said.join('\n'));
-    files.set(name, fs.readFileSync(to));
+    files.set(name, bytes);
   };
   const minified = async (file) => Buffer.from(await minifyModule(fs.readFileSync(file, 'utf8')));
   const loader = await minified(path.join(split, '__wasm_split.js'));
@@ -156,8 +155,8 @@ async function processPage(id, input) {
   return files;
 }
 
-// As many pages at once as the machine has cores: wasm-split and wasm-bindgen use one core, and
-// wasm-opt keeps more than one busy only part of the time (on two cores, 6.0 -> 4.9 minutes cold).
+// As many pages at once as the machine has cores, and as many threads optimising modules
+// (scripts/lib/optimise.mjs): every tool here uses one core.
 const pages = {};
 const made = new Map();
 const queue = [...ids];
@@ -167,7 +166,10 @@ const worker = async () => {
     made.set(id, cached(id, input) ?? remember(id, input, await processPage(id, input)));
   }
 };
-await Promise.all(Array.from({ length: Math.max(1, Math.min(os.availableParallelism(), ids.length)) }, worker));
+const parallel = Math.max(1, Math.min(os.availableParallelism(), ids.length));
+const wasmOpt = optimiser(parallel);
+await Promise.all(Array.from({ length: parallel }, worker));
+await wasmOpt.close();
 if (pagesOnly) process.exit(0);
 for (const id of ids) {
   const files = made.get(id);

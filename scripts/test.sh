@@ -37,10 +37,10 @@ phase() {
 # (scripts/clippy-wrapper.sh says why): no separate `cargo clippy` compiles the dependencies again.
 lint="$SYNCSCOPE_ROOT/scripts/clippy-wrapper.sh"
 
-# The release build of the site, linted: the lesson pages with `split` and the index without
-# it (scripts/build.sh; Trunk's cargo inherits the wrapper), so this crate's code is linted for
-# the browser both ways. A third build of the library (`whole-site`, which only src/main.rs
-# reads) compiled the same code as the index's once more: a minute of a cold run, gone.
+# The release build of the site, linted: the lesson pages and the index, all with `split`, in
+# one build of the library (scripts/build.sh). Building the index without `split`, as Trunk
+# alone would, compiled the library a second time (three minutes of one core, cold) to lint a
+# few lines more; `trunk serve` compiles those.
 site() {
   RUSTC_WORKSPACE_WRAPPER="$lint" "$SYNCSCOPE_ROOT/scripts/build.sh"
 }

@@ -37,16 +37,24 @@ pub fn native_notice() {
 /// `src/bin/race.rs`, the second name being the lesson's module, whose `page::gpu_half` builds
 /// its GPU half (none for a page without one). Natively the binary only says where the site is.
 ///
-/// In the split build the GPU half is wrapped in `#[leptos::lazy]` here, in the page's own
-/// binary, so that no other page's wasm carries it (see `ui::gpu_half`).
+/// In the split build what may come later is wrapped in `#[leptos::lazy]` here, in the page's
+/// own binary, so that no other page's wasm carries it (see `ui::gpu_half`): the device's
+/// opening (which brings wgpu in) on every page, and on a lesson page its GPU half and its
+/// model's lanes as text.
 #[macro_export]
 macro_rules! page_main {
     ($id:literal) => {
         #[cfg(target_arch = "wasm32")]
         fn main() {
             static PAGES: $crate::app::Pages = $crate::app::Pages::one($id);
-            $crate::app::start(&PAGES);
+            #[cfg(feature = "split")]
+            let wiring = $crate::app::Wiring { open_device: |on_lost| ::std::boxed::Box::pin(open_device(on_lost)), ..$crate::app::Wiring::DIRECT };
+            #[cfg(not(feature = "split"))]
+            let wiring = $crate::app::Wiring::DIRECT;
+            $crate::app::start(&PAGES, wiring);
         }
+
+        $crate::page_main!(@opener);
 
         #[cfg(not(target_arch = "wasm32"))]
         fn main() {
@@ -56,13 +64,19 @@ macro_rules! page_main {
     ($id:literal, $lesson:ident) => {
         #[cfg(target_arch = "wasm32")]
         fn main() {
-            #[cfg(feature = "split")]
-            static PAGES: $crate::app::Pages =
-                $crate::app::Pages::one($id).split(|part| ::std::boxed::Box::pin(gpu_half(part)), |lanes| ::std::boxed::Box::pin(text_lanes(lanes)));
-            #[cfg(not(feature = "split"))]
             static PAGES: $crate::app::Pages = $crate::app::Pages::one($id);
-            $crate::app::start(&PAGES);
+            #[cfg(feature = "split")]
+            let wiring = $crate::app::Wiring {
+                open_device: |on_lost| ::std::boxed::Box::pin(open_device(on_lost)),
+                gpu_half: Some(|part| ::std::boxed::Box::pin(gpu_half(part))),
+                text_lanes: Some(|lanes| ::std::boxed::Box::pin(text_lanes(lanes))),
+            };
+            #[cfg(not(feature = "split"))]
+            let wiring = $crate::app::Wiring::DIRECT;
+            $crate::app::start(&PAGES, wiring);
         }
+
+        $crate::page_main!(@opener);
 
         /// This page's GPU half, in chunks of its own.
         #[cfg(all(target_arch = "wasm32", feature = "split"))]
@@ -84,6 +98,16 @@ macro_rules! page_main {
         #[cfg(not(target_arch = "wasm32"))]
         fn main() {
             $crate::native_notice();
+        }
+    };
+    (@opener) => {
+        /// The device's opening, and wgpu with it, in a chunk of its own.
+        #[cfg(all(target_arch = "wasm32", feature = "split"))]
+        #[::leptos::lazy]
+        async fn open_device(
+            on_lost: ::std::boxed::Box<dyn Fn(::std::string::String) + Send>,
+        ) -> ::std::result::Result<::std::rc::Rc<$crate::gpu::GpuContext>, $crate::gpu::GpuError> {
+            $crate::ui::gpu::open_device(on_lost).await
         }
     };
 }

@@ -12,7 +12,25 @@ fn main() {
     static PAGES: syncscope::app::Pages = syncscope::app::Pages::WHOLE;
     #[cfg(not(any(feature = "whole-site", debug_assertions)))]
     static PAGES: syncscope::app::Pages = syncscope::app::Pages::Index;
-    syncscope::app::start(&PAGES);
+    // The index opens the GPU at once, to name it. The release build compiles it with the
+    // pages' feature `split` (it shares their build of the library), but splits nothing off
+    // it: its status line is built here and now.
+    #[cfg(feature = "split")]
+    let wiring = syncscope::app::Wiring { gpu_half: Some(status_now), ..syncscope::app::Wiring::DIRECT };
+    #[cfg(not(feature = "split"))]
+    let wiring = syncscope::app::Wiring::DIRECT;
+    syncscope::app::start(&PAGES, wiring);
+}
+
+/// The GPU's status line, the one part of a GPU half the index shows.
+#[cfg(all(target_arch = "wasm32", feature = "split"))]
+fn status_now(part: syncscope::ui::gpu_half::GpuPart) -> std::pin::Pin<Box<dyn std::future::Future<Output = leptos::prelude::AnyView>>> {
+    use leptos::prelude::IntoAny;
+    let view = match part.part {
+        syncscope::ui::gpu_half::Part::Status => syncscope::ui::gpu::status_line(),
+        _ => ().into_any(),
+    };
+    Box::pin(std::future::ready(view))
 }
 
 #[cfg(not(target_arch = "wasm32"))]

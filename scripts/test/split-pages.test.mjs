@@ -12,6 +12,7 @@ import { UnexpectedOutput, bootFileName } from '../lib/boot.mjs';
 import {
   findBootTag, indexFiles, minifyModule, wasmOptComplaints, loaderNames, splitChunks, pageFolder, pageSummary, pagesBootSource, pagesIndex,
 } from '../lib/pages.mjs';
+import { optimiser } from '../lib/optimise.mjs';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const SCRIPT = path.join(import.meta.dirname, '..', 'split-pages.mjs');
@@ -277,16 +278,43 @@ describe("a lesson page's files", () => {
     assert.deepEqual(wasmOptComplaints(''), []);
   });
 
-  test("recognises wasm-opt's own warning", { skip: !fs.existsSync(WASM_OPT) && 'no wasm-opt in node_modules' }, () => {
-    // A module with one function and a name subsection (20) of a kind wasm-opt does not know.
+  describe('the optimiser (wasm-opt -O1 in worker threads)', () => {
+    // A module with one function and a name subsection (20) of a kind Binaryen does not know.
     const names = [4, ...Buffer.from('name'), 20, 3, 1, 0x61, 0x62];
     const module = Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 10, 4, 1, 2, 0, 0x0b, 0, names.length, ...names]);
-    const from = path.join(TMP, 'names.wasm');
-    fs.writeFileSync(from, module);
-    const run = spawnSync(WASM_OPT, ['-Oz', '--output', path.join(TMP, 'names.opt'), from], { encoding: 'utf8' });
-    assert.equal(run.status, 0);
-    assert.match(run.stderr, /unknown name subsection/);
-    assert.deepEqual(wasmOptComplaints(run.stderr), []);
+    const haveBinaryen = fs.existsSync(WASM_OPT) || 'no binaryen in node_modules';
+
+    test('gives the bytes the wasm-opt command gives, and leaves out its warning about name subsections', { skip: haveBinaryen !== true && haveBinaryen }, async () => {
+      const from = path.join(TMP, 'names.wasm');
+      fs.writeFileSync(from, module);
+      const run = spawnSync(WASM_OPT, ['-O1', '--output', path.join(TMP, 'names.opt'), from], { encoding: 'utf8' });
+      assert.equal(run.status, 0);
+      assert.match(run.stderr, /unknown name subsection/);
+      const wasmOpt = optimiser(2);
+      try {
+        const results = await Promise.all([module, module, module].map((m) => wasmOpt.optimise(m)));
+        for (const { bytes, said } of results) {
+          assert.deepEqual(bytes, fs.readFileSync(path.join(TMP, 'names.opt')));
+          assert.deepEqual(said, []);
+        }
+      } finally {
+        await wasmOpt.close();
+      }
+    });
+
+    test('refuses a module that is not valid, saying so', { skip: haveBinaryen !== true && haveBinaryen }, async () => {
+      // The function's body returns an i32 its type does not have.
+      const invalid = Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 10, 6, 1, 4, 0, 0x41, 1, 0x0b]);
+      const wasmOpt = optimiser(1);
+      try {
+        await assert.rejects(wasmOpt.optimise(invalid), /wasm-opt: the module is not valid/);
+        // and the thread goes on with the next module
+        const { bytes } = await wasmOpt.optimise(module);
+        assert.deepEqual([...bytes.subarray(0, 4)], [0, 0x61, 0x73, 0x6d]);
+      } finally {
+        await wasmOpt.close();
+      }
+    });
   });
 
   const files = () => new Map([

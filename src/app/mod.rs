@@ -21,13 +21,8 @@ pub enum Pages {
     Whole(fn(&str) -> Option<&'static crate::lessons::LessonInfo>),
     /// The index: the course, and the message for a `?lesson=` no page has.
     Index,
-    /// One lesson or reference page; in the split build, with the loader of its GPU half.
-    One {
-        id: &'static str,
-        page: fn() -> AnyView,
-        #[cfg(feature = "split")]
-        gpu_half: Option<(crate::ui::gpu_half::Loader, crate::ui::model_panel::TextLanesChunk)>,
-    },
+    /// One lesson or reference page.
+    One { id: &'static str, page: fn() -> AnyView },
 }
 
 impl Pages {
@@ -37,52 +32,66 @@ impl Pages {
     /// page's code comes into the wasm.
     pub const fn one(id: &'static str) -> Pages {
         let lesson = entry(id);
-        Pages::One {
-            id: lesson.id,
-            page: lesson.page,
-            #[cfg(feature = "split")]
-            gpu_half: None,
-        }
-    }
-
-    /// This page, its GPU half and its model's lanes as text loaded by `load` and `lanes`
-    /// (chunks of their own).
-    #[cfg(feature = "split")]
-    pub const fn split(self, load: crate::ui::gpu_half::Loader, lanes: crate::ui::model_panel::TextLanesLoader) -> Pages {
-        use crate::ui::model_panel::TextLanesChunk;
-        match self {
-            Pages::One { id, page, .. } => Pages::One { id, page, gpu_half: Some((load, TextLanesChunk(lanes))) },
-            other => other,
-        }
+        Pages::One { id: lesson.id, page: lesson.page }
     }
 }
 
-/// Starts the site with `pages`.
-pub fn start(pages: &'static Pages) {
+/// What a binary hands the app besides its pages: how the GPU is opened and, in the split
+/// build, the loaders of the parts that come as chunks of their own. Each binary names these
+/// itself (`page_main!`, `src/main.rs`), so that the library's code never calls the code a
+/// chunk holds: one such call would keep that code in every page's main module.
+#[derive(Clone, Copy)]
+pub struct Wiring {
+    pub open_device: crate::ui::gpu::DeviceOpener,
+    /// The page's GPU half (and the GPU's status line); none, and the status line waits.
+    #[cfg(feature = "split")]
+    pub gpu_half: Option<crate::ui::gpu_half::Loader>,
+    /// The model's lanes as text; none, and that view stays empty.
+    #[cfg(feature = "split")]
+    pub text_lanes: Option<crate::ui::model_panel::TextLanesLoader>,
+}
+
+impl Wiring {
+    /// The device opened at once, and nothing loaded later.
+    pub const DIRECT: Wiring = Wiring {
+        open_device: crate::ui::gpu::open_now,
+        #[cfg(feature = "split")]
+        gpu_half: None,
+        #[cfg(feature = "split")]
+        text_lanes: None,
+    };
+}
+
+/// Starts the site with `pages`, wired as `wiring` says.
+pub fn start(pages: &'static Pages, wiring: Wiring) {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(move || view! { <App pages=pages /> });
+    leptos::mount::mount_to_body(move || view! { <App pages=pages wiring=wiring /> });
 }
 
 #[component]
-fn App(pages: &'static Pages) -> impl IntoView {
+fn App(pages: &'static Pages, wiring: Wiring) -> impl IntoView {
     // A page of the split build looks for the GPU once the reader nears its GPU panel (never,
     // on a page without one).
     #[cfg(feature = "split")]
     let later = matches!(pages, Pages::One { .. });
     #[cfg(not(feature = "split"))]
     let later = false;
-    let gpu = GpuHandle::connect_when_wanted(later);
+    let gpu = GpuHandle::connect_when_wanted(later, wiring.open_device);
     provide_context(gpu);
     #[cfg(feature = "split")]
-    if let Pages::One { gpu_half: Some((load, text_lanes)), .. } = *pages {
-        provide_context(crate::ui::gpu_half::GpuHalf { load, wanted: gpu.wanted });
-        provide_context(text_lanes);
+    {
+        if let Some(load) = wiring.gpu_half {
+            provide_context(crate::ui::gpu_half::GpuHalf { load, wanted: gpu.wanted });
+        }
+        if let Some(load) = wiring.text_lanes {
+            provide_context(crate::ui::model_panel::TextLanesChunk(load));
+        }
     }
     let lesson = query::get("lesson").filter(|id| !id.is_empty());
     let chosen: Option<(&'static str, PageView)> = match *pages {
         Pages::Whole(find) => lesson.as_deref().and_then(find).map(|l| (l.id, l.page)),
         Pages::Index => None,
-        Pages::One { id, page, .. } => Some((id, page)),
+        Pages::One { id, page } => Some((id, page)),
     };
     let embedded = embed::requested();
     if embedded {

@@ -4,6 +4,8 @@
 use crate::gpu::{GpuContext, GpuError};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 #[derive(Clone)]
@@ -26,20 +28,34 @@ pub struct GpuHandle {
     /// Whether the page wants its GPU half yet (see [`crate::ui::gpu_half::want_when_near`]); the GPU is
     /// looked for once it does.
     pub wanted: RwSignal<bool>,
+    /// How this page opens its device: the binary's choice (see [`DeviceOpener`]).
+    open: DeviceOpener,
+}
+
+/// How a page opens the reader's GPU: [`open_now`], or, on a lesson page of the split build,
+/// the page binary's lazy wrapper around [`open_device`] (`page_main!`), which brings wgpu in
+/// as a chunk of its own. Chosen by the binary and handed in: a call of [`open_device`] from
+/// the library's own code would keep wgpu in every page's main module.
+pub type DeviceOpener = fn(Box<dyn Fn(String) + Send>) -> Pin<Box<dyn Future<Output = Result<Rc<GpuContext>, GpuError>>>>;
+
+/// Opens the device here and now: the index and the development builds.
+pub fn open_now(on_lost: Box<dyn Fn(String) + Send>) -> Pin<Box<dyn Future<Output = Result<Rc<GpuContext>, GpuError>>>> {
+    Box::pin(open_device(on_lost))
 }
 
 /// The pipelines a panel's next run will use: each kernel with its workgroup size.
 pub type Warm = Box<dyn Fn() -> Vec<(crate::gpu::Kernel, u32)>>;
 
 impl GpuHandle {
-    /// A handle that looks for the GPU at once, or, where `wanted_later`, once
+    /// A handle that opens the GPU with `open` at once, or, where `wanted_later`, once
     /// [`GpuHandle::wanted`] is set.
-    pub fn connect_when_wanted(wanted_later: bool) -> Self {
+    pub fn connect_when_wanted(wanted_later: bool, open: DeviceOpener) -> Self {
         let handle = GpuHandle {
             state: RwSignal::new_local(GpuState::Waiting),
             generation: RwSignal::new(0),
             warming: RwSignal::new(0),
             wanted: RwSignal::new(!wanted_later),
+            open,
         };
         if wanted_later {
             // Once: `wanted` never goes back to false.
@@ -72,7 +88,7 @@ impl GpuHandle {
             }
         };
         spawn_local(async move {
-            let next = match open_device(Box::new(on_lost)).await {
+            let next = match (self.open)(Box::new(on_lost)).await {
                 Ok(ctx) => GpuState::Ready(ctx),
                 Err(e) => GpuState::Unavailable(e),
             };
@@ -116,11 +132,8 @@ impl GpuHandle {
     }
 }
 
-/// Opens the reader's GPU: in the split build part of the GPU half's chunks, since it is
-/// what brings wgpu in.
-#[cfg_attr(feature = "split", leptos::lazy)]
-#[cfg_attr(not(feature = "split"), allow(clippy::unused_async))]
-async fn open_device(on_lost: Box<dyn Fn(String) + Send>) -> Result<Rc<GpuContext>, GpuError> {
+/// Opens the reader's GPU: what brings wgpu in. Reached only through a [`DeviceOpener`].
+pub async fn open_device(on_lost: Box<dyn Fn(String) + Send>) -> Result<Rc<GpuContext>, GpuError> {
     let ctx = Rc::new(GpuContext::acquire_with_lost_callback(on_lost).await?);
     debug_hooks::install(&ctx);
     Ok(ctx)
