@@ -51,7 +51,7 @@ pub fn CodeView(
                 None => element.remove_attribute("aria-current"),
             };
             if let Ok(Some(gutter)) = element.query_selector(".threads") {
-                gutter.set_text_content(Some(threads.unwrap_or_default()));
+                crate::ui::set_text(&gutter, threads.unwrap_or_default());
             }
         };
         for (line, _) in was.iter().filter(|(l, _)| !now.iter().any(|(m, _)| m == l)) {

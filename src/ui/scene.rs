@@ -577,25 +577,30 @@ pub fn Scene(
                     move || state.with(|s| s.value.clone())
                 };
                 // Under the cell, one note at a time: a lost update, else what this step did to it.
-                let lost_mark = move || {
-                    state.with(|s| match (s.lost, &s.change) {
-                        (Some(erased), _) => Some(
-                            view! {
-                                <text class="mark lost" x=Num(x + w / 2.0) y=Num(y + h + 13.0) text-anchor="middle">
-                                    <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
-                                    {format!("✕ t{erased} lost")}
-                                </text>
-                            }
-                            .into_any(),
-                        ),
-                        (None, Some(change)) => Some(
-                            view! {
-                                <text class="change" x=Num(x + w / 2.0) y=Num(y + h + 13.0) text-anchor="middle">{change.clone()}</text>
-                            }
-                            .into_any(),
-                        ),
-                        (None, None) => None,
-                    })
+                // One text, its words and class following the cell, so a step changes its text
+                // in place rather than building a new element.
+                let lost = {
+                    let state = state.clone();
+                    move || state.with(|s| s.lost)
+                };
+                let lost_class = lost.clone();
+                let note = {
+                    let state = state.clone();
+                    move || {
+                        state.with(|s| match (s.lost, &s.change) {
+                            (Some(erased), _) => format!("✕ t{erased} lost"),
+                            (None, Some(change)) => change.clone(),
+                            (None, None) => String::new(),
+                        })
+                    }
+                };
+                let silent = move || state.with(|s| s.lost.is_none() && s.change.is_none());
+                let lost_mark = view! {
+                    <text class=move || if lost_class().is_some() { "mark lost" } else { "change" } x=Num(x + w / 2.0) y=Num(y + h + 13.0)
+                        text-anchor="middle" display=move || silent().then_some("none")>
+                        {move || lost().map(|erased| view! { <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title> })}
+                        {note}
+                    </text>
                 };
                 view! {
                     <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
@@ -815,12 +820,12 @@ impl LaneHandle {
         }
         if (was.pc, was.status) != (now.pc, now.status) {
             if let Some(text) = self.instruction.get_untracked() {
-                text.set_text_content(Some(&now.instruction(&self.program, self.room)));
+                crate::ui::set_text(&text, &now.instruction(&self.program, self.room));
             }
         }
         for r in (0..now.regs.len()).filter(|&r| was.regs.get(r) != now.regs.get(r)) {
             if let Some(text) = self.registers.get(r).and_then(NodeRef::get_untracked) {
-                text.set_text_content(Some(&now.register(r)));
+                crate::ui::set_text(&text, &now.register(r));
             }
             if let Some(register) = self.register_boxes.get(r).and_then(NodeRef::get_untracked) {
                 set_attribute(&register, "data-value", Some(&now.register(r)));
@@ -832,7 +837,7 @@ impl LaneHandle {
                 set_attribute(&text, "display", now.stale.is_some().then_some("none"));
             }
             if let (Some(group), Some(text)) = (self.stale.get_untracked(), self.stale_text.get_untracked()) {
-                text.set_text_content(now.stale.as_deref());
+                crate::ui::set_text(&text, now.stale.as_deref().unwrap_or_default());
                 set_attribute(&group, "display", now.stale.is_none().then_some("none"));
                 set_attribute(&group, "data-testid", now.stale.is_some().then(|| format!("scene-stale-{}", self.t)).as_deref());
             }
