@@ -434,7 +434,8 @@ pub fn Scene(
     // changed: sixty-four lanes each following the machine through reactive closures made every
     // lockstep step pay for hundreds of effects waking, unsubscribing and subscribing again.
     // Cells read their own state, which the same effect writes where it changed.
-    let drawn = StoredValue::new_local(Vec::<(LaneHandle, LaneState)>::new());
+    // Each lane's handle, with the state its elements show; none until the handle has drawn it.
+    let drawn = StoredValue::new_local(Vec::<(LaneHandle, Option<LaneState>)>::new());
     let cell_store = StoredValue::new(Vec::<ArcRwSignal<CellState>>::new());
     let lanes_now = move || {
         let l = layout.get();
@@ -472,12 +473,7 @@ pub fn Scene(
         let now = lanes_now();
         let l = layout.get_untracked();
         painted.set(if l.compact { painted_registers(&l, &now) } else { Vec::new() });
-        drawn.update_value(|lanes| {
-            for ((lane, was), now) in lanes.iter_mut().zip(now) {
-                lane.redraw(was, &now);
-                *was = now;
-            }
-        });
+        patch_lanes(drawn, now);
         write_cells();
     });
     StoredValue::new_local(redraw);
@@ -488,7 +484,12 @@ pub fn Scene(
         let p = program.get();
         let states = untrack(lanes_now);
         let (views, handles): (Vec<_>, Vec<_>) = states.iter().enumerate().map(|(t, state)| scene_lane(t, &l, &p, state, drawn, on_step_thread)).unzip();
-        drawn.set_value(handles.into_iter().zip(states).collect());
+        // Another layout's lanes are built again over the old ones' elements, which keep
+        // whatever the view did not change since it was last built: the handles' patches
+        // included (an instruction cut for a wide lane, left in a narrow one). Once that is
+        // done, every lane is drawn again whole from the state of the moment.
+        drawn.set_value(handles.into_iter().map(|h| (h, None)).collect());
+        queue_microtask(move || patch_lanes(drawn, untrack(lanes_now)));
         views.collect_view()
     };
     let registers_header = move || {
@@ -577,30 +578,25 @@ pub fn Scene(
                     move || state.with(|s| s.value.clone())
                 };
                 // Under the cell, one note at a time: a lost update, else what this step did to it.
-                // One text, its words and class following the cell, so a step changes its text
-                // in place rather than building a new element.
-                let lost = {
-                    let state = state.clone();
-                    move || state.with(|s| s.lost)
-                };
-                let lost_class = lost.clone();
-                let note = {
-                    let state = state.clone();
-                    move || {
-                        state.with(|s| match (s.lost, &s.change) {
-                            (Some(erased), _) => format!("✕ t{erased} lost"),
-                            (None, Some(change)) => change.clone(),
-                            (None, None) => String::new(),
-                        })
-                    }
-                };
-                let silent = move || state.with(|s| s.lost.is_none() && s.change.is_none());
-                let lost_mark = view! {
-                    <text class=move || if lost_class().is_some() { "mark lost" } else { "change" } x=Num(x + w / 2.0) y=Num(y + h + 13.0)
-                        text-anchor="middle" display=move || silent().then_some("none")>
-                        {move || lost().map(|erased| view! { <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title> })}
-                        {note}
-                    </text>
+                let lost_mark = move || {
+                    state.with(|s| match (s.lost, &s.change) {
+                        (Some(erased), _) => Some(
+                            view! {
+                                <text class="mark lost" x=Num(x + w / 2.0) y=Num(y + h + 13.0) text-anchor="middle">
+                                    <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
+                                    {format!("✕ t{erased} lost")}
+                                </text>
+                            }
+                            .into_any(),
+                        ),
+                        (None, Some(change)) => Some(
+                            view! {
+                                <text class="change" x=Num(x + w / 2.0) y=Num(y + h + 13.0) text-anchor="middle">{change.clone()}</text>
+                            }
+                            .into_any(),
+                        ),
+                        (None, None) => None,
+                    })
                 };
                 view! {
                     <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
@@ -807,23 +803,37 @@ fn button_attributes(t: usize, state: &LaneState) -> [(&'static str, Option<Stri
     ]
 }
 
+/// Brings each drawn lane from what it shows to `now`.
+fn patch_lanes(drawn: StoredValue<Vec<(LaneHandle, Option<LaneState>)>, LocalStorage>, now: Vec<LaneState>) {
+    drawn.update_value(|lanes| {
+        for ((lane, was), now) in lanes.iter_mut().zip(now) {
+            lane.redraw(was.as_ref(), &now);
+            *was = Some(now);
+        }
+    });
+}
+
 impl LaneHandle {
-    fn redraw(&self, was: &LaneState, now: &LaneState) {
-        if was == now {
+    /// Patches what changed from `was` to `now`; everything, where what the lane shows is not
+    /// known (`was` none).
+    fn redraw(&self, was: Option<&LaneState>, now: &LaneState) {
+        if was == Some(now) {
             return;
         }
+        let whole = was.is_none();
+        let was = was.cloned().unwrap_or_default();
         if let Some(lane) = self.lane.get_untracked() {
             let class = now.class();
-            if class != was.class() {
+            if whole || class != was.class() {
                 set_attribute(&lane, "class", Some(&class));
             }
         }
-        if (was.pc, was.status) != (now.pc, now.status) {
+        if whole || (was.pc, was.status) != (now.pc, now.status) {
             if let Some(text) = self.instruction.get_untracked() {
                 crate::ui::set_text(&text, &now.instruction(&self.program, self.room));
             }
         }
-        for r in (0..now.regs.len()).filter(|&r| was.regs.get(r) != now.regs.get(r)) {
+        for r in (0..now.regs.len()).filter(|&r| whole || was.regs.get(r) != now.regs.get(r)) {
             if let Some(text) = self.registers.get(r).and_then(NodeRef::get_untracked) {
                 crate::ui::set_text(&text, &now.register(r));
             }
@@ -831,7 +841,7 @@ impl LaneHandle {
                 set_attribute(&register, "data-value", Some(&now.register(r)));
             }
         }
-        if was.stale != now.stale {
+        if whole || was.stale != now.stale {
             // The mark takes the instruction's place while it shows, rather than lying over it.
             if let Some(text) = self.instruction.get_untracked() {
                 set_attribute(&text, "display", now.stale.is_some().then_some("none"));
@@ -842,7 +852,7 @@ impl LaneHandle {
                 set_attribute(&group, "data-testid", now.stale.is_some().then(|| format!("scene-stale-{}", self.t)).as_deref());
             }
         }
-        if (was.can_pick, was.ready()) != (now.can_pick, now.ready()) {
+        if whole || (was.can_pick, was.ready()) != (now.can_pick, now.ready()) {
             if let Some(button) = self.button.get_untracked() {
                 for (name, value) in button_attributes(self.t, now) {
                     set_attribute(&button, name, value.as_deref());
@@ -859,7 +869,7 @@ fn scene_lane(
     layout: &Layout,
     program: &Arc<Program>,
     state: &LaneState,
-    drawn: StoredValue<Vec<(LaneHandle, LaneState)>, LocalStorage>,
+    drawn: StoredValue<Vec<(LaneHandle, Option<LaneState>)>, LocalStorage>,
     on_step_thread: Callback<usize>,
 ) -> (AnyView, LaneHandle) {
     let y = layout.lane_y(t);
@@ -913,7 +923,7 @@ fn scene_lane(
     });
     // Scheduling by hand: the lane is the thread's step button (keys 1–8 do the same).
     let step = move || {
-        if drawn.with_value(|lanes| lanes.get(t).is_some_and(|(_, s)| s.can_pick && s.ready())) {
+        if drawn.with_value(|lanes| lanes.get(t).and_then(|(_, s)| s.as_ref()).is_some_and(|s| s.can_pick && s.ready())) {
             on_step_thread.run(t);
         }
     };
