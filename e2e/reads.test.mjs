@@ -42,8 +42,7 @@ function sceneTextsToTheEnd(page, everyStep) {
     };
     // A resize reaches the scene through a ResizeObserver, which reports in a frame's
     // rendering, and the scene laid out again may be reported once more: measured once every
-    // scene has kept its width for three frames in a row (a fixed count of two frames once
-    // measured cas-max at 375 px in a layout between the two widths).
+    // scene has kept its width for three frames in a row.
     const widths = () => [...document.querySelectorAll('[data-testid=scene] > svg')].map((s) => s.getAttribute('width')).join();
     await document.fonts.ready;
     for (let frame = 0, same = 0, was = widths(); frame < 120 && same < 3; frame++) {
