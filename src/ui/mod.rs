@@ -45,16 +45,12 @@ pub fn program_of(machine: Memo<Machine>) -> Memo<Arc<Program>> {
     )
 }
 
-/// Sets what `element` says to `text`. Where it holds one text node already, that node takes
-/// the new text: replacing it (as `textContent` does) took a layout object away and made a new
-/// one, sixteen times a lockstep step of the scene.
+/// Sets what `element` says to `text` (callers have found it changed). Where it holds one text
+/// node already, that node takes the new text: replacing it (as `textContent` does) took a
+/// layout object away and made a new one, sixteen times a lockstep step of the scene.
 pub(crate) fn set_text(element: &web_sys::Node, text: &str) {
     match element.first_child() {
-        Some(node) if node.node_type() == web_sys::Node::TEXT_NODE && node.next_sibling().is_none() => {
-            if node.node_value().as_deref() != Some(text) {
-                node.set_node_value(Some(text));
-            }
-        }
+        Some(node) if node.node_type() == web_sys::Node::TEXT_NODE && node.next_sibling().is_none() => node.set_node_value(Some(text)),
         _ => element.set_text_content(Some(text)),
     }
 }

@@ -821,7 +821,8 @@ impl LaneHandle {
             return;
         }
         let whole = was.is_none();
-        let was = was.cloned().unwrap_or_default();
+        let unknown = LaneState::default();
+        let was = was.unwrap_or(&unknown);
         if let Some(lane) = self.lane.get_untracked() {
             let class = now.class();
             if whole || class != was.class() {
