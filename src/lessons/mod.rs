@@ -47,6 +47,7 @@ pages! {
         histogram,
         spinlock,
         message_passing,
+        semaphore,
     ],
     reference: [litmus, cuda_map],
 }
@@ -58,6 +59,9 @@ pub enum Chapter {
     Barriers,
     Contention,
     MemoryOrder,
+    /// Handing work and data between invocations: what CUDA's synchronisation objects promise,
+    /// and what WGSL can build instead.
+    Visibility,
     /// The litmus lab, outside the course: the reader's own tests.
     Lab,
     /// Reference pages, outside the course.
@@ -65,7 +69,7 @@ pub enum Chapter {
 }
 
 impl Chapter {
-    pub const COURSE: [Chapter; 4] = [Chapter::Atomics, Chapter::Barriers, Chapter::Contention, Chapter::MemoryOrder];
+    pub const COURSE: [Chapter; 5] = [Chapter::Atomics, Chapter::Barriers, Chapter::Contention, Chapter::MemoryOrder, Chapter::Visibility];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -73,6 +77,7 @@ impl Chapter {
             Chapter::Barriers => "Barriers",
             Chapter::Contention => "Contention",
             Chapter::MemoryOrder => "Memory order",
+            Chapter::Visibility => "Memory visibility",
             Chapter::Lab => "Lab",
             Chapter::Reference => "Reference",
         }
@@ -84,6 +89,7 @@ impl Chapter {
             Chapter::Barriers => "Threads of one workgroup waiting for each other, and what breaks when one barrier is missing.",
             Chapter::Contention => "What it costs when many invocations want the same address, and why a lock is no way out.",
             Chapter::MemoryOrder => "What one invocation may see of another's writes, and in which order.",
+            Chapter::Visibility => "CUDA's semaphores, latches and fences, and what WGSL can build from atomics instead.",
             Chapter::Lab => "Write your own test, see what the memory model allows, and run it on your GPU.",
             Chapter::Reference => "",
         }

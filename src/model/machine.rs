@@ -304,6 +304,11 @@ impl Machine {
                 regs[reg] = from + regs[other];
                 Effect::Added { from, to: regs[reg] }
             }
+            Instr::Offset { reg, from, imm } => {
+                let regs = &mut self.threads[t].regs;
+                regs[reg] = regs[from] + imm;
+                Effect::Computed { value: regs[reg] }
+            }
             Instr::HalveReg { reg } => {
                 let regs = &mut self.threads[t].regs;
                 regs[reg] /= 2;

@@ -73,6 +73,9 @@ pub enum Instr {
     BranchUnlessIdBelowReg { reg: Reg, target: usize },
     /// `reg = array[id + offset]` — the cell `offset` places after the thread's own.
     LoadOwnPlus { array: &'static str, base: Addr, offset: Reg, reg: Reg },
+    /// `reg = from + imm` — a register computed from another, such as the value a
+    /// compare-exchange should leave (`want = seen - 1`).
+    Offset { reg: Reg, from: Reg, imm: i64 },
     /// `reg = reg + other` — private arithmetic on two registers.
     AddReg { reg: Reg, other: Reg },
     /// `reg = reg / 2` — halving, as a stride does.
@@ -279,6 +282,8 @@ impl Program {
             Instr::StoreAt { array, index, reg: r, .. } => format!("{array}[{}] = {}", reg(index), reg(r)),
             Instr::BranchUnlessAbove { a, b, .. } => format!("if !above({}, {}) {{ break; }}", reg(a), reg(b)),
             Instr::BranchIfNonZero { reg: r, .. } => format!("if {} {{ break; }}", reg(r)),
+            // A jump past the last line leaves the kernel; any other goes back up a loop.
+            Instr::Jump { target } if target >= self.lines.len() => "return".into(),
             Instr::Jump { .. } => "continue".into(),
             Instr::CompareExchange { addr, expected, desired, old, exchanged } => {
                 format!("({}, {}) = atomicCompareExchangeWeak(&{}, {}, {})", reg(old), reg(exchanged), cell(addr), reg(expected), reg(desired))
@@ -291,6 +296,8 @@ impl Program {
             Instr::BranchIfBelow { reg: r, limit, .. } => format!("if {} < {limit} {{ continue; }}", reg(r)),
             Instr::StoreImm { addr, value } => format!("atomicStore(&{}, {value})", cell(addr)),
             Instr::SetImm { reg: r, value } => format!("{} = {value}", reg(r)),
+            Instr::Offset { reg: r, from, imm } if imm < 0 => format!("{} = {} - {}", reg(r), reg(from), imm.unsigned_abs()),
+            Instr::Offset { reg: r, from, imm } => format!("{} = {} + {imm}", reg(r), reg(from)),
             Instr::BranchIfZero { reg: r, .. } => format!("if {} == 0 {{ break; }}", reg(r)),
             Instr::BranchUnlessIdBelowReg { reg: r, .. } => format!("if id < {} {{", reg(r)),
             Instr::LoadOwnPlus { array, offset, reg: r, .. } => format!("{} = {array}[id + {}]", reg(r), reg(offset)),

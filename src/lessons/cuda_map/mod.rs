@@ -113,7 +113,13 @@ pub const ROWS: &[MapRow] = &[
         lesson: Some("barrier"),
     },
     MapRow {
-        cuda: "cuda::latch, cuda::counting_semaphore",
+        cuda: "cuda::counting_semaphore, cuda::binary_semaphore",
+        wgsl: "None",
+        instead: "A count taken with one compare-exchange and given back with atomicAdd keeps the limit, but each wait must be bounded: nothing promises a waiter its turn. Reading the count and then taking a slot with a second atomic lets too many in.",
+        lesson: Some("semaphore"),
+    },
+    MapRow {
+        cuda: "cuda::latch",
         wgsl: "None",
         instead: "A counter with atomicAdd or atomicSub hands out tickets or slots, but waiting for a count to reach a value is a spin with no progress promise. Count in one dispatch, act on the count in the next.",
         lesson: Some("atomic-counter"),
