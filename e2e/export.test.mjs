@@ -231,3 +231,16 @@ test('message-passing throughput downloads both runs', async () => {
   assert.equal(json.smallest.instances_counted, 2000);
   page.assertNoConsoleErrors();
 });
+
+test('semaphore downloads what the kernel counted, with its limit', async () => {
+  const page = await openLesson('semaphore', '&variant=check-then-take&invocations=256&workgroup=64');
+  await page.runOnGpu();
+  const json = await header(page, 'gpu-download', 'syncscope-semaphore-check-then-take-256.json', 'semaphore/run');
+  assert.equal(json.variant, 'check-then-take');
+  assert.deepEqual(json.parameters, { invocations: 256, workgroup_size: 64, workgroups: 4, limit: 4, max_tries: 20000 });
+  for (const [key, id] of [['entered', 'gpu-entered'], ['gave_up', 'gpu-gave-up'], ['peak_inside', 'gpu-peak'], ['entries_over_limit', 'gpu-over'], ['count_at_end', 'gpu-count']]) {
+    assert.equal(json[key], await page.number(id), key);
+  }
+  assert.equal(json.limit_held, json.peak_inside <= 4 && json.entries_over_limit === 0);
+  page.assertNoConsoleErrors();
+});

@@ -109,7 +109,7 @@ fn SemaphoreReport(result: SemaphoreResult) -> impl IntoView {
             "warn",
         ),
         (true, Semaphore::CheckThenTake, true) => (
-            format!("This time no more than {limit} were inside at once ({groups}), but nothing here prevents more: the read and the take are two atomics. Try more invocations."),
+            format!("This time no more than {limit} were inside at once ({groups}), but nothing here prevents more: the read and the take are two atomics. Where invocations really run at once, as on the H100 below, far more get in."),
             "warn",
         ),
         (true, _, true) if run.gave_up == 0 => (
