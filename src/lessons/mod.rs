@@ -47,6 +47,7 @@ pages! {
         histogram,
         spinlock,
         message_passing,
+        arrive_wait,
         semaphore,
     ],
     reference: [litmus, cuda_map],

@@ -304,6 +304,19 @@ impl Machine {
                 regs[reg] = from + regs[other];
                 Effect::Added { from, to: regs[reg] }
             }
+            Instr::BreakIfAtLeast { reg, limit, target } => {
+                let taken = self.threads[t].regs[reg] >= limit;
+                return Ok(self.branch(t, pc, taken, target));
+            }
+            Instr::BreakIfDiffers { a, b, target } => {
+                let regs = &self.threads[t].regs;
+                let taken = regs[a] != regs[b];
+                return Ok(self.branch(t, pc, taken, target));
+            }
+            Instr::IfAtLeast { reg, limit, end } => {
+                let skipped = self.threads[t].regs[reg] < limit;
+                return Ok(self.branch(t, pc, skipped, end));
+            }
             Instr::Offset { reg, from, imm } => {
                 let regs = &mut self.threads[t].regs;
                 regs[reg] = regs[from] + imm;

@@ -73,6 +73,12 @@ pub enum Instr {
     BranchUnlessIdBelowReg { reg: Reg, target: usize },
     /// `reg = array[id + offset]` — the cell `offset` places after the thread's own.
     LoadOwnPlus { array: &'static str, base: Addr, offset: Reg, reg: Reg },
+    /// `if reg >= limit { break; }` — a wait's exit once a count is reached.
+    BreakIfAtLeast { reg: Reg, limit: i64, target: usize },
+    /// `if a != b { break; }` — a wait's exit once a value has moved on.
+    BreakIfDiffers { a: Reg, b: Reg, target: usize },
+    /// `if reg >= limit { … }`: below the limit the block is skipped, to `end`.
+    IfAtLeast { reg: Reg, limit: i64, end: usize },
     /// `reg = from + imm` — a register computed from another, such as the value a
     /// compare-exchange should leave (`want = seen - 1`).
     Offset { reg: Reg, from: Reg, imm: i64 },
@@ -296,6 +302,9 @@ impl Program {
             Instr::BranchIfBelow { reg: r, limit, .. } => format!("if {} < {limit} {{ continue; }}", reg(r)),
             Instr::StoreImm { addr, value } => format!("atomicStore(&{}, {value})", cell(addr)),
             Instr::SetImm { reg: r, value } => format!("{} = {value}", reg(r)),
+            Instr::BreakIfAtLeast { reg: r, limit, .. } => format!("if {} >= {limit} {{ break; }}", reg(r)),
+            Instr::BreakIfDiffers { a, b, .. } => format!("if {} != {} {{ break; }}", reg(a), reg(b)),
+            Instr::IfAtLeast { reg: r, limit, .. } => format!("if {} >= {limit} {{", reg(r)),
             Instr::Offset { reg: r, from, imm } if imm < 0 => format!("{} = {} - {}", reg(r), reg(from), imm.unsigned_abs()),
             Instr::Offset { reg: r, from, imm } => format!("{} = {} + {imm}", reg(r), reg(from)),
             Instr::BranchIfZero { reg: r, .. } => format!("if {} == 0 {{ break; }}", reg(r)),

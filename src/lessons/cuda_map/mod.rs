@@ -109,8 +109,8 @@ pub const ROWS: &[MapRow] = &[
     MapRow {
         cuda: "cuda::barrier arrive() / wait(token)",
         wgsl: "None: workgroupBarrier() arrives and waits at once",
-        instead: "Do the independent work before the barrier instead of between arrive and wait.",
-        lesson: Some("barrier"),
+        instead: "Do the independent work before the barrier instead of between arrive and wait. A split barrier built from atomics needs progress and ordering WGSL does not promise.",
+        lesson: Some("arrive-wait"),
     },
     MapRow {
         cuda: "cuda::counting_semaphore, cuda::binary_semaphore",
@@ -121,8 +121,8 @@ pub const ROWS: &[MapRow] = &[
     MapRow {
         cuda: "cuda::latch",
         wgsl: "None",
-        instead: "A counter with atomicAdd or atomicSub hands out tickets or slots, but waiting for a count to reach a value is a spin with no progress promise. Count in one dispatch, act on the count in the next.",
-        lesson: Some("atomic-counter"),
+        instead: "A counter with atomicAdd hands out tickets, but waiting for it to reach a value is a spin with no progress promise. Within a workgroup, workgroupBarrier(); across workgroups, count in one dispatch and act on the count in the next.",
+        lesson: Some("arrive-wait"),
     },
     MapRow {
         cuda: "cooperative_groups grid.sync()",

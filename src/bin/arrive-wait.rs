@@ -1,0 +1,2 @@
+//! `?lesson=arrive-wait` in the built site: this page alone, so its reader downloads nothing else.
+syncscope::page_main!("arrive-wait", arrive_wait);
