@@ -49,7 +49,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var tries = 0u;
     loop {
         let seen = atomicLoad(&counted); // step: wait
-        if seen >= size { break; } // step: opened
+        if seen >= size { break; } // step: through
 
         continuing {
             tries = tries + 1u; // step: tries

@@ -58,7 +58,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var tries = 0u;
     loop {
         let seen = atomicLoad(&phase); // step: wait
-        if seen != token { break; } // step: opened
+        if seen != token { break; } // step: through
 
         continuing {
             tries = tries + 1u; // step: tries

@@ -149,8 +149,8 @@ impl ArriveWait {
         });
         let after = wait + 4;
         lines.push(match self {
-            ArriveWait::Split => Line { instr: Instr::BreakIfDiffers { a: SEEN, b: TOKEN, target: after }, marker: "opened" },
-            _ => Line { instr: Instr::BreakIfAtLeast { reg: SEEN, limit: n, target: after }, marker: "opened" },
+            ArriveWait::Split => Line { instr: Instr::BreakIfDiffers { a: SEEN, b: TOKEN, target: after }, marker: "through" },
+            _ => Line { instr: Instr::BreakIfAtLeast { reg: SEEN, limit: n, target: after }, marker: "through" },
         });
         lines.push(Line { instr: Instr::AddImm { reg: TRIES, imm: 1 }, marker: "tries" });
         lines.push(Line { instr: Instr::BranchIfBelow { reg: TRIES, limit: MODEL_TRIES, target: wait }, marker: "again" });
@@ -165,7 +165,12 @@ impl ArriveWait {
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("data[{t}]")).collect();
         memory_names.extend(self.cells().iter().map(|c| (*c).to_owned()));
         let register_names = vec!["mine", "token", "now", "own", "seen", "tries", "got", "old"];
-        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &["data", "arrived", "counted", "phase"], floats: &[] }
+        let workgroup: &'static [&'static str] = match self {
+            ArriveWait::Split => &["data", "arrived", "phase"],
+            ArriveWait::Latch => &["data", "counted"],
+            ArriveWait::WorkgroupBarrier => &["data"],
+        };
+        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup, floats: &[] }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

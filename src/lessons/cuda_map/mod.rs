@@ -121,7 +121,7 @@ pub const ROWS: &[MapRow] = &[
     MapRow {
         cuda: "cuda::latch",
         wgsl: "None",
-        instead: "A counter with atomicAdd hands out tickets, but waiting for it to reach a value is a spin with no progress promise. Within a workgroup, workgroupBarrier(); across workgroups, count in one dispatch and act on the count in the next.",
+        instead: "A counter with atomicAdd hands out tickets, but waiting for a count to reach a value is a spin with no progress promise. Within a workgroup, workgroupBarrier(); across workgroups, count in one dispatch and act on the count in the next.",
         lesson: Some("arrive-wait"),
     },
     MapRow {
