@@ -1,9 +1,7 @@
-// A latch built from workgroup atomics, as CUDA's cuda::latch does it: count yourself in, do
-// work that needs nobody else, then wait until everyone has been counted. The count is never
-// reset, so the latch is spent once it has opened (single use). CUDA's latch counts down from
-// the number expected; workgroup memory starts at zero, so this one counts up to it, which
-// needs no barrier to set it first. Each invocation writes its cell first and reads its
-// neighbour's after the wait.
+// A latch built from workgroup atomics, as CUDA's cuda::latch does it: set to the number of
+// invocations expected, each counts down, does work that needs nobody else, then waits until
+// the count reaches zero. The count is never reset, so the latch is spent once it has opened
+// (single use). Each invocation writes its cell first and reads its neighbour's after the wait.
 //
 // Nothing here is promised: no forward progress for a waiting invocation (every wait gives up
 // after MAX_TRIES and is counted), and relaxed atomics (a stale neighbour read is counted).
@@ -28,28 +26,36 @@ const MAX_TRIES: u32 = 20000u;
 @group(0) @binding(2) var<uniform> params: Params;
 
 var<workgroup> data: array<atomic<u32>, MAX_WORKGROUP>;
-var<workgroup> counted: atomic<u32>;
+var<workgroup> left: atomic<u32>;
 
 override workgroup_size: u32 = 64u;
 
 @compute @workgroup_size(workgroup_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lane: u32,
         @builtin(workgroup_id) group: vec3<u32>) {
+    // The last workgroup may be short: it expects the lanes it has.
+    let size = min(workgroup_size, params.invocations - min(params.invocations, group.x * workgroup_size));
+    // Set up, as CUDA's init(&done, count) and __syncthreads() do: one lane sets the count, and
+    // every lane, working or not, meets at a real barrier before using it.
+    if lane == 0u {
+        atomicStore(&left, size);
+    }
+    workgroupBarrier();
     let id = gid.x;
     if id >= params.invocations {
         return;
     }
-    let size = min(workgroup_size, params.invocations - group.x * workgroup_size);
     let mine = lane + 1u; // step: mine
     atomicStore(&data[lane], mine); // step: write
-    var now = atomicAdd(&counted, 1u); // step: arrive
-    now = now + 1u; // step: count
-    tickets[id] = now;
+    var now = atomicSub(&left, 1u); // step: arrive
+    now = now - 1u; // step: count
+    // Arrival tickets as the other kernels number them: 1 for the first to count down.
+    tickets[id] = size - now;
     let own = atomicLoad(&data[lane]); // step: work
     var tries = 0u;
     loop {
-        let seen = atomicLoad(&counted); // step: wait
-        if seen >= size { break; } // step: through
+        let seen = atomicLoad(&left); // step: wait
+        if seen == 0u { break; } // step: through
 
         continuing {
             tries = tries + 1u; // step: tries

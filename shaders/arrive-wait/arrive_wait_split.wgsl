@@ -27,7 +27,6 @@ const MAX_TRIES: u32 = 20000u;
 @group(0) @binding(1) var<storage, read_write> tickets: array<u32>;
 @group(0) @binding(2) var<uniform> params: Params;
 
-// Workgroup memory starts zeroed: no cell written, nobody arrived, phase 0.
 var<workgroup> data: array<atomic<u32>, MAX_WORKGROUP>;
 var<workgroup> arrived: atomic<u32>;
 var<workgroup> phase: atomic<u32>;
@@ -37,6 +36,13 @@ override workgroup_size: u32 = 64u;
 @compute @workgroup_size(workgroup_size)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lane: u32,
         @builtin(workgroup_id) group: vec3<u32>) {
+    // Set up, as CUDA's init(&bar, count) and __syncthreads() do: one lane writes the
+    // barrier's state, and every lane, working or not, meets at a real barrier before using it.
+    if lane == 0u {
+        atomicStore(&arrived, 0u);
+        atomicStore(&phase, 0u);
+    }
+    workgroupBarrier();
     let id = gid.x;
     if id >= params.invocations {
         return;

@@ -304,10 +304,6 @@ impl Machine {
                 regs[reg] = from + regs[other];
                 Effect::Added { from, to: regs[reg] }
             }
-            Instr::BreakIfAtLeast { reg, limit, target } => {
-                let taken = self.threads[t].regs[reg] >= limit;
-                return Ok(self.branch(t, pc, taken, target));
-            }
             Instr::BreakIfDiffers { a, b, target } => {
                 let regs = &self.threads[t].regs;
                 let taken = regs[a] != regs[b];

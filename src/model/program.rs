@@ -73,8 +73,6 @@ pub enum Instr {
     BranchUnlessIdBelowReg { reg: Reg, target: usize },
     /// `reg = array[id + offset]` — the cell `offset` places after the thread's own.
     LoadOwnPlus { array: &'static str, base: Addr, offset: Reg, reg: Reg },
-    /// `if reg >= limit { break; }` — a wait's exit once a count is reached.
-    BreakIfAtLeast { reg: Reg, limit: i64, target: usize },
     /// `if a != b { break; }` — a wait's exit once a value has moved on.
     BreakIfDiffers { a: Reg, b: Reg, target: usize },
     /// `if reg >= limit { … }`: below the limit the block is skipped, to `end`.
@@ -302,7 +300,6 @@ impl Program {
             Instr::BranchIfBelow { reg: r, limit, .. } => format!("if {} < {limit} {{ continue; }}", reg(r)),
             Instr::StoreImm { addr, value } => format!("atomicStore(&{}, {value})", cell(addr)),
             Instr::SetImm { reg: r, value } => format!("{} = {value}", reg(r)),
-            Instr::BreakIfAtLeast { reg: r, limit, .. } => format!("if {} >= {limit} {{ break; }}", reg(r)),
             Instr::BreakIfDiffers { a, b, .. } => format!("if {} != {} {{ break; }}", reg(a), reg(b)),
             Instr::IfAtLeast { reg: r, limit, .. } => format!("if {} >= {limit} {{", reg(r)),
             Instr::Offset { reg: r, from, imm } if imm < 0 => format!("{} = {} - {}", reg(r), reg(from), imm.unsigned_abs()),

@@ -78,8 +78,8 @@ pub enum ArriveWait {
     /// `cuda::barrier`: arrive (take a ticket; the last opens the next phase), work, then wait
     /// for the phase to move past the token read on arriving.
     Split,
-    /// `cuda::latch`: count your arrival, work, then wait for the count to reach everyone.
-    /// Single use: the count is never reset.
+    /// `cuda::latch`: count down, work, then wait for the count to reach zero. Single use: the
+    /// count is never reset.
     Latch,
     /// `workgroupBarrier()`: work first, then arrive and wait in one call.
     WorkgroupBarrier,
@@ -93,7 +93,7 @@ impl ArriveWait {
     pub fn cells(self) -> &'static [&'static str] {
         match self {
             ArriveWait::Split => &["arrived", "phase", "gave_up"],
-            ArriveWait::Latch => &["counted", "gave_up"],
+            ArriveWait::Latch => &["left", "gave_up"],
             ArriveWait::WorkgroupBarrier => &[],
         }
     }
@@ -116,7 +116,7 @@ impl ArriveWait {
         let n = threads as i64;
         // Cells the variant lacks are never named by its lines.
         let at = |name| self.cell(threads, name).unwrap_or(usize::MAX);
-        let (arrived, phase, gave_up) = (at(if self == ArriveWait::Latch { "counted" } else { "arrived" }), at("phase"), at("gave_up"));
+        let (arrived, left, phase, gave_up) = (at("arrived"), at("left"), at("phase"), at("gave_up"));
         let mut lines = vec![
             Line { instr: Instr::FromId { reg: MINE, add: 1 }, marker: "mine" },
             Line { instr: Instr::StoreOwn { array: "data", base: DATA, reg: MINE }, marker: "write" },
@@ -132,8 +132,11 @@ impl ArriveWait {
         if self == ArriveWait::Split {
             lines.push(Line { instr: Instr::Load { reg: TOKEN, addr: phase }, marker: "token" });
         }
-        lines.push(Line { instr: Instr::AtomicAdd { reg: NOW, addr: arrived, imm: 1 }, marker: "arrive" });
-        lines.push(Line { instr: Instr::AddImm { reg: NOW, imm: 1 }, marker: "count" });
+        // Arriving takes a ticket from the count: up from 0 for the barrier, down from
+        // everyone for the latch.
+        let (count, step) = if self == ArriveWait::Latch { (left, -1) } else { (arrived, 1) };
+        lines.push(Line { instr: Instr::AtomicAdd { reg: NOW, addr: count, imm: step }, marker: "arrive" });
+        lines.push(Line { instr: Instr::AddImm { reg: NOW, imm: step }, marker: "count" });
         if self == ArriveWait::Split {
             // The last to arrive resets the count for the next phase and opens this one.
             let end = lines.len() + 3;
@@ -145,12 +148,12 @@ impl ArriveWait {
         let wait = lines.len();
         lines.push(match self {
             ArriveWait::Split => Line { instr: Instr::Load { reg: SEEN, addr: phase }, marker: "wait" },
-            _ => Line { instr: Instr::Load { reg: SEEN, addr: arrived }, marker: "wait" },
+            _ => Line { instr: Instr::Load { reg: SEEN, addr: left }, marker: "wait" },
         });
         let after = wait + 4;
         lines.push(match self {
             ArriveWait::Split => Line { instr: Instr::BreakIfDiffers { a: SEEN, b: TOKEN, target: after }, marker: "through" },
-            _ => Line { instr: Instr::BreakIfAtLeast { reg: SEEN, limit: n, target: after }, marker: "through" },
+            _ => Line { instr: Instr::BranchIfZero { reg: SEEN, target: after }, marker: "through" },
         });
         lines.push(Line { instr: Instr::AddImm { reg: TRIES, imm: 1 }, marker: "tries" });
         lines.push(Line { instr: Instr::BranchIfBelow { reg: TRIES, limit: MODEL_TRIES, target: wait }, marker: "again" });
@@ -167,7 +170,7 @@ impl ArriveWait {
         let register_names = vec!["mine", "token", "now", "own", "seen", "tries", "got", "old"];
         let workgroup: &'static [&'static str] = match self {
             ArriveWait::Split => &["data", "arrived", "phase"],
-            ArriveWait::Latch => &["data", "counted"],
+            ArriveWait::Latch => &["data", "left"],
             ArriveWait::WorkgroupBarrier => &["data"],
         };
         Program { lines, memory_names, register_names, grids: Vec::new(), workgroup, floats: &[] }
@@ -175,7 +178,12 @@ impl ArriveWait {
 
     pub fn machine(self, threads: usize) -> Machine {
         // Workgroup memory starts zeroed in WGSL: a 0 read from a cell is a write not seen.
-        Machine::new(Arc::new(self.program(threads)), threads, vec![0; threads + self.cells().len()])
+        // Set up as the kernels do before their first step: the latch expects every thread.
+        let mut memory = vec![0; threads + self.cells().len()];
+        if let Some(left) = self.cell(threads, "left") {
+            memory[left] = threads as i64;
+        }
+        Machine::new(Arc::new(self.program(threads)), threads, memory)
     }
 }
 
@@ -183,7 +191,7 @@ impl crate::site::settings::LessonVariant for ArriveWait {
     fn try_this(self) -> &'static str {
         match self {
             ArriveWait::Split => "Play lockstep: the last to arrive opens the phase while the rest already wait. Then pick serial: thread 0 waits alone for threads that never get to run, gives up, and reads 0 from its neighbour.",
-            ArriveWait::Latch => "The same with a count that is never reset: once everyone has counted, the latch is spent. Pick serial to see a waiter give up.",
+            ArriveWait::Latch => "The same with a count down from every thread that is never reset: once it reaches 0 the latch is spent. Pick serial to see a waiter give up.",
             ArriveWait::WorkgroupBarrier => "Work first, then the barrier: nobody leaves it before everyone has arrived, in any schedule, and every neighbour's value is there after it.",
         }
     }

@@ -27,10 +27,10 @@ pub fn ArriveWaitLesson() -> impl IntoView {
             text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TEXT)></div> }
             bar=move || view! { <VariantToggle model=model choices=&[
                 (ArriveWait::Split, "Split barrier: arrive, work, wait"),
-                (ArriveWait::Latch, "Latch: count in, work, wait"),
+                (ArriveWait::Latch, "Latch: count down, work, wait"),
                 (ArriveWait::WorkgroupBarrier, "workgroupBarrier()"),
             ] /> }
-            start="Start: no cell written, nobody arrived, phase 0." outcome=model_outcome
+            start="Start: set up as CUDA's init and __syncthreads() do: no cell written, nobody arrived, phase 0 (the latch: left = every thread)." outcome=model_outcome
             kernel=Signal::derive(move || variant.get().kernel()) cuda=CUDA.to_owned()
             gpu=gpu_half!(Part::Panel, (variant, sizes)) />
     }
@@ -60,7 +60,7 @@ fn model_outcome(m: &Machine) -> String {
 const LEAD: &str = "<p>A barrier is two things at once: <em>arrive</em> (I am done with my part) and <em>wait</em> (until everyone is). CUDA's <code>cuda::barrier</code> splits them, so a thread can do work that needs nobody else in between; <code>cuda::latch</code> is the same, used once. WGSL has only <code>workgroupBarrier()</code>, both at once. Step the split barrier built here from atomics, then run it on your GPU, where every wait gives up after 20,000 tries and is counted.</p>";
 
 /// The lesson's explanation: constant markup written here, never text from outside.
-const TEXT: &str = "<p><strong>Tokens and phases.</strong> On arriving, a thread reads the barrier's phase (its token) and takes a ticket from the arrival count. The last to arrive resets the count, so the barrier can be used again, and moves the phase on. Waiting is watching the phase until it differs from the token. A latch counts arrivals and is never reset: once everyone has been counted it stays open, spent.</p>\n\
+const TEXT: &str = "<p><strong>Tokens and phases.</strong> On arriving, a thread reads the barrier's phase (its token) and takes a ticket from the arrival count. The last to arrive resets the count, so the barrier can be used again, and moves the phase on. Waiting is watching the phase until it differs from the token. A latch starts at the number of threads expected, each counts it down, and it is never reset: once it reaches zero it stays open, spent. Both are set up before use by one thread, with a real barrier after it, in CUDA and in the kernels here alike.</p>\n\
 <p><strong>Why WGSL has no such thing.</strong> A hand-built wait needs two promises WGSL does not make. <em>Progress</em>: nothing says a waiting invocation's neighbours will get to run while it spins, so a GPU (or a CPU running the kernel) may run one invocation to its end before the next starts, as the model's serial schedule does; then every wait runs out of tries. <em>Order</em>: WGSL's atomics are relaxed, so seeing the phase move on does not make the neighbour's write to its cell visible. <code>workgroupBarrier()</code> makes both promises within a workgroup: nobody leaves it early, and every write to workgroup memory before it is seen after it.</p>\n\
 <p><strong>What to do in WGSL.</strong> Do the independent work before <code>workgroupBarrier()</code> rather than between an arrive and a wait. Across workgroups there is no barrier at all: end the dispatch, and start another.</p>\n\
 <p><strong>What is guaranteed on the GPU.</strong> Every invocation was released or gave up; each workgroup's arrival tickets are 1 to its size, each once; the split barrier's phase opened once per workgroup. Give-ups and stale reads are what your GPU did, promised to be zero only with <code>workgroupBarrier()</code>.</p>";

@@ -36,7 +36,7 @@ fn a_thread_that_waited_to_the_end_reads_its_neighbours_value() {
                     assert_eq!(end.memory[variant.cell(n, "arrived").unwrap()], 0, "reset for the next phase");
                 }
                 if variant == ArriveWait::Latch {
-                    assert_eq!(end.memory[variant.cell(n, "counted").unwrap()], n as i64, "spent, never reset");
+                    assert_eq!(end.memory[variant.cell(n, "left").unwrap()], 0, "spent, never reset");
                 }
             }
         }

@@ -1,0 +1,16 @@
+import { launch, showGpuPanel } from './support/browser.mjs';
+import { serve } from './support/server.mjs';
+import fs from 'node:fs/promises';
+const browser = await launch();
+const server = await serve({ root: process.env.SYNCSCOPE_DIST });
+const page = await (await browser.newContext({ acceptDownloads: true })).newPage();
+await page.goto(`${server.url}?lesson=${process.argv[2]}${process.argv[3]}`);
+await page.getByTestId('model-step').waitFor();
+await showGpuPanel(page);
+await page.waitForTimeout(1000);
+await page.getByTestId('gpu-run').click();
+await page.getByTestId('gpu-report').waitFor({ timeout: 60000 });
+const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gpu-download').click()]);
+const json = JSON.parse(await fs.readFile(await file.path(), 'utf8'));
+console.log(JSON.stringify(json));
+await browser.close(); process.exit(0);
