@@ -138,14 +138,16 @@ test('reduction trace downloads the workgroup memory after each step', async () 
   page.assertNoConsoleErrors();
 });
 
-test('reduction timing downloads both sums and both times', async () => {
+test('reduction timing downloads the three sums and their times', async () => {
   const page = await openLesson('reduction', '&invocations=4096&workgroup=64');
   await page.runOnGpu();
   const json = await header(page, 'gpu-download', 'syncscope-reduction-4096.json', 'reduction/timing');
   assert.deepEqual(json.parameters, { invocations: 4096, workgroup_size: 64, repeats: 20 });
   assert.equal(json.tree_sum, await page.number('gpu-tree-sum'));
   assert.equal(json.expected_sum, await page.number('gpu-expected'));
-  assert.ok('tree_gpu_ms_per_sum' in json && 'atomic_gpu_ms_per_sum' in json);
+  assert.ok('tree_gpu_ms_per_sum' in json && 'atomic_gpu_ms_per_sum' in json && 'tree_atomic_gpu_ms_per_sum' in json);
+  assert.deepEqual([json.atomic_right, json.tree_atomic_right], [true, true], 'each counter holds every repeat's sum');
+  assert.equal(json.tree_atomic_total, json.expected_atomic_total);
   page.assertNoConsoleErrors();
 });
 

@@ -29,7 +29,7 @@ test('model with 6 threads: the tree drops a value, and says so', async () => {
   assert.match(await page.text('model-outcome'), /needs a power of two/);
 });
 
-test('GPU: 65,536 values sum right by the tree and by atomicAdd, both timed', async () => {
+test('GPU: 65,536 values sum right three ways (tree, atomicAdd, tree then one atomicAdd per workgroup), each timed', async () => {
   const page = await LessonPage.open(site, 'reduction', '');
   await page.gpuReady();
   await page.getByTestId('gpu-run').click();
@@ -37,7 +37,8 @@ test('GPU: 65,536 values sum right by the tree and by atomicAdd, both timed', as
   assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
   assert.equal(await page.text('gpu-tree-sum'), await page.text('gpu-expected'));
   console.log(`# on ${await page.getByTestId('adapter-name').textContent()}: tree ${await page.text('gpu-tree-ms')}, ` +
-    `atomicAdd ${await page.text('gpu-atomic-ms')}, ratio ${await page.text('gpu-ratio')}`);
+    `atomicAdd ${await page.text('gpu-atomic-ms')}, ratio ${await page.text('gpu-ratio')}, tree then atomicAdd ${await page.text('gpu-tree-atomic-ms')}`);
+  assert.match(await page.text('gpu-verdict'), /All three sums are right/);
   await page.locator('.gpu-panel').screenshot({ path: screenshotPath('reduction-gpu') });
   assert.deepEqual(page.errors, []);
 });

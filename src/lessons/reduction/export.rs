@@ -32,7 +32,14 @@ pub fn comparison(gpu: &AdapterSummary, params: GpuParams, run: &Comparison, wal
     Json::object([
         ("syncscope", Json::from("reduction/timing")),
         ("adapter", adapter(gpu)),
-        ("kernels", Json::object([("tree", Json::from(kernels::TREE.file_name())), ("atomic", Json::from(kernels::ATOMIC.file_name()))])),
+        (
+            "kernels",
+            Json::object([
+                ("tree", Json::from(kernels::TREE.file_name())),
+                ("atomic", Json::from(kernels::ATOMIC.file_name())),
+                ("tree_atomic", Json::from(kernels::TREE_ATOMIC.file_name())),
+            ]),
+        ),
         (
             "parameters",
             Json::object([
@@ -47,10 +54,13 @@ pub fn comparison(gpu: &AdapterSummary, params: GpuParams, run: &Comparison, wal
         // The counter after every repeat added the sum again, modulo 2^32.
         ("expected_atomic_total", Json::from(want_atomic)),
         ("atomic_total", Json::from(run.atomic_total)),
+        ("tree_atomic_total", Json::from(run.tree_atomic_total)),
         ("tree_right", Json::from(run.tree_sum.map(|sum| u64::from(sum) == want))),
         ("atomic_right", Json::from(u64::from(run.atomic_total) == want_atomic)),
+        ("tree_atomic_right", Json::from(run.tree_atomic_total.map(|t| u64::from(t) == want_atomic))),
         ("tree_gpu_ms_per_sum", ms(run.tree_ns)),
         ("atomic_gpu_ms_per_sum", ms(run.atomic_ns)),
+        ("tree_atomic_gpu_ms_per_sum", ms(run.tree_atomic_ns)),
         ("wall_ms", Json::from(wall_ms)),
     ])
 }

@@ -12,6 +12,8 @@ pub struct MeasuredReduction {
     pub levels: u32,
     pub tree_ms: Option<f64>,
     pub atomic_ms: Option<f64>,
+    /// The tree in workgroup memory, then one atomicAdd per workgroup.
+    pub tree_atomic_ms: Option<f64>,
 }
 
 pub const H100_REDUCTION: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-reduction.json"));
@@ -26,6 +28,7 @@ columns! {
         pub tree_levels: u32,
         pub tree_ms_median: Option<f64>,
         pub atomic_ms_median: Option<f64>,
+        pub tree_atomic_ms_median: Option<f64>,
     }
 }
 
@@ -41,6 +44,7 @@ impl From<ReductionColumns> for MeasuredReduction {
             levels: c.tree_levels,
             tree_ms: c.tree_ms_median,
             atomic_ms: c.atomic_ms_median,
+            tree_atomic_ms: c.tree_atomic_ms_median,
         }
     }
 }

@@ -25,9 +25,10 @@ pub mod kernels {
     pub const TRACE: Kernel = crate::kernel!("reduction", "reduction_trace.wgsl");
     pub const TREE: Kernel = crate::kernel!("reduction", "reduction_tree.wgsl");
     pub const ATOMIC: Kernel = crate::kernel!("reduction", "reduction_atomic.wgsl");
+    pub const TREE_ATOMIC: Kernel = crate::kernel!("reduction", "reduction_tree_atomic.wgsl");
 
     /// Every kernel of the lesson that compiles everywhere.
-    pub const ALL: &[Kernel] = &[TRACE, TREE, ATOMIC];
+    pub const ALL: &[Kernel] = &[TRACE, TREE, ATOMIC, TREE_ATOMIC];
 }
 
 pub const INFO: super::LessonInfo = super::LessonInfo {

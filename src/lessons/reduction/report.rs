@@ -28,12 +28,14 @@ pub fn main() {
     let mut rows = Vec::new();
     for (invocations, workgroup_size) in [(1024, 256), (65_536, 64), (1 << 20, 256), (1 << 22, 256)] {
         let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
-        let run = || pollster::block_on(run_comparison(&ctx, params, REPEATS, Ways::Both)).expect("run");
+        let run = || pollster::block_on(run_comparison(&ctx, params, REPEATS, Ways::All)).expect("run");
         run(); // warm-up
         let runs: Vec<_> = (0..RUNS).map(|_| run()).collect();
         let want = large_sum(invocations);
+        // Each counter holds the sum of every repeat, wrapped at 32 bits as u32 arithmetic does.
+        let repeated = (want * u64::from(REPEATS)) & 0xFFFF_FFFF;
         let right =
-            runs.iter().filter(|c| c.tree_sum.map(u64::from) == Some(want) && u64::from(c.atomic_total) == (want * u64::from(REPEATS)) & 0xFFFF_FFFF).count();
+            runs.iter().filter(|c| c.tree_sum.map(u64::from) == Some(want) && [Some(c.atomic_total), c.tree_atomic_total].iter().all(|t| t.map(u64::from) == Some(repeated))).count();
         let median = |f: fn(&crate::lessons::reduction::gpu::Comparison) -> Option<f64>| {
             let mut v: Vec<f64> = runs.iter().filter_map(f).collect();
             v.sort_by(f64::total_cmp);
@@ -47,6 +49,7 @@ pub fn main() {
             tree_levels: count(runs[0].levels),
             tree_ms_median: median(|c| c.tree_ns),
             atomic_ms_median: median(|c| c.atomic_ns),
+            tree_atomic_ms_median: median(|c| c.tree_atomic_ns),
         }
         .to_json());
     }

@@ -24,15 +24,16 @@ fn tree_and_atomic_sums_agree_with_the_cpu() {
     let Some(ctx) = gpu() else { return };
     for (invocations, workgroup_size) in [(1, 2), (1000, 64), (65_536, 256), (300_001, 128)] {
         let p = check_params(GpuParams { invocations, workgroup_size }, &limits(&ctx)).unwrap();
-        let c = pollster::block_on(run_comparison(&ctx, p, 3, Ways::Both)).unwrap();
+        let c = pollster::block_on(run_comparison(&ctx, p, 3, Ways::All)).unwrap();
         let want = large_sum(invocations);
         assert_eq!(c.tree_sum.map(u64::from), Some(want), "{p:?}");
         assert_eq!(u64::from(c.atomic_total), 3 * want, "{p:?}");
+        assert_eq!(c.tree_atomic_total.map(u64::from), Some(3 * want), "{p:?}: one atomicAdd per workgroup");
         // The first look: atomicAdd alone, the tree not run.
         let first = pollster::block_on(run_comparison(&ctx, p, 1, Ways::AtomicOnly)).unwrap();
-        assert_eq!((first.tree_sum, first.tree_ns, u64::from(first.atomic_total)), (None, None, want), "{p:?}");
-        eprintln!("{p:?}: {} levels, tree {:?} ns, atomic {:?} ns", c.levels, c.tree_ns, c.atomic_ns);
+        assert_eq!((first.tree_sum, first.tree_ns, first.tree_atomic_total, u64::from(first.atomic_total)), (None, None, None, want), "{p:?}");
+        eprintln!("{p:?}: {} levels, tree {:?} ns, atomic {:?} ns, tree then atomic {:?} ns", c.levels, c.tree_ns, c.atomic_ns, c.tree_atomic_ns);
     }
     let p = GpuParams { invocations: 100, workgroup_size: 96 };
-    assert!(pollster::block_on(run_comparison(&ctx, p, 1, Ways::Both)).unwrap_err().to_string().contains("power of two"));
+    assert!(pollster::block_on(run_comparison(&ctx, p, 1, Ways::All)).unwrap_err().to_string().contains("power of two"));
 }
