@@ -146,7 +146,7 @@ test('reduction timing downloads the three sums and their times', async () => {
   assert.equal(json.tree_sum, await page.number('gpu-tree-sum'));
   assert.equal(json.expected_sum, await page.number('gpu-expected'));
   assert.ok('tree_gpu_ms_per_sum' in json && 'atomic_gpu_ms_per_sum' in json && 'tree_atomic_gpu_ms_per_sum' in json);
-  assert.deepEqual([json.atomic_right, json.tree_atomic_right], [true, true], 'each counter holds every repeat's sum');
+  assert.deepEqual([json.atomic_right, json.tree_atomic_right], [true, true], "each counter holds every repeat's sum");
   assert.equal(json.tree_atomic_total, json.expected_atomic_total);
   page.assertNoConsoleErrors();
 });
