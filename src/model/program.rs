@@ -153,6 +153,25 @@ pub struct Program {
     /// The registers and arrays (by name) that hold an f32's bits rather than an integer:
     /// written as floats wherever the site shows them, so that −0.0 and +0.0 differ.
     pub floats: &'static [&'static str],
+    /// Named runs of lines: a thread standing on one of them is said to be in that state, and
+    /// the scene marks its lane so ("inside" a semaphore's critical section, "waiting" in a
+    /// hand-built wait).
+    pub spans: Vec<Span>,
+}
+
+/// A named run of a program's lines (see [`Program::spans`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub name: &'static str,
+    pub lines: std::ops::Range<usize>,
+}
+
+impl Span {
+    /// The lines from the one marked `first` through the one marked `last`, named `name`.
+    pub fn between(lines: &[Line], name: &'static str, first: &str, last: &str) -> Option<Span> {
+        let at = |marker: &str| lines.iter().position(|l| l.marker == marker);
+        Some(Span { name, lines: at(first)?..at(last)? + 1 })
+    }
 }
 
 /// `a` above `b`: greater in value, or +0.0 over −0.0 (IEEE calls them equal; a maximum should
@@ -323,6 +342,11 @@ impl Program {
                 format!("{} = atomicCompareExchangeWeak(&{}, 0, 1).exchanged", reg(got), cell(addr))
             }
         }
+    }
+
+    /// The name of the span a thread at `pc` stands in, if any.
+    pub fn span_at(&self, pc: usize) -> Option<&'static str> {
+        self.spans.iter().find(|s| s.lines.contains(&pc)).map(|s| s.name)
     }
 
     /// The 1-based line of `source` that carries the marker of instruction `pc`, if any.

@@ -236,8 +236,8 @@ impl Layout {
         (first + (r as f64 + 0.5) * self.reg_w, y)
     }
 
-    /// Characters a lane's stale mark holds: it covers the lane between the thread's name and
-    /// its registers, in 11 px bold.
+    /// Characters a lane's mark (stale, or the span it stands in) holds: it covers the lane
+    /// between the thread's name and its registers, in 11 px bold.
     fn badge_chars(&self, program: &Program) -> usize {
         let regs = program.register_names.len() as f64;
         ((self.lane_w - regs * self.reg_w - 40.0) / SMALL_CHAR_W).max(5.0) as usize
@@ -302,7 +302,7 @@ fn summary(machine: &Machine, cursor: usize, total: usize) -> String {
 }
 
 /// What one lane shows: where its thread stands, its registers, whether it moved this step and
-/// whether the reader picks it by hand, and the stale mark on its copy.
+/// whether the reader picks it by hand, and the mark in place of its next instruction.
 #[derive(Clone, Debug, PartialEq, Default)]
 struct LaneState {
     pc: usize,
@@ -311,8 +311,38 @@ struct LaneState {
     status: Option<ThreadStatus>,
     moved: bool,
     can_pick: bool,
-    /// Set while another thread has overwritten the cell this thread's copy came from.
-    stale: Option<String>,
+    mark: Option<LaneMark>,
+}
+
+/// A few words on a lane, in its next instruction's place: that another thread has overwritten
+/// the cell this thread's copy came from, or else the named span of lines it stands in
+/// ("inside", "waiting"; see [`Program::spans`]).
+#[derive(Clone, Debug, PartialEq)]
+enum LaneMark {
+    Stale(String),
+    Span(String),
+}
+
+impl LaneMark {
+    fn text(&self) -> &str {
+        match self {
+            LaneMark::Stale(text) | LaneMark::Span(text) => text,
+        }
+    }
+
+    fn class(&self) -> &'static str {
+        match self {
+            LaneMark::Stale(_) => "mark stale",
+            LaneMark::Span(_) => "mark span",
+        }
+    }
+
+    fn test_id(&self, t: usize) -> String {
+        match self {
+            LaneMark::Stale(_) => format!("scene-stale-{t}"),
+            LaneMark::Span(_) => format!("scene-span-{t}"),
+        }
+    }
 }
 
 impl LaneState {
@@ -720,13 +750,23 @@ fn lane_states(m: &Machine, shown: usize, step: &[Access], trace: &Trace, cursor
             status: Some(thread.status),
             moved: step.iter().any(|a| a.thread == t),
             can_pick,
-            stale: stale.iter().find(|s| s.0 == t).map(|&(_, cell, by)| {
-                let name = names.get(cell).map_or("", String::as_str);
-                [format!("stale: t{by} rewrote {name}"), format!("stale: t{by} wrote"), "stale".to_owned()]
-                    .into_iter()
-                    .find(|text| text.chars().count() <= badge_chars)
-                    .unwrap_or_else(|| "stale".to_owned())
-            }),
+            mark: stale
+                .iter()
+                .find(|s| s.0 == t)
+                .map(|&(_, cell, by)| {
+                    let name = names.get(cell).map_or("", String::as_str);
+                    let text = [format!("stale: t{by} rewrote {name}"), format!("stale: t{by} wrote"), "stale".to_owned()]
+                        .into_iter()
+                        .find(|text| text.chars().count() <= badge_chars)
+                        .unwrap_or_else(|| "stale".to_owned());
+                    LaneMark::Stale(text)
+                })
+                .or_else(|| {
+                    // The span's name, with the next instruction where both fit.
+                    let name = m.program().span_at(thread.pc)?;
+                    let full = format!("{name}: {}", m.program().describe(thread.pc));
+                    Some(LaneMark::Span(if full.chars().count() <= badge_chars { full } else { name.to_owned() }))
+                }),
         })
         .collect()
 }
@@ -779,8 +819,8 @@ struct LaneHandle {
     /// Each register's box, in a compact lane: its value is painted over it, and kept in its
     /// `data-value` for tests and tools.
     register_boxes: Vec<NodeRef<leptos::svg::Rect>>,
-    stale: NodeRef<leptos::svg::G>,
-    stale_text: NodeRef<leptos::svg::Text>,
+    mark: NodeRef<leptos::svg::G>,
+    mark_text: NodeRef<leptos::svg::Text>,
 }
 
 /// Sets or removes an attribute.
@@ -842,15 +882,16 @@ impl LaneHandle {
                 set_attribute(&register, "data-value", Some(&now.register(r)));
             }
         }
-        if whole || was.stale != now.stale {
+        if whole || was.mark != now.mark {
             // The mark takes the instruction's place while it shows, rather than lying over it.
             if let Some(text) = self.instruction.get_untracked() {
-                set_attribute(&text, "display", now.stale.is_some().then_some("none"));
+                set_attribute(&text, "display", now.mark.is_some().then_some("none"));
             }
-            if let (Some(group), Some(text)) = (self.stale.get_untracked(), self.stale_text.get_untracked()) {
-                crate::ui::set_text(&text, now.stale.as_deref().unwrap_or_default());
-                set_attribute(&group, "display", now.stale.is_none().then_some("none"));
-                set_attribute(&group, "data-testid", now.stale.is_some().then(|| format!("scene-stale-{}", self.t)).as_deref());
+            if let (Some(group), Some(text)) = (self.mark.get_untracked(), self.mark_text.get_untracked()) {
+                crate::ui::set_text(&text, now.mark.as_ref().map_or("", LaneMark::text));
+                set_attribute(&group, "display", now.mark.is_none().then_some("none"));
+                set_attribute(&group, "class", Some(now.mark.as_ref().map_or("mark", LaneMark::class)));
+                set_attribute(&group, "data-testid", now.mark.as_ref().map(|m| m.test_id(self.t)).as_deref());
             }
         }
         if whole || (was.can_pick, was.ready()) != (now.can_pick, now.ready()) {
@@ -864,7 +905,8 @@ impl LaneHandle {
 }
 
 /// One thread's lane, drawn as `state` shows it: its name, next instruction, registers, and a
-/// stale mark while its copy of a cell is out of date. Its handle patches it from then on.
+/// mark in the instruction's place while its copy of a cell is out of date or it stands in a
+/// named span. Its handle patches it from then on.
 fn scene_lane(
     t: usize,
     layout: &Layout,
@@ -892,8 +934,8 @@ fn scene_lane(
         instruction: NodeRef::new(),
         registers: (0..if compact { 0 } else { regs }).map(|_| NodeRef::new()).collect(),
         register_boxes: (0..if compact { regs } else { 0 }).map(|_| NodeRef::new()).collect(),
-        stale: NodeRef::new(),
-        stale_text: NodeRef::new(),
+        mark: NodeRef::new(),
+        mark_text: NodeRef::new(),
     };
     let registers = (0..regs)
         .map(|r| {
@@ -920,7 +962,7 @@ fn scene_lane(
         .collect_view();
     let instruction_node = handle.instruction;
     let instruction = (!compact).then(|| view! {
-        <text class="pc" node_ref=instruction_node x=Num(x0 + 34.0) y=Num(text_y) display=state.stale.is_some().then_some("none")>{state.instruction(program, room)}</text>
+        <text class="pc" node_ref=instruction_node x=Num(x0 + 34.0) y=Num(text_y) display=state.mark.is_some().then_some("none")>{state.instruction(program, room)}</text>
     });
     // Scheduling by hand: the lane is the thread's step button (keys 1–8 do the same).
     let step = move || {
@@ -939,10 +981,10 @@ fn scene_lane(
             <text class="thread" x=Num(x0 + 6.0) y=Num(text_y)>{format!("t{t}")}</text>
             {instruction}
             {registers}
-            <g class="mark stale" node_ref=handle.stale display=state.stale.is_none().then_some("none")
-                data-testid=state.stale.is_some().then(|| format!("scene-stale-{t}"))>
+            <g class=state.mark.as_ref().map_or("mark", LaneMark::class) node_ref=handle.mark display=state.mark.is_none().then_some("none")
+                data-testid=state.mark.as_ref().map(|m| m.test_id(t))>
                 <rect x=Num(x0 + badge_x) y=Num(y + 3.0) width=Num(lane_w - regs as f64 * reg_w - badge_x - 4.0) height=Num(h - 6.0) rx="3" />
-                <text node_ref=handle.stale_text x=Num(x0 + badge_x + 6.0) y=Num(y + h / 2.0 + 4.0)>{state.stale.clone().unwrap_or_default()}</text>
+                <text node_ref=handle.mark_text x=Num(x0 + badge_x + 6.0) y=Num(y + h / 2.0 + 4.0)>{state.mark.as_ref().map_or("", LaneMark::text).to_owned()}</text>
             </g>
         </g>
     }

@@ -12,6 +12,7 @@ fn machine(lines: Vec<Instr>, cells: usize) -> Machine {
         grids: Vec::new(),
         workgroup: &[],
         floats: &[],
+        spans: Vec::new(),
     };
     Machine::new(Arc::new(program), 2, vec![0; cells])
 }

@@ -16,6 +16,7 @@ fn write_barrier_read(threads: usize) -> Machine {
         grids: Vec::new(),
         workgroup: &[],
         floats: &[],
+        spans: Vec::new(),
     };
     Machine::new(Arc::new(program), threads, vec![0])
 }

@@ -91,6 +91,7 @@ impl Append {
             grids: Vec::new(),
             workgroup: &[],
             floats: &[],
+            spans: Vec::new(),
         }
     }
 

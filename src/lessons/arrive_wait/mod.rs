@@ -18,7 +18,7 @@ mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
-use crate::model::{Instr, Line, Machine, Program};
+use crate::model::{Instr, Line, Machine, Program, Span};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
@@ -173,7 +173,9 @@ impl ArriveWait {
             ArriveWait::Latch => &["data", "left"],
             ArriveWait::WorkgroupBarrier => &["data"],
         };
-        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup, floats: &[] }
+        // In the wait loop a thread is waiting for the others; the scene says so on its lane.
+        let spans = Span::between(&lines, "waiting", "wait", "again").into_iter().collect();
+        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup, floats: &[], spans }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

@@ -73,6 +73,7 @@ impl Tickets {
             grids: Vec::new(),
             workgroup: &[],
             floats: &[],
+            spans: Vec::new(),
         }
     }
 

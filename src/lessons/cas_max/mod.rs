@@ -111,6 +111,7 @@ impl CasInputs {
             grids: Vec::new(),
             workgroup: &[],
             floats: &["value", "old", "best", "input"],
+            spans: Vec::new(),
         }
     }
 

@@ -139,6 +139,7 @@ impl HistogramVariant {
             grids: Vec::new(),
             workgroup: if self == HistogramVariant::Private { &["local"] } else { &[] },
             floats: &[],
+            spans: Vec::new(),
         }
     }
 

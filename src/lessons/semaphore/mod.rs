@@ -15,7 +15,7 @@ mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
-use crate::model::{Instr, IntType, Line, Machine, Program, RmwOp};
+use crate::model::{Instr, IntType, Line, Machine, Program, RmwOp, Span};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
@@ -139,7 +139,9 @@ impl Semaphore {
                 }
             }
         }
-        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[] }
+        // From entering to releasing, a thread holds a slot: the scene says it is inside.
+        let spans = Span::between(&lines, "inside", "enter", "release").into_iter().collect();
+        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], spans }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

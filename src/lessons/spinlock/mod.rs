@@ -14,7 +14,7 @@ mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
-use crate::model::{Instr, Line, Machine, Program};
+use crate::model::{Instr, Line, Machine, Program, Span};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
@@ -95,7 +95,7 @@ impl Lock {
             Line { instr: Instr::Store { addr: COUNTER, reg: VALUE }, marker: "store" },
         ];
         if self == Lock::None {
-            return Program { lines: increment.to_vec(), memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[] };
+            return Program { lines: increment.to_vec(), memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], spans: Vec::new() };
         }
         let critical = 6;
         let end = 10;
@@ -110,7 +110,9 @@ impl Lock {
         lines.extend(increment);
         lines.push(Line { instr: Instr::StoreImm { addr: LOCK, value: 0 }, marker: "unlock" });
         debug_assert_eq!(lines.len(), end);
-        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[] }
+        // Between its increment and its release, a thread holds the lock: the scene says so.
+        let spans = Span::between(&lines, "has the lock", "load", "unlock").into_iter().collect();
+        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], spans }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

@@ -11,16 +11,18 @@ fn schedules() -> Vec<Schedule> {
     s
 }
 
-/// Threads standing between taking a slot and giving it back, at every tick of a session.
+/// The most threads the scene ever marks "inside" (from entering to releasing) at one tick.
 fn most_inside(semaphore: Semaphore, s: &mut Session) -> usize {
     let program = semaphore.program();
     let enter = program.lines.iter().position(|l| l.marker == "enter").unwrap();
     let release = program.lines.iter().position(|l| l.marker == "release").unwrap();
+    assert!((enter..=release).all(|pc| program.span_at(pc) == Some("inside")));
+    assert_eq!((program.span_at(enter - 1), program.span_at(release + 1)), (None, None));
     let mut most = 0;
     s.seek(0);
     while s.cursor() < s.known_ticks() {
         s.seek(s.cursor() + 1);
-        most = most.max(s.current().threads.iter().filter(|t| (enter..=release).contains(&t.pc)).count());
+        most = most.max(s.current().threads.iter().filter(|t| program.span_at(t.pc) == Some("inside")).count());
     }
     most
 }
