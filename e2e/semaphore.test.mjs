@@ -12,6 +12,12 @@ const site = useSite();
 
 test('model: one exchange per slot keeps the limit; reading then taking lets all eight in', async () => {
   const page = await LessonPage.open(site, 'semaphore', '&threads=8&schedule=lockstep');
+  // Five ticks in, thread 0 has won the exchange and entered: its lane says it is inside, the
+  // losers' lanes do not.
+  await page.step(5);
+  assert.match(await page.text('scene-span-0'), /^inside/);
+  assert.equal(await page.getByTestId('scene-span-1').count(), 0);
+  await page.getByTestId('scene').screenshot({ path: screenshotPath('semaphore-inside') });
   await page.keyboard.press('End');
   const peak = Number(await page.text('model-peak'));
   assert.ok(peak >= 1 && peak <= 4, `peak ${peak}`);

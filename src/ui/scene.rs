@@ -314,9 +314,9 @@ struct LaneState {
     mark: Option<LaneMark>,
 }
 
-/// A few words on a lane, in its next instruction's place: that another thread has overwritten
-/// the cell this thread's copy came from, or else the named span of lines it stands in
-/// ("inside", "waiting"; see [`Program::spans`]).
+/// A few words on a lane, in its next instruction's place: the named span of lines it stands
+/// in ("inside", "waiting"; see [`Program::spans`]), or else that another thread has
+/// overwritten the cell this thread's copy came from.
 #[derive(Clone, Debug, PartialEq)]
 enum LaneMark {
     Stale(String),
@@ -750,22 +750,24 @@ fn lane_states(m: &Machine, shown: usize, step: &[Access], trace: &Trace, cursor
             status: Some(thread.status),
             moved: step.iter().any(|a| a.thread == t),
             can_pick,
-            mark: stale
-                .iter()
-                .find(|s| s.0 == t)
-                .map(|&(_, cell, by)| {
+            // The span a thread stands in says more about it than a copy gone stale: a
+            // waiter's token is meant to fall behind the phase it waits on.
+            mark: m
+                .program()
+                .span_at(thread.pc)
+                .map(|name| {
+                    // The span's name, with the next instruction where both fit.
+                    let full = format!("{name}: {}", m.program().describe(thread.pc));
+                    LaneMark::Span(if full.chars().count() <= badge_chars { full } else { name.to_owned() })
+                })
+                .or_else(|| {
+                    let &(_, cell, by) = stale.iter().find(|s| s.0 == t)?;
                     let name = names.get(cell).map_or("", String::as_str);
                     let text = [format!("stale: t{by} rewrote {name}"), format!("stale: t{by} wrote"), "stale".to_owned()]
                         .into_iter()
                         .find(|text| text.chars().count() <= badge_chars)
                         .unwrap_or_else(|| "stale".to_owned());
-                    LaneMark::Stale(text)
-                })
-                .or_else(|| {
-                    // The span's name, with the next instruction where both fit.
-                    let name = m.program().span_at(thread.pc)?;
-                    let full = format!("{name}: {}", m.program().describe(thread.pc));
-                    Some(LaneMark::Span(if full.chars().count() <= badge_chars { full } else { name.to_owned() }))
+                    Some(LaneMark::Stale(text))
                 }),
         })
         .collect()
