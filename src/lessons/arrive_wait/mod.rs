@@ -220,6 +220,15 @@ impl crate::site::settings::LessonVariant for ArriveWait {
     }
 }
 
+/// How a model run ended: (threads that gave up waiting, threads whose neighbour read did not
+/// find the neighbour's value). The page's outcome and the model's tests read it alike.
+pub fn model_outcome(end: &Machine) -> (i64, usize) {
+    let n = end.threads.len();
+    let gave_up = end.program().memory_names.iter().position(|c| c == "gave_up").map_or(0, |c| end.memory[c]);
+    let stale = end.threads.iter().enumerate().filter(|(t, th)| th.regs[GOT] != ((t + 1) % n + 1) as i64).count();
+    (gave_up, stale)
+}
+
 /// What one dispatch counted on the GPU.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArriveRun {

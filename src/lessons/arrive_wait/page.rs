@@ -5,7 +5,7 @@
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::arrive_wait::gpu::run_arrive_wait;
-use crate::lessons::arrive_wait::{check, ArriveRun, ArriveWait, GOT, MAX_TRIES};
+use crate::lessons::arrive_wait::{check, ArriveRun, ArriveWait, MAX_TRIES};
 use crate::model::Machine;
 use crate::site::settings::LessonVariant;
 use crate::ui::download::DownloadJson;
@@ -47,8 +47,7 @@ fn model_outcome(m: &Machine) -> String {
         return String::new();
     }
     let n = m.threads.len();
-    let stale = m.threads.iter().enumerate().filter(|(t, th)| th.regs[GOT] != ((t + 1) % n + 1) as i64).count();
-    let gave_up = m.program().memory_names.iter().position(|c| c == "gave_up").map_or(0, |c| m.memory[c]);
+    let (gave_up, stale) = crate::lessons::arrive_wait::model_outcome(m);
     if gave_up == 0 {
         format!("Finished: all {n} threads waited for the others and read their neighbour's value.")
     } else {

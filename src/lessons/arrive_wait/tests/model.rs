@@ -3,21 +3,13 @@
 //! others give up and read a cell not yet written. The barrier never lets anyone out early.
 
 use crate::gpu::params::GpuParams;
-use crate::lessons::arrive_wait::{check, ArriveRun, ArriveWait, GOT, MODEL_THREADS};
-use crate::model::{splitmix64, Machine, Schedule, Session};
+use crate::lessons::arrive_wait::{check, model_outcome, ArriveRun, ArriveWait, GOT, MODEL_THREADS};
+use crate::model::{splitmix64, Schedule, Session};
 
 fn schedules() -> Vec<Schedule> {
     let mut s = vec![Schedule::Lockstep, Schedule::RoundRobin, Schedule::Serial];
     s.extend((0..60).map(|i| Schedule::Random { seed: splitmix64(i) }));
     s
-}
-
-/// (gave up, stale reads) at the end of a run.
-fn outcome(variant: ArriveWait, end: &Machine) -> (i64, usize) {
-    let n = end.threads.len();
-    let gave_up = variant.cell(n, "gave_up").map_or(0, |c| end.memory[c]);
-    let stale = end.threads.iter().enumerate().filter(|(t, th)| th.regs[GOT] != ((t + 1) % n + 1) as i64).count();
-    (gave_up, stale)
 }
 
 #[test]
@@ -27,7 +19,7 @@ fn a_thread_that_waited_to_the_end_reads_its_neighbours_value() {
             for schedule in schedules() {
                 let end = Session::new(variant.machine(n), schedule).run_to_end().clone();
                 assert!(end.is_finished(), "{variant:?} {n} {schedule:?}: every wait is bounded");
-                let (gave_up, stale) = outcome(variant, &end);
+                let (gave_up, stale) = model_outcome(&end);
                 // A stale read needs a give-up: in the model a released waiter always finds the
                 // value (its interleavings are sequentially consistent; a GPU's atomics are not).
                 assert!(stale as i64 <= gave_up, "{variant:?} {n} {schedule:?}: {stale} stale, {gave_up} gave up");
@@ -47,11 +39,11 @@ fn a_thread_that_waited_to_the_end_reads_its_neighbours_value() {
 fn lockstep_releases_everyone_and_serial_makes_the_first_give_up() {
     for variant in [ArriveWait::Split, ArriveWait::Latch] {
         let end = Session::new(variant.machine(4), Schedule::Lockstep).run_to_end().clone();
-        assert_eq!(outcome(variant, &end), (0, 0), "{variant:?} in lockstep");
+        assert_eq!(model_outcome(&end), (0, 0), "{variant:?} in lockstep");
         // Serial runs thread 0 to its end before thread 1 starts: it waits for threads that
         // cannot run, gives up and reads a neighbour's cell not yet written.
         let end = Session::new(variant.machine(4), Schedule::Serial).run_to_end().clone();
-        let (gave_up, stale) = outcome(variant, &end);
+        let (gave_up, stale) = model_outcome(&end);
         assert!(gave_up >= 1 && stale >= 1, "{variant:?} serial: {gave_up} gave up, {stale} stale");
         assert_eq!(end.threads[0].regs[GOT], 0, "thread 0 read thread 1's cell before it was written");
     }
@@ -62,7 +54,7 @@ fn the_barrier_lets_nobody_read_early_in_any_schedule() {
     for n in MODEL_THREADS {
         for schedule in schedules() {
             let end = Session::new(ArriveWait::WorkgroupBarrier.machine(n), schedule).run_to_end().clone();
-            assert_eq!(outcome(ArriveWait::WorkgroupBarrier, &end), (0, 0), "{n} {schedule:?}");
+            assert_eq!(model_outcome(&end), (0, 0), "{n} {schedule:?}");
         }
     }
 }
