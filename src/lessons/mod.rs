@@ -47,6 +47,7 @@ pages! {
         histogram,
         spinlock,
         message_passing,
+        producer_consumer,
         arrive_wait,
         semaphore,
     ],
@@ -90,7 +91,7 @@ impl Chapter {
             Chapter::Barriers => "Threads of one workgroup waiting for each other, and what breaks when one barrier is missing.",
             Chapter::Contention => "What it costs when many invocations want the same address, and why a lock is no way out.",
             Chapter::MemoryOrder => "What one invocation may see of another's writes, and in which order.",
-            Chapter::Visibility => "CUDA's semaphores, latches and fences, and what WGSL can build from atomics instead.",
+            Chapter::Visibility => "Handing data over with a flag, CUDA's fences, latches and semaphores, and what WGSL can build from atomics instead.",
             Chapter::Lab => "Write your own test, see what the memory model allows, and run it on your GPU.",
             Chapter::Reference => "",
         }

@@ -74,13 +74,13 @@ pub const ROWS: &[MapRow] = &[
         cuda: "__threadfence(), __threadfence_system()",
         wgsl: "None",
         instead: "Nothing orders one workgroup's writes for another during a dispatch: a reader may see the flag and old data. End the dispatch: the next one sees all of its writes. Within a dispatch, use only what atomics promise on a single address.",
-        lesson: Some("message-passing"),
+        lesson: Some("producer-consumer"),
     },
     MapRow {
         cuda: "volatile",
         wgsl: "None",
         instead: "volatile makes every access really happen (no value kept in a register, no load or store dropped) and orders nothing else: other memory operations may still become visible to other threads in a different order. In CUDA it passes a signal only together with a fence: write the data, __threadfence(), then set the flag; the reader sees the flag, calls __threadfence(), then reads the data. cuda::atomic with release and acquire is the modern way. WGSL has no volatile: use atomics for values other invocations change, and end the dispatch to hand data to another workgroup.",
-        lesson: Some("race"),
+        lesson: Some("producer-consumer"),
     },
     MapRow {
         cuda: "atomicAdd, atomicMax, atomicCAS … on int, unsigned, float, 64-bit",
@@ -98,7 +98,7 @@ pub const ROWS: &[MapRow] = &[
         cuda: "cuda::atomic<T, scope> with memory_order_acquire, _release, _acq_rel, _seq_cst",
         wgsl: "Relaxed atomics only",
         instead: "No acquire/release: publishing data behind a flag is not promised across workgroups. Pass data between phases by ending the dispatch; within a workgroup, write, barrier, read.",
-        lesson: Some("message-passing"),
+        lesson: Some("producer-consumer"),
     },
     MapRow {
         cuda: "Spinlock from atomicCAS and __threadfence()",

@@ -208,7 +208,7 @@ pub fn gpu_half(part: GpuPart) -> AnyView {
         }),
         Part::LabVisibility => part.view(|(analysis, watch): (Tested, RwSignal<Vec<(usize, usize)>>)| {
             view! {
-                {move || analysis.get().ok().map(|a| view! { <super::scene::VisibilityScene test=a.test.clone() rows=Arc::clone(&a.rows) choices=watch /> })}
+                {move || analysis.get().ok().map(|a| view! { <super::scene::VisibilityScene test=a.test.clone() verdicts=super::scene::SceneVerdicts::of_rows(&a.test, &a.rows) choices=watch /> })}
             }
         }),
         Part::LabOutcomes => part.view(|(analysis, job, replay, settings): (Tested, GpuJob<LabRun>, Callback<Vec<Move>>, Memo<LabSettings>)| {

@@ -3,13 +3,52 @@
 //! under the write it has seen up to. The reader picks which thread steps and, for a load, which
 //! write it reads — any its view allows.
 
-use super::visibility::replay;
 use super::challenge::Challenge;
+use super::visibility::replay;
 use super::{Row, Scoped};
 use crate::model::litmus::views::{self, Next};
 use crate::model::litmus::{LitmusTest, Op, LOCATIONS};
 use leptos::prelude::*;
 use std::sync::Arc;
+
+/// What the scene says of the runs the reader makes, from whichever verdicts the page has: the
+/// lab's table, or a lesson's own reading of its few tests.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SceneVerdicts {
+    /// Outcomes no interleaving reaches: ending in one, a thread read a stale write.
+    pub weak: Vec<String>,
+    /// Outcomes the scoped model allows that no choice here reaches.
+    pub unreachable: Vec<String>,
+    /// The challenge the scene sets, and whether the scoped model forbids its outcome.
+    pub challenge: Option<(Challenge, bool)>,
+}
+
+impl SceneVerdicts {
+    /// From the lab's table of outcomes.
+    pub fn of_rows(test: &LitmusTest, rows: &[Row]) -> SceneVerdicts {
+        let unreachable = match views::reachable(test) {
+            Some(reached) => rows.iter().filter(|r| r.scoped_allowed() == Some(true) && !reached.contains_key(&r.outcome)).map(|r| r.name.clone()).collect(),
+            None => Vec::new(),
+        };
+        let challenge = Challenge::of(test).and_then(|c| {
+            let row = rows.iter().find(|r| r.name == c.outcome)?;
+            Some((c, matches!(row.scoped, Some(Scoped::Forbidden(_)))))
+        });
+        SceneVerdicts { weak: rows.iter().filter(|r| r.sc.is_none()).map(|r| r.name.clone()).collect(), unreachable, challenge }
+    }
+
+    /// From the visibility model alone, for a test whose every allowed outcome it reaches (as
+    /// for message passing, whose weak outcome needs no write made after its read): what it
+    /// reaches is what the scoped model allows, and what sequential consistency does not reach
+    /// is weak.
+    pub fn of_views(test: &LitmusTest) -> SceneVerdicts {
+        let reached = views::reachable(test).unwrap_or_default();
+        let sc = crate::model::litmus::sc::reachable(test);
+        let weak = reached.keys().filter(|o| !sc.contains_key(*o)).map(|o| test.name(o)).collect();
+        let challenge = Challenge::of(test).map(|c| (c, !reached.keys().any(|o| test.name(o) == c.outcome)));
+        SceneVerdicts { weak, unreachable: Vec::new(), challenge }
+    }
+}
 
 /// `T0·2` (thread 0's second statement) or `initial`: who wrote a history's entry.
 fn writer(message: &views::Message) -> String {
@@ -20,18 +59,14 @@ fn writer(message: &views::Message) -> String {
 }
 
 #[component]
-pub fn VisibilityScene(test: LitmusTest, rows: Arc<Vec<Row>>, choices: RwSignal<Vec<(usize, usize)>>) -> impl IntoView {
+pub fn VisibilityScene(test: LitmusTest, verdicts: SceneVerdicts, choices: RwSignal<Vec<(usize, usize)>>) -> impl IntoView {
     let test = Arc::new(test);
+    let verdicts = Arc::new(verdicts);
     let state = {
         let test = Arc::clone(&test);
         Memo::new(move |_| choices.with(|c| replay(&test, c).0))
     };
     let used: Vec<usize> = (0..LOCATIONS.len()).filter(|&l| test.threads.iter().flatten().any(|op| op.loc() == Some(l))).collect();
-    // Outcomes the scoped model allows that no choice here reaches (load buffering's kind).
-    let unreachable: Vec<String> = match views::reachable(&test) {
-        Some(reached) => rows.iter().filter(|r| r.scoped_allowed() == Some(true) && !reached.contains_key(&r.outcome)).map(|r| r.name.clone()).collect(),
-        None => Vec::new(),
-    };
     let threads = {
         let test = Arc::clone(&test);
         move || {
@@ -165,26 +200,21 @@ pub fn VisibilityScene(test: LitmusTest, rows: Arc<Vec<Row>>, choices: RwSignal<
         }
     };
     let status = {
-        let (test, rows) = (Arc::clone(&test), Arc::clone(&rows));
+        let (test, verdicts) = (Arc::clone(&test), Arc::clone(&verdicts));
         move || {
             let s = state.get();
             if !s.finished(&test) {
                 return view! { <p class="vis-status" data-testid="vis-status">"Pick a step. A load may read any write at or after its thread's marker."</p> }.into_any();
             }
             let name = test.name(&s.outcome(&test));
-            let row = rows.iter().find(|r| r.name == name);
-            let weak = row.is_some_and(|r| r.sc.is_none());
+            let weak = verdicts.weak.contains(&name);
             let said = if weak { "no interleaving reaches it: a thread read a stale write" } else { "an interleaving reaches it too" };
             view! { <p class="vis-status" data-testid="vis-status" data-outcome=name.clone() data-weak=weak.to_string()>{format!("Finished: {name} — {said}. The scoped model allows it.")}</p> }.into_any()
         }
     };
     let challenge = {
         let test = Arc::clone(&test);
-        // The challenge and the scoped model's verdict on its outcome, once per test.
-        let found = Challenge::of(&test).and_then(|c| {
-            let row = rows.iter().find(|r| r.name == c.outcome)?;
-            Some((c, matches!(row.scoped, Some(Scoped::Forbidden(_)))))
-        });
+        let found = verdicts.challenge;
         move || {
             let (c, forbidden) = found?;
             let s = state.get();
@@ -205,10 +235,10 @@ pub fn VisibilityScene(test: LitmusTest, rows: Arc<Vec<Row>>, choices: RwSignal<
             })
         }
     };
-    let unreachable = (!unreachable.is_empty()).then(|| {
+    let unreachable = (!verdicts.unreachable.is_empty()).then(|| {
         let text = format!(
             "The scoped model also allows {}, which no choice here reaches: it needs a load to read a write its thread's partner has not made yet (as in load buffering).",
-            unreachable.join(", ")
+            verdicts.unreachable.join(", ")
         );
         view! { <p class="muted" data-testid="vis-unreachable">{text}</p> }
     });

@@ -1,0 +1,54 @@
+// Producer and consumer in one workgroup, with storageBarrier() after the data and after the
+// wait. Here the barrier does what it is for: every invocation of the workgroup wrote its data
+// before any passed the first barrier, so a consumer reads the data after it, whatever the flag
+// said. WGSL promises it, and the page checks it: a stale read here is a bug of the GPU.
+// Waiting for the flag is still bounded, and give-ups counted.
+
+struct Params {
+    workgroups: u32,
+    spin_limit: u32,
+    phase: u32, // unused here: the two-dispatch kernel's
+}
+
+struct Stats {
+    consumed: atomic<u32>,
+    stale: atomic<u32>,
+    gave_up: atomic<u32>,
+    longest_wait: atomic<u32>,
+}
+
+const MESSAGE: u32 = 42u;
+
+@group(0) @binding(0) var<storage, read_write> data: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read_write> flags: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read_write> stats: Stats;
+@group(0) @binding(3) var<uniform> params: Params;
+
+override workgroup_size: u32 = 64u;
+
+@compute @workgroup_size(workgroup_size)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+    let mine = wid.x * workgroup_size + lane;
+    // The message this invocation consumes: its own workgroup's, half a workgroup on.
+    let theirs = wid.x * workgroup_size + (lane + workgroup_size / 2u) % workgroup_size;
+
+    atomicStore(&data[mine], MESSAGE); // step: write-data
+    storageBarrier(); // step: barrier-write
+    atomicStore(&flags[mine], 1u); // step: write-flag
+
+    var waited = 0u;
+    loop {
+        if atomicLoad(&flags[theirs]) != 0u { break; } // step: wait
+        waited += 1u; // step: count
+        if waited == params.spin_limit { break; } // step: again
+    }
+    storageBarrier(); // step: barrier-read
+    if waited == params.spin_limit { // step: saw-flag
+        atomicAdd(&stats.gave_up, 1u); // step: give-up
+    } else {
+        let seen = atomicLoad(&data[theirs]); // step: read-data
+        atomicAdd(&stats.consumed, 1u);
+        if seen != MESSAGE { atomicAdd(&stats.stale, 1u); } // step: stale
+        atomicMax(&stats.longest_wait, waited);
+    }
+}

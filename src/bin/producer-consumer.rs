@@ -1,0 +1,2 @@
+//! `?lesson=producer-consumer` in the built site: this page alone, so its reader downloads nothing else.
+syncscope::page_main!("producer-consumer", producer_consumer);
