@@ -40,10 +40,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     loop {
         if atomicLoad(&flags[theirs]) != 0u { break; } // step: wait
         waited += 1u; // step: count
-        if waited == params.spin_limit { break; } // step: again
+        // `>=` rather than `==`: a dispatch with a zeroed uniform (each pipeline is primed with one) must end too.
+        if waited >= params.spin_limit { break; } // step: again
     }
     storageBarrier(); // step: barrier-read
-    if waited == params.spin_limit { // step: saw-flag
+    if waited >= params.spin_limit { // step: saw-flag
         atomicAdd(&stats.gave_up, 1u); // step: give-up
     } else {
         let seen = atomicLoad(&data[theirs]); // step: read-data

@@ -221,9 +221,15 @@ impl GpuContext {
     /// Errors stay in a scope of their own; a GPU compiles at pipeline creation anyway, so
     /// native builds skip it.
     pub fn prime(&self, pipeline: &wgpu::ComputePipeline, source: &str) {
-        if !cfg!(target_arch = "wasm32") {
-            return;
+        if cfg!(target_arch = "wasm32") {
+            self.dispatch_on_zeros(pipeline, source);
         }
+    }
+
+    /// One workgroup of `pipeline` on zeroed buffers bound at every binding `source` declares,
+    /// submitted and not waited for: what [`GpuContext::prime`] runs, and what the host tests
+    /// run on every kernel to hold each to ending on zeros.
+    pub fn dispatch_on_zeros(&self, pipeline: &wgpu::ComputePipeline, source: &str) {
         // The largest uniform binding WebGPU guarantees; enough for every array the kernels
         // declare with a fixed size.
         const BYTES: u64 = 65_536;

@@ -48,6 +48,7 @@ pages! {
         spinlock,
         message_passing,
         producer_consumer,
+        scopes,
         arrive_wait,
         semaphore,
     ],

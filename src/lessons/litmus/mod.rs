@@ -11,8 +11,11 @@ pub mod generate;
 pub mod gpu;
 pub mod graph;
 pub mod measured;
+pub mod method;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+#[cfg(target_arch = "wasm32")]
+pub mod play;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(target_arch = "wasm32")]

@@ -1,41 +1,7 @@
 //! CUDA's ways of handing data over with a flag, each as the litmus test the visibility model
-//! steps: `x` is the data, `y` the flag; T0 produces in one block, T1 consumes in another. The
-//! consumer's wait is drawn as one load of the flag: the runs that matter are those in which it
-//! saw the flag set, and the question is whether it can then read `x` still 0.
+//! steps (see [`Method`]): T0 produces in one block, T1 consumes in another.
 
-use crate::model::litmus::{parse, LitmusTest, Placement};
-use crate::model::Space;
-
-/// One way of writing the handoff in CUDA.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Method {
-    /// Its name in the page's controls and test ids.
-    pub id: &'static str,
-    pub label: &'static str,
-    /// The producer and consumer as CUDA writes them.
-    pub cuda: &'static str,
-    /// The same in the visibility model's syntax (the lab's).
-    pub test: &'static str,
-    /// What the model's reading of the CUDA takes the statements to be.
-    pub reading: &'static str,
-    /// Whether a vendor guide or the memory model calls it safe: what the tests hold the
-    /// models' verdicts to.
-    pub safe: bool,
-}
-
-impl Method {
-    pub fn litmus(&self) -> LitmusTest {
-        parse(self.test, Placement::Across, Space::Storage).expect("every method's test parses")
-    }
-
-    pub fn find(id: &str) -> Option<&'static Method> {
-        METHODS.iter().find(|m| m.id == id)
-    }
-}
-
-/// The outcome a stale read ends in: the consumer saw the flag (r0 = 1) and read the data
-/// unwritten (r1 = 0).
-pub const STALE: &str = "r0=1 r1=0";
+use crate::lessons::litmus::method::Method;
 
 pub const METHODS: [Method; 6] = [
     Method {

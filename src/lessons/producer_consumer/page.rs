@@ -5,11 +5,10 @@
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
-use crate::lessons::litmus::scene::{SceneVerdicts, VisibilityScene};
+use crate::lessons::litmus::play::PlayTheMemory;
 use crate::lessons::producer_consumer::gpu::run_handoff;
-use crate::lessons::producer_consumer::methods::{Method, METHODS, STALE};
+use crate::lessons::producer_consumer::methods::METHODS;
 use crate::lessons::producer_consumer::{check, gave_up_cell, stale_cell, Handoff, HandoffRun, SPIN_LIMIT};
-use crate::model::litmus::views;
 use crate::model::Machine;
 use crate::site::settings::LessonVariant;
 use crate::ui::download::DownloadJson;
@@ -72,6 +71,7 @@ const LEAD: &str = "<p>One thread writes data, then sets a flag; another waits f
 const TEXT: &str = "<p><strong>What goes wrong.</strong> The data and the flag are two addresses. A GPU may make the flag's write visible to another multiprocessor before the data's, and the consumer may read the data from a stale copy after it saw the flag. In the model every thread shares one memory, so no order of steps does this; the memory panel at the end of the page lets you choose, for each load, which write it reads.</p>\n\
 <p><strong>What CUDA offers.</strong> A vendor guide gives three ways that are safe: <code>__threadfence()</code> on both sides of atomics; <code>cuda::atomic</code> with a release store and an acquire load at device scope; and the PTX instructions <code>st.release.gpu</code> and <code>ld.acquire.gpu</code>, the lightest, with the order built into the store and the load. And warns of those that are not: no fence, <code>volatile</code> (the compiler keeps the access, the hardware orders nothing) and a scope too narrow (block scope between two blocks).</p>\n\
 <p><strong>What WGSL offers.</strong> None of those. Its atomics are relaxed, it has no fence, and its barriers order memory only within one workgroup, among invocations that all reach them. So across workgroups nothing is promised, with or without <code>storageBarrier()</code>, and nothing promises that a waiting consumer's producer ever runs: every wait here gives up after 4,096 loads and is counted. Within one workgroup the barrier after the data is a promise. Across workgroups the portable answer is to end the dispatch: everything it wrote is visible to the next, and nobody waits.</p>\n\
+<p><strong>What an H100 did.</strong> With atomics only, a million consumers read stale data thousands of times in every run; with <code>storageBarrier()</code> on both sides, none did in ten runs. That is how that GPU compiles the barrier, not a promise: WGSL still allows the stale read there.</p>\n\
 <p><strong>What is guaranteed on the GPU.</strong> Every consumer read the data or gave up, and no stale read outnumbers the reads. Stale reads are promised to be zero in one workgroup with the barrier and between two dispatches; give-ups are promised to be zero only between two dispatches. Everything else is what your GPU did this time.</p>";
 
 /// The handoff in CUDA, the way a vendor guide recommends first.
@@ -196,43 +196,10 @@ fn MeasuredElsewhere() -> impl IntoView {
 #[component]
 fn CudaMethods() -> impl IntoView {
     let chosen = RwSignal::new(&METHODS[0]);
-    let choices = RwSignal::new(Vec::<(usize, usize)>::new());
-    let pick = move |m: &'static Method| {
-        chosen.set(m);
-        choices.set(Vec::new());
-    };
     view! {
         <Panel id="cuda-methods" title="What CUDA promises: play the memory">
             <p>"Pick a way of writing the handoff. Below it, T0 produces and T1 consumes, in two blocks; the consumer's wait is one load of the flag "<code>"y"</code>", and the data is "<code>"x"</code>". You choose which thread steps and, for each load, which write it reads: any its thread has not yet seen past."</p>
-            <div class="variant-toggle" role="radiogroup" aria-label="CUDA method">
-                {METHODS.iter().map(|m| view! {
-                    <button role="radio" aria-checked=move || (chosen.get().id == m.id).to_string() data-testid=format!("method-{}", m.id) on:click=move |_| pick(m)>{m.label}</button>
-                }).collect_view()}
-            </div>
-            {move || {
-                let m = chosen.get();
-                let test = m.litmus();
-                let reached = views::reachable(&test).unwrap_or_default();
-                let stale = reached.keys().any(|o| test.name(o) == STALE);
-                let verdict = if stale {
-                    format!("Allowed: the consumer can see the flag and read stale data ({STALE}). Make it happen below.")
-                } else {
-                    format!("Forbidden: no choice of reads ends in {STALE}. Once the consumer has read the flag, its view of the data has moved on.")
-                };
-                let mut verdicts = SceneVerdicts::of_views(&test);
-                if let Some((c, _)) = &mut verdicts.challenge {
-                    c.then = "Then pick a method that the memory model calls safe, and try again.";
-                }
-                let lab = format!("?{}", crate::site::permalink::query("litmus", &[("test", m.test.to_owned())]));
-                view! {
-                    <div class="cuda-method" data-testid="cuda-method" data-method=m.id>
-                        <pre class="cuda"><code>{m.cuda}</code></pre>
-                        <p class="muted">{m.reading}" In the model's words: "<code>{m.test}</code>" ("<a href=lab target=crate::site::embed::requested().then_some("_blank")>"open it in the litmus lab"</a>")."</p>
-                        <p class=if stale { "verdict warn" } else { "verdict ok" } data-testid="method-verdict" data-stale-allowed=stale.to_string()>{verdict}</p>
-                        <VisibilityScene test=test verdicts=verdicts choices=choices />
-                    </div>
-                }
-            }}
+            <PlayTheMemory methods=&METHODS chosen=chosen then="Then pick a way that the memory model calls safe, and try again." />
         </Panel>
     }
 }

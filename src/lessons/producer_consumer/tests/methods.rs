@@ -2,7 +2,8 @@
 //! page steps, reaches the stale read exactly where the scoped (axiomatic) model allows it, and
 //! both agree with what a vendor guide calls safe.
 
-use crate::lessons::producer_consumer::methods::{METHODS, STALE};
+use crate::lessons::litmus::method::STALE;
+use crate::lessons::producer_consumer::methods::METHODS;
 use crate::model::litmus::{scoped, views};
 
 #[test]

@@ -96,6 +96,36 @@ fn every_shader_compiles_natively() {
     }
 }
 
+/// Each page primes a new pipeline with one workgroup on zeroed buffers (`GpuContext::prime`):
+/// every kernel must end there too, whatever its loops make of a bound of 0. A kernel that
+/// spins for ever is reported by name rather than hanging the tests. lavapipe runs a small
+/// workgroup as one batch of lanes, so a wait on a neighbour lane may end here and not on a
+/// GPU that runs the lanes in smaller groups: `e2e/shaders_compile.test.mjs` dispatches every
+/// kernel on zeros in the browser's SwiftShader as well.
+#[test]
+fn every_kernel_ends_on_zeroed_buffers() {
+    let Some(_turn) = gpu() else { return };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let ctx = pollster::block_on(crate::gpu::GpuContext::acquire()).expect("a device");
+        for kernel in crate::lessons::all_kernels() {
+            tx.send(Some(kernel.path())).unwrap();
+            let pipeline = pollster::block_on(ctx.pipeline(kernel, 16)).unwrap_or_else(|e| panic!("{e}"));
+            ctx.dispatch_on_zeros(&pipeline, kernel.source());
+            ctx.device.poll(wgpu::PollType::wait_indefinitely()).expect("the dispatch ends");
+        }
+        tx.send(None).unwrap();
+    });
+    let mut last = String::new();
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(Some(path)) => last = path,
+            Ok(None) => break,
+            Err(e) => panic!("{last} did not end on zeroed buffers within a minute ({e})"),
+        }
+    }
+}
+
 #[test]
 fn a_broken_kernel_is_a_shader_error_with_its_position_not_a_panic() {
     let Some(ctx) = gpu() else { return };

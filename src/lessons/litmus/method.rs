@@ -1,0 +1,43 @@
+//! A way of writing message passing — data, then a flag; read the flag, then the data — as
+//! CUDA code and as the test the visibility model steps. `x` is the data, `y` the flag; T0
+//! produces, T1 consumes. The consumer's wait is drawn as one load of the flag: the runs that
+//! matter are those in which it saw the flag set, and the question is whether it can then read
+//! `x` still 0. Lessons list their own ([`crate::lessons::producer_consumer::methods`],
+//! [`crate::lessons::scopes::cases`]); `play.rs` lets the reader play the memory under each.
+
+use crate::model::litmus::{parse, LitmusTest, Op, Order, Placement, Scope};
+use crate::model::Space;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Method {
+    /// Its name in the page's controls and test ids.
+    pub id: &'static str,
+    pub label: &'static str,
+    /// The producer and consumer as CUDA writes them.
+    pub cuda: &'static str,
+    /// The same in the visibility model's syntax (the lab's), threads placed by their labels.
+    pub test: &'static str,
+    /// What the model's reading of the CUDA takes the statements to be.
+    pub reading: &'static str,
+    /// Whether a vendor guide or the memory model calls it safe: what the tests hold the
+    /// models' verdicts to.
+    pub safe: bool,
+}
+
+/// The outcome a stale read ends in: the consumer saw the flag (r0 = 1) and read the data
+/// unwritten (r1 = 0).
+pub const STALE: &str = "r0=1 r1=0";
+
+impl Method {
+    pub fn litmus(&self) -> LitmusTest {
+        parse(self.test, Placement::Across, Space::Storage).expect("every method's test parses")
+    }
+
+    /// The scope of the producer's release, where it has one.
+    pub fn release_scope(&self) -> Option<Scope> {
+        self.litmus().threads.first()?.iter().find_map(|op| match *op {
+            Op::Store { mode, .. } if mode.order == Order::Release => mode.scope,
+            _ => None,
+        })
+    }
+}
