@@ -39,7 +39,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if seen == theirs + 1u { // step: count
         atomicAdd(&stats.fresh, 1u);
     } else if seen == 0u {
-        atomicAdd(&stats.stale, 1u); // step: count
+        atomicAdd(&stats.stale, 1u);
     } else {
         atomicAdd(&stats.impossible, 1u);
     }

@@ -38,7 +38,7 @@ pub const ROWS: &[MapRow] = &[
         cuda: "Thread scopes: cuda::thread_scope_block, _device, _system",
         wgsl: "Workgroup memory (var<workgroup>) is seen by one workgroup; storage buffers by the whole dispatch",
         instead: "No scope on an operation: every WGSL atomic is relaxed, and barriers reach one workgroup. Nothing reaches the host while a dispatch runs; read results back after it ends.",
-        lesson: Some("barrier"),
+        lesson: Some("scopes"),
     },
     MapRow {
         cuda: "__shared__",

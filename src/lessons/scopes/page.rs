@@ -71,6 +71,7 @@ const LEAD: &str = "<p>Every synchronisation has a <em>scope</em>: the threads i
 const TEXT: &str = "<p><strong>Why WGSL's barriers stop at the workgroup.</strong> A workgroup runs on one compute unit, whose barrier is a counter in that unit: it can hold its own invocations until all have arrived. Invocations of other workgroups may be on other units, or not started at all, waiting for a free unit; a barrier that waited for them could wait for ever. So <code>workgroupBarrier()</code> and <code>storageBarrier()</code> both wait for, and order memory among, the invocations of one workgroup. Across workgroups WGSL has one synchronisation: the end of a dispatch.</p>\n\
 <p><strong>Two barriers, one scope.</strong> They differ in the memory they order, not in whom they reach: <code>workgroupBarrier()</code> orders <code>var&lt;workgroup&gt;</code> memory, <code>storageBarrier()</code> storage buffers. The cells here are in a storage buffer, so with the neighbour in the same workgroup only <code>storageBarrier()</code> promises a fresh read; that <code>workgroupBarrier()</code> gives one too is what your GPU does.</p>\n\
 <p><strong>CUDA's scopes.</strong> CUDA names them: <code>thread_scope_block</code>, <code>_device</code>, <code>_system</code>, on atomics, fences and barriers. A release at block scope synchronises only with an acquire by a thread of the same block; between two blocks it promises nothing, and the consumer may see the flag and stale data. The narrowest scope that holds both threads is the cheapest that works.</p>\n\
+<p><strong>What an H100 did.</strong> Within a workgroup, no read was stale with either barrier. With the neighbour in the next workgroup, <code>workgroupBarrier()</code> let stale reads through at every size, and <code>storageBarrier()</code> only with far more workgroups than the GPU holds at once.</p>\n\
 <p><strong>What is guaranteed on the GPU.</strong> Every read found the neighbour's value or 0, and was counted once. No read is stale with <code>storageBarrier()</code> and the neighbour in the same workgroup. The rest is what your GPU did.</p>";
 
 /// Scopes in CUDA, as a vendor guide writes them.
@@ -121,7 +122,7 @@ fn ReachReport(result: ReachResult) -> impl IntoView {
             "warn",
         ),
         (true, true, _) => (
-            format!("No read was stale this time: the next workgroup had written its cells first. Nothing made it: a barrier reaches its own workgroup only."),
+            "No read was stale this time: the next workgroup had written its cells first. Nothing made it: a barrier reaches its own workgroup only.".to_owned(),
             "warn",
         ),
     };
