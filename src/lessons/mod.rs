@@ -51,6 +51,7 @@ pages! {
         scopes,
         arrive_wait,
         semaphore,
+        grid_barrier,
     ],
     reference: [litmus, cuda_map],
 }
@@ -65,6 +66,8 @@ pub enum Chapter {
     /// Handing work and data between invocations: what CUDA's synchronisation objects promise,
     /// and what WGSL can build instead.
     Visibility,
+    /// Synchronising more than one workgroup: what WGSL promises across them, and what hangs.
+    BeyondWorkgroup,
     /// The litmus lab, outside the course: the reader's own tests.
     Lab,
     /// Reference pages, outside the course.
@@ -72,7 +75,8 @@ pub enum Chapter {
 }
 
 impl Chapter {
-    pub const COURSE: [Chapter; 5] = [Chapter::Atomics, Chapter::Barriers, Chapter::Contention, Chapter::MemoryOrder, Chapter::Visibility];
+    pub const COURSE: [Chapter; 6] =
+        [Chapter::Atomics, Chapter::Barriers, Chapter::Contention, Chapter::MemoryOrder, Chapter::Visibility, Chapter::BeyondWorkgroup];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -81,6 +85,7 @@ impl Chapter {
             Chapter::Contention => "Contention",
             Chapter::MemoryOrder => "Memory order",
             Chapter::Visibility => "Memory visibility",
+            Chapter::BeyondWorkgroup => "Beyond one workgroup",
             Chapter::Lab => "Lab",
             Chapter::Reference => "Reference",
         }
@@ -93,6 +98,7 @@ impl Chapter {
             Chapter::Contention => "What it costs when many invocations want the same address, and why a lock is no way out.",
             Chapter::MemoryOrder => "What one invocation may see of another's writes, and in which order.",
             Chapter::Visibility => "Handing data over with a flag, CUDA's fences, latches and semaphores, and what WGSL can build from atomics instead.",
+            Chapter::BeyondWorkgroup => "Making the whole grid wait: what WGSL promises across workgroups, and what deadlocks.",
             Chapter::Lab => "Write your own test, see what the memory model allows, and run it on your GPU.",
             Chapter::Reference => "",
         }

@@ -128,6 +128,6 @@ pub const ROWS: &[MapRow] = &[
         cuda: "cooperative_groups grid.sync()",
         wgsl: "None",
         instead: "The kernel boundary is the grid-wide barrier: one dispatch per phase, as the reduction does level by level.",
-        lesson: Some("reduction"),
+        lesson: Some("grid-barrier"),
     },
 ];
