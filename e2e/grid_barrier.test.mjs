@@ -14,7 +14,8 @@ test('model: two slots leave the others waiting for one; every slot for everyone
   const page = await LessonPage.open(site, 'grid-barrier', '&variant=two-slots&threads=4&schedule=lockstep');
   // Early on, workgroups 2 and 3 wait for a slot while the first has taken one.
   await page.step(8);
-  assert.match(await page.text('scene-span-3'), /^waiting for a slot/);
+  assert.match(await page.text('scene-span-3'), /^no slot yet/);
+  assert.match(await page.text('scene-span-0'), /^spinning/);
   await page.getByTestId('scene').screenshot({ path: screenshotPath('grid-barrier-slots') });
   await page.toEnd();
   assert.ok(Number(await page.text('model-gave_up')) >= 2, await page.text('model-outcome'));

@@ -172,6 +172,19 @@ impl Span {
         let at = |marker: &str| lines.iter().position(|l| l.marker == marker);
         Some(Span { name, lines: at(first)?..at(last)? + 1 })
     }
+
+    /// Each run of consecutive lines marked `marker`, named `name`: a step the kernel takes in
+    /// one line and the model in several, wherever the program takes it.
+    pub fn runs(lines: &[Line], name: &'static str, marker: &str) -> Vec<Span> {
+        let mut out: Vec<Span> = Vec::new();
+        for (i, line) in lines.iter().enumerate().filter(|(_, l)| l.marker == marker) {
+            match out.last_mut() {
+                Some(span) if span.lines.end == i => span.lines.end = i + 1,
+                _ => out.push(Span { name, lines: i..i + 1 }),
+            }
+        }
+        out
+    }
 }
 
 /// `a` above `b`: greater in value, or +0.0 over −0.0 (IEEE calls them equal; a maximum should

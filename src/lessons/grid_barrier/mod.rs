@@ -167,8 +167,9 @@ impl GridSync {
         }
         let mut memory_names: Vec<String> = ["free slots", "arrived", "gave_up", "stale"].map(str::to_owned).to_vec();
         memory_names.extend((0..threads).map(|t| format!("part[{t}]")));
-        let mut spans: Vec<Span> = Span::between(&lines, "waiting for a slot", "slot", "slot").into_iter().collect();
-        spans.extend(Span::between(&lines, "spinning at the barrier", "wait", "again"));
+        // Short names: the scene writes them in a lane's label.
+        let mut spans = Span::runs(&lines, "no slot yet", "slot");
+        spans.extend(Span::between(&lines, "spinning", "wait", "again"));
         Program {
             lines,
             memory_names,

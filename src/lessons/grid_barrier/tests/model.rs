@@ -51,11 +51,17 @@ fn two_dispatches_never_wait_and_never_give_up() {
 
 #[test]
 fn the_scene_marks_who_waits_for_a_slot_and_who_spins() {
-    let program = GridSync::TwoSlots.program(4);
-    let at = |marker| program.lines.iter().position(|l| l.marker == marker).unwrap();
-    assert_eq!(program.span_at(at("slot")), Some("waiting for a slot"));
-    assert_eq!(program.span_at(at("wait")), Some("spinning at the barrier"));
-    assert_eq!(program.span_at(at("work")), None);
+    for sync in [GridSync::TwoSlots, GridSync::TwoDispatches] {
+        let program = sync.program(4);
+        for (pc, line) in program.lines.iter().enumerate() {
+            let expected = match line.marker {
+                "slot" => Some("no slot yet"),
+                "wait" | "count" | "again" => Some("spinning"),
+                _ => None,
+            };
+            assert_eq!(program.span_at(pc), expected, "{sync:?} line {pc} ({})", line.marker);
+        }
+    }
 }
 
 #[test]
