@@ -177,7 +177,7 @@ impl Span {
     /// one line and the model in several, wherever the program takes it.
     pub fn runs(lines: &[Line], name: &'static str, marker: &str) -> Vec<Span> {
         let mut out: Vec<Span> = Vec::new();
-        for (i, line) in lines.iter().enumerate().filter(|(_, l)| l.marker == marker) {
+        for (i, _) in lines.iter().enumerate().filter(|(_, l)| l.marker == marker) {
             match out.last_mut() {
                 Some(span) if span.lines.end == i => span.lines.end = i + 1,
                 _ => out.push(Span { name, lines: i..i + 1 }),
