@@ -246,3 +246,37 @@ test('semaphore downloads what the kernel counted, with its limit', async () => 
   assert.equal(json.limit_held, json.peak_inside <= 4 && json.entries_over_limit === 0);
   page.assertNoConsoleErrors();
 });
+
+test('producer-consumer downloads what its consumers counted, with what WGSL promises', async () => {
+  const page = await openLesson('producer-consumer', '&variant=two-dispatches&invocations=256&workgroup=64');
+  await page.runOnGpu();
+  const json = await header(page, 'gpu-download', 'syncscope-producer-consumer-two-dispatches-256.json', 'producer-consumer/run');
+  assert.deepEqual(json.parameters, { invocations: 256, workgroup_size: 64, workgroups: 4, spin_limit: 4096 });
+  for (const [key, id] of [['consumed', 'gpu-consumed'], ['stale', 'gpu-stale'], ['gave_up', 'gpu-gave-up']]) {
+    assert.equal(json[key], await page.number(id), key);
+  }
+  assert.deepEqual([json.promises_data, json.promises_flag, json.promise_held], [true, true, true]);
+  page.assertNoConsoleErrors();
+});
+
+test('scopes downloads its fresh and stale reads', async () => {
+  const page = await openLesson('scopes', '&variant=workgroup-barrier-across&invocations=256&workgroup=64');
+  await page.runOnGpu();
+  const json = await header(page, 'gpu-download', 'syncscope-scopes-workgroup-barrier-across-256.json', 'scopes/run');
+  assert.equal(json.parameters.neighbour_across_workgroups, true);
+  assert.equal(json.fresh, await page.number('gpu-fresh'));
+  assert.equal(json.stale, await page.number('gpu-stale'));
+  assert.equal(json.fresh + json.stale, 256);
+  page.assertNoConsoleErrors();
+});
+
+test('grid-barrier downloads every run of its sweep', async () => {
+  const page = await openLesson('grid-barrier', '&invocations=512&workgroup=64');
+  await page.runOnGpu();
+  const json = await header(page, 'gpu-download', 'syncscope-grid-barrier-512.json', 'grid-barrier/sweep');
+  assert.deepEqual(json.runs.map((r) => [r.way, r.workgroups]), [1, 2, 4, 8].map((w) => ['grid-barrier', w]).concat([['two-dispatches', 8]]));
+  const rows = await tableCells(page, 'gpu-sweep');
+  json.runs.forEach((r, i) => assert.deepEqual(rows[i].slice(2, 4), [String(r.passed), String(r.gave_up)]));
+  assert.ok(json.runs.every((r) => r.accounts_consistent && r.promise_held));
+  page.assertNoConsoleErrors();
+});

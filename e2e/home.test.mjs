@@ -28,7 +28,7 @@ describe('with WebGPU', () => {
     const page = await openPage(site.browser, site.url);
     await page.getByTestId('lesson-list').waitFor();
     const chapters = await page.locator('.chapter h2').allTextContents();
-    assert.deepEqual(chapters, ['Atomics', 'Barriers', 'Contention', 'Memory order', 'Memory visibility']);
+    assert.deepEqual(chapters, ['Atomics', 'Barriers', 'Contention', 'Memory order', 'Memory visibility', 'Beyond one workgroup']);
     const cards = page.locator('.lesson-card');
     const n = await cards.count();
     assert.ok(n >= 11, `${n} lessons`);

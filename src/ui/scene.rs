@@ -111,8 +111,10 @@ impl Layout {
         // screen the instruction gives way first (the code panel marks it too), the registers never.
         let text_room = if compact { 40.0 } else { 134.0 };
         let wanted = if compact { COMPACT_LANE_W } else { LANE_W }.max(text_room + regs * reg_w);
-        // At the least, the name and a "stale" mark beside the registers.
-        let least = if compact { wanted } else { (40.0 + 5.0 * SMALL_CHAR_W + regs * reg_w).min(wanted) };
+        // At the least, the name and a mark beside the registers: "stale", or the longest name
+        // of a span the program's threads stand in.
+        let mark_chars = program.spans.iter().map(|s| s.name.chars().count()).max().unwrap_or(0).max(5) as f64;
+        let least = if compact { wanted } else { (40.0 + mark_chars * SMALL_CHAR_W + regs * reg_w).min(wanted) };
         // A barrier's gate and its count stand right of the lanes, within the room too.
         let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
         let gate_room = if has_barrier { 16.0 + 8.0 * CHAR_W } else { 0.0 };

@@ -5,7 +5,7 @@
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::grid_barrier::gpu::sweep;
-use crate::lessons::grid_barrier::{check, crossover, GpuWay, GridRun, GridSync, ARRIVED, GAVE_UP, SPIN_LIMIT};
+use crate::lessons::grid_barrier::{check, crossover, GpuWay, GridRun, GridSync, ARRIVED, GAVE_UP};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
 use crate::ui::gpu::now_ms;
@@ -141,8 +141,8 @@ fn SweepReport(result: SweepResult) -> impl IntoView {
         ),
         (true, true, Some(w)) => (
             format!(
-                "The barrier held up to {} workgroups of {} and first gave up at {w}: from there this GPU did not run every workgroup at once, and without the bound of {SPIN_LIMIT} loads the dispatch would have hung. Two dispatches passed at {largest}.",
-                w / 2,
+                "The barrier held with {} of {} and first gave up at {w}: from there this GPU did not run every workgroup at once, and without the bound of 4,096 loads the dispatch would have hung. Two dispatches passed at {largest}.",
+                workgroups(w / 2),
                 params.workgroup_size
             ),
             "warn",
@@ -164,6 +164,15 @@ fn SweepReport(result: SweepResult) -> impl IntoView {
             <p class="muted">{format!("Adapter: {}. The sweep took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
+    }
+}
+
+/// "1 workgroup", "2 workgroups".
+fn workgroups(n: u32) -> String {
+    if n == 1 {
+        "1 workgroup".to_owned()
+    } else {
+        format!("{n} workgroups")
     }
 }
 

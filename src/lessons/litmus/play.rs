@@ -43,7 +43,7 @@ pub fn PlayTheMemory(
             let lab = format!("?{}", crate::site::permalink::query("litmus", &[("test", m.test.to_owned())]));
             view! {
                 <div class="play-method" data-testid="play-method" data-method=m.id>
-                    <pre class="cuda"><code>{m.cuda}</code></pre>
+                    <div class="cuda"><pre><code>{m.cuda}</code></pre></div>
                     <p class="muted">{m.reading}" In the model's words: "<code>{m.test}</code>" ("<a href=lab target=crate::site::embed::requested().then_some("_blank")>"open it in the litmus lab"</a>")."</p>
                     <p class=if stale { "verdict warn" } else { "verdict ok" } data-testid="method-verdict" data-stale-allowed=stale.to_string()>{verdict}</p>
                     <VisibilityScene test=test verdicts=verdicts choices=choices />
