@@ -398,7 +398,7 @@ async function litmusThroughput(browser, url) {
 
 const server = await serve({ root: DIST, validators: true });
 const browser = await launch();
-// SYNCSCOPE_BENCH_ONLY=steps,lab: only those parts (and no budget summary).
+// SYNCSCOPE_BENCH_ONLY=steps,lab,pages,clicks=race+scopes: only those parts (and no budget summary).
 const only = process.env.SYNCSCOPE_BENCH_ONLY?.split(',');
 if (only) {
   try {
@@ -412,6 +412,13 @@ if (only) {
     if (only.includes('pages')) {
       const pages = await everyPage(browser, server.url);
       for (const r of pages.rows) console.log(`  ${r.id.padEnd(18)} ${kb(r.gzip).padStart(9)} initial transfer (gzip)`);
+    }
+    // clicks=<id>+<id>: the Run-button table for those lessons only.
+    const clicks = only.find((o) => o.startsWith('clicks='));
+    if (clicks) {
+      for (const r of await lessonRunTable(browser, server.url, clicks.slice('clicks='.length).split('+'))) {
+        console.log(r.error ? `  ${r.id}: failed: ${r.error}` : `  ${r.id.padEnd(18)} first click ${r.first.firstShown.toFixed(1)} ms (whole ${r.first.shown.toFixed(1)} ms); later clicks ${r.later.toFixed(1)} ms; raw JS ${r.raw.toFixed(1)} ms`);
+      }
     }
   } finally {
     await browser.close();
