@@ -47,6 +47,39 @@ pub async fn dispatch_once(
     Ok(Readback { buffers, gpu_ns })
 }
 
+/// One dispatch of `workgroups` workgroups of `pipeline` per phase, in one submission: each
+/// binds `buffers`, then a uniform of that phase's words after them, and sees everything the
+/// phases before it wrote (the end of a dispatch orders memory for the next). Then reads back
+/// `reads`; validation errors and a device lost meanwhile come back as errors.
+pub async fn dispatch_phases(
+    ctx: &GpuContext,
+    pipeline: &wgpu::ComputePipeline,
+    label: &'static str,
+    buffers: &[&wgpu::Buffer],
+    phases: &[&[u32]],
+    workgroups: u32,
+    reads: &[(&wgpu::Buffer, u64)],
+) -> Result<Vec<Vec<u8>>, GpuError> {
+    let device = &ctx.device;
+    let groups: Vec<wgpu::BindGroup> = phases
+        .iter()
+        .map(|words| {
+            let uniform = super::buffers::uniform_words(device, words);
+            let bound: Vec<&wgpu::Buffer> = buffers.iter().copied().chain([&uniform]).collect();
+            bind_whole(device, pipeline, label, &bound)
+        })
+        .collect();
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    for group in &groups {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.dispatch_workgroups(workgroups, 1, 1);
+    }
+    submit_and_read(ctx, scope, encoder, reads).await
+}
+
 /// A bind group of `buffers`, each bound whole at bindings 0, 1, … of group 0.
 pub fn bind_whole(device: &wgpu::Device, pipeline: &wgpu::ComputePipeline, label: &'static str, buffers: &[&wgpu::Buffer]) -> wgpu::BindGroup {
     let entries: Vec<wgpu::BindGroupEntry> =

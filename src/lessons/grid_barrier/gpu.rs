@@ -1,8 +1,8 @@
 //! Dispatching the grid-barrier kernel, once with the barrier or twice without it, and reading
 //! back what its workgroups counted.
 
-use crate::gpu::buffers::{per_invocation_bytes, storage_buffer, uniform_words};
-use crate::gpu::dispatch::{bind_whole, submit_and_read};
+use crate::gpu::buffers::{per_invocation_bytes, storage_buffer};
+use crate::gpu::dispatch::dispatch_phases;
 use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
@@ -20,26 +20,13 @@ pub async fn run_grid(ctx: &GpuContext, way: GpuWay, params: GpuParams) -> Resul
     let device = &ctx.device;
     let part = storage_buffer(device, "part", bytes);
     let stats = storage_buffer(device, "stats", STATS_BYTES);
-    let phases: &[u32] = match way {
-        GpuWay::GridBarrier => &[0],
-        GpuWay::TwoDispatches => &[1, 2],
+    // One dispatch with the barrier (phase 0), or two without it: write (1), then read (2).
+    let words: Vec<[u32; 3]> = match way {
+        GpuWay::GridBarrier => vec![[workgroups, SPIN_LIMIT, 0]],
+        GpuWay::TwoDispatches => vec![[workgroups, SPIN_LIMIT, 1], [workgroups, SPIN_LIMIT, 2]],
     };
-    let groups: Vec<wgpu::BindGroup> = phases
-        .iter()
-        .map(|&phase| {
-            let uniform = uniform_words(device, &[workgroups, SPIN_LIMIT, phase]);
-            bind_whole(device, &pipeline, "grid barrier", &[&part, &stats, &uniform])
-        })
-        .collect();
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    for group in &groups {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("grid barrier"), timestamp_writes: None });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, group, &[]);
-        pass.dispatch_workgroups(workgroups, 1, 1);
-    }
-    let read = submit_and_read(ctx, scope, encoder, &[(&stats, STATS_BYTES)]).await?;
+    let phases: Vec<&[u32]> = words.iter().map(|w| &w[..]).collect();
+    let read = dispatch_phases(ctx, &pipeline, "grid barrier", &[&part, &stats], &phases, workgroups, &[(&stats, STATS_BYTES)]).await?;
     let s = u32s(&read[0]);
     Ok(GridRun { workgroups, passed: s[1], gave_up: s[2], stale: s[3], longest_wait: s[4] })
 }

@@ -239,15 +239,6 @@ pub enum GpuWay {
     TwoDispatches,
 }
 
-impl GridSync {
-    pub fn gpu_way(self) -> GpuWay {
-        match self {
-            GridSync::Resident | GridSync::TwoSlots => GpuWay::GridBarrier,
-            GridSync::TwoDispatches => GpuWay::TwoDispatches,
-        }
-    }
-}
-
 /// What one run counted on the GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GridRun {

@@ -4,7 +4,6 @@
 
 use super::method::{Method, STALE};
 use super::scene::{SceneVerdicts, VisibilityScene};
-use crate::model::litmus::views;
 use leptos::prelude::*;
 
 #[component]
@@ -29,14 +28,15 @@ pub fn PlayTheMemory(
         {move || {
             let m = chosen.get();
             let test = m.litmus();
-            let reached = views::reachable(&test).unwrap_or_default();
-            let stale = reached.keys().any(|o| test.name(o) == STALE);
+            // The stale read is never an interleaving's, so it is allowed exactly where the
+            // visibility model reaches it: among the weak outcomes.
+            let mut verdicts = SceneVerdicts::of_views(&test);
+            let stale = verdicts.weak.iter().any(|o| o == STALE);
             let verdict = if stale {
                 format!("Allowed: the consumer can see the flag and read stale data ({STALE}). Make it happen below.")
             } else {
                 format!("Forbidden: no choice of reads ends in {STALE}. Once the consumer has read the flag, its view of the data has moved on.")
             };
-            let mut verdicts = SceneVerdicts::of_views(&test);
             if let Some((c, _)) = &mut verdicts.challenge {
                 c.then = then;
             }

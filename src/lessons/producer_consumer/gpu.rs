@@ -1,8 +1,8 @@
 //! Dispatching a producer-consumer kernel (twice for the two-dispatch handoff) and reading back
 //! what its consumers counted.
 
-use crate::gpu::buffers::{per_invocation_bytes, storage_buffer, uniform_words};
-use crate::gpu::dispatch::{bind_whole, submit_and_read};
+use crate::gpu::buffers::{per_invocation_bytes, storage_buffer};
+use crate::gpu::dispatch::dispatch_phases;
 use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::{GpuContext, GpuError};
@@ -23,23 +23,10 @@ pub async fn run_handoff(ctx: &GpuContext, handoff: Handoff, params: GpuParams) 
     let flags = storage_buffer(device, "flags", bytes);
     let stats = storage_buffer(device, "stats", STATS_BYTES);
     // One dispatch, or two: producers (phase 0), then consumers (phase 1).
-    let phases: &[u32] = if handoff == Handoff::TwoDispatches { &[0, 1] } else { &[0] };
-    let groups: Vec<wgpu::BindGroup> = phases
-        .iter()
-        .map(|&phase| {
-            let uniform = uniform_words(device, &[params.workgroups(), SPIN_LIMIT, phase]);
-            bind_whole(device, &pipeline, "producer-consumer", &[&data, &flags, &stats, &uniform])
-        })
-        .collect();
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    for group in &groups {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("producer-consumer"), timestamp_writes: None });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, group, &[]);
-        pass.dispatch_workgroups(params.workgroups(), 1, 1);
-    }
-    let read = submit_and_read(ctx, scope, encoder, &[(&stats, STATS_BYTES)]).await?;
+    let (workgroups, phases) = (params.workgroups(), if handoff == Handoff::TwoDispatches { vec![0, 1] } else { vec![0] });
+    let words: Vec<[u32; 3]> = phases.iter().map(|&phase| [workgroups, SPIN_LIMIT, phase]).collect();
+    let phases: Vec<&[u32]> = words.iter().map(|w| &w[..]).collect();
+    let read = dispatch_phases(ctx, &pipeline, "producer-consumer", &[&data, &flags, &stats], &phases, workgroups, &[(&stats, STATS_BYTES)]).await?;
     let s = u32s(&read[0]);
     Ok(HandoffRun { consumed: s[0], stale: s[1], gave_up: s[2], longest_wait: s[3] })
 }
