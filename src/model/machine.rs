@@ -373,6 +373,35 @@ impl Machine {
                 self.threads[t].regs[old] = held;
                 Effect::AtomicAdded { addr, old: held, new: held + add }
             }
+            Instr::BreakIfAtLeast { reg, limit, target } => {
+                let taken = self.threads[t].regs[reg] >= limit;
+                return Ok(self.branch(t, pc, taken, target));
+            }
+            Instr::IfIdAtLeastReg { reg, end } => {
+                let skipped = (t as i64) < self.threads[t].regs[reg];
+                return Ok(self.branch(t, pc, skipped, end));
+            }
+            Instr::LoadOwnMinus { base, offset, reg, .. } => {
+                let addr = offset_of(base, t as i64 - self.threads[t].regs[offset])?;
+                let value = self.read(addr)?;
+                self.threads[t].regs[reg] = value;
+                Effect::Loaded { addr, value }
+            }
+            Instr::DoubleReg { reg } => {
+                let regs = &mut self.threads[t].regs;
+                regs[reg] *= 2;
+                Effect::Computed { value: regs[reg] }
+            }
+            Instr::IfIdEndsBlock { reg, end } => {
+                let d = self.threads[t].regs[reg];
+                let on = d > 0 && (t as i64 + 1) % (2 * d) == 0;
+                return Ok(self.branch(t, pc, !on, end));
+            }
+            Instr::IfIdMidBlock { reg, end } => {
+                let d = self.threads[t].regs[reg];
+                let on = d > 0 && t as i64 >= d && (t as i64 + 1) % (2 * d) == d;
+                return Ok(self.branch(t, pc, !on, end));
+            }
             Instr::TryLock { addr, got } => {
                 let held = self.read(addr)?;
                 let swapped = held == 0;

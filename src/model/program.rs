@@ -96,6 +96,21 @@ pub enum Instr {
     LoadAt { array: &'static str, base: Addr, index: Reg, reg: Reg },
     /// `old = atomicAdd(&array[index], operand)` — on the cell a register names.
     AtomicAddAt { array: &'static str, base: Addr, index: Reg, operand: Reg, old: Reg },
+    /// `if reg >= limit { break; }` — a loop's exit test against a constant, such as the
+    /// workgroup's width.
+    BreakIfAtLeast { reg: Reg, limit: i64, target: usize },
+    /// `if id >= reg { … }`: threads below the register's value go to `end`.
+    IfIdAtLeastReg { reg: Reg, end: usize },
+    /// `reg = array[id - offset]` — the cell `offset` places before the thread's own.
+    LoadOwnMinus { array: &'static str, base: Addr, offset: Reg, reg: Reg },
+    /// `reg = reg * 2` — doubling, as a scan's offset does.
+    DoubleReg { reg: Reg },
+    /// `if (id + 1) % (2 * d) == 0 { … }` with `d` in `reg`: only the thread at the end of
+    /// each block of `2d` goes on; the others go to `end` (a work-efficient scan's up-sweep).
+    IfIdEndsBlock { reg: Reg, end: usize },
+    /// `if id >= d && (id + 1) % (2 * d) == d { … }` with `d` in `reg`: only the thread `d`
+    /// past the end of a block goes on, the others go to `end` (the down-sweep).
+    IfIdMidBlock { reg: Reg, end: usize },
 }
 
 /// An index computed the way a tiled kernel computes one: thread `id` sits at row
@@ -349,6 +364,12 @@ impl Program {
                 format!("{} = atomicAdd(&{array}[{}], {})", reg(old), reg(index), reg(operand))
             }
             Instr::FromId { reg: r, add } => format!("{} = id + {add}", reg(r)),
+            Instr::BreakIfAtLeast { reg: r, limit, .. } => format!("if {} >= {limit} {{ break; }}", reg(r)),
+            Instr::IfIdAtLeastReg { reg: r, .. } => format!("if id >= {} {{", reg(r)),
+            Instr::LoadOwnMinus { array, offset, reg: r, .. } => format!("{} = {array}[id - {}]", reg(r), reg(offset)),
+            Instr::DoubleReg { reg: r } => format!("{0} = {0} * 2", reg(r)),
+            Instr::IfIdEndsBlock { reg: r, .. } => format!("if (id + 1) % (2 * {}) == 0 {{", reg(r)),
+            Instr::IfIdMidBlock { reg: r, .. } => format!("if id >= {0} && (id + 1) % (2 * {0}) == {0} {{", reg(r)),
             Instr::LoadNeighbour { array, reg: r, .. } => format!("{} = {array}[(id + 1) % n]", reg(r)),
             Instr::BranchUnlessIdBelow { limit, .. } => format!("if id < {limit} {{"),
             Instr::TryLock { addr, got } => {

@@ -181,6 +181,20 @@ impl Trace {
         }
         let cells = self.accesses.iter().filter_map(|a| a.cell).max().map_or(0, |c| c + 1);
         let mut state = vec![CellState::default(); cells];
+        // How many barriers had opened before each access. A read and a later write with a
+        // barrier between them are ordered by it: the program asked for the value before the
+        // barrier (a scan reads its partner's old sum, then waits, then the partner adds), so
+        // the write does not make the read stale.
+        let mut opened = 0;
+        let barriers_before: Vec<usize> = self
+            .accesses
+            .iter()
+            .map(|a| {
+                let before = opened;
+                opened += usize::from(a.kind == AccessKind::Release);
+                before
+            })
+            .collect();
         for i in 0..self.accesses.len() {
             let Access { thread: t, kind, cell, tick, .. } = self.accesses[i];
             let Some(c) = cell else { continue };
@@ -195,7 +209,8 @@ impl Trace {
             // reader has not followed with a write of its own (the entry is then gone).
             if kind.writes() {
                 for &(u, _, read) in &s.reads {
-                    if u != t && self.accesses[read].mark.is_none() && self.accesses[read].kind == AccessKind::Read {
+                    let unordered = barriers_before[read] == barriers_before[i];
+                    if u != t && unordered && self.accesses[read].mark.is_none() && self.accesses[read].kind == AccessKind::Read {
                         self.accesses[read].mark = Some(Mark::StaleRead { overtaken_by: t, at: tick });
                     }
                 }

@@ -1,0 +1,30 @@
+//! The scan lesson (`src/lessons/scan/report.rs`): its figures from real GPUs
+//! (`data/h100-scan.json`), read by column name.
+
+use crate::data::measured::{columns, report, Schema};
+
+pub const H100_SCAN: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-scan.json"));
+
+columns! {
+    /// One way and size of a scan report: a tile kernel, the three-dispatch scan, the ordered
+    /// compaction, or a plain copy of the input (the bound on the scan's speed). Times are
+    /// medians over the runs, per scan; GB/s counts each element read once and written once.
+    pub struct ScanColumns {
+        pub way: String,
+        pub invocations: u32,
+        pub workgroup_size: u32,
+        pub runs: u32,
+        pub runs_exact: u32,
+        pub wrong_min: u32,
+        pub wrong_max: u32,
+        pub gpu_ms_median: Option<f64>,
+        pub cpu_ms_median: Option<f64>,
+        pub gb_per_s: Option<f64>,
+    }
+}
+
+pub const SCHEMA: Schema = ScanColumns::SCHEMA;
+
+pub fn parse_scan_report(text: &str) -> Option<(String, Vec<ScanColumns>)> {
+    report(text, SCHEMA, |r| ScanColumns::read(&r))
+}

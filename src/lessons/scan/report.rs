@@ -1,0 +1,99 @@
+//! Runs the scan lesson on this machine's GPU (native wgpu over Vulkan) and prints, as JSON:
+//! how many sums each tile kernel got wrong (Hillis–Steele with one barrier taken away at
+//! several workgroup widths), the three-dispatch scan's time against a CPU scan and against a
+//! plain copy of the same input, and whether the compaction kept its order.
+//!
+//! ```sh
+//! cargo run --release --example report -- scan > data/<gpu>-scan.json
+//! ```
+//!
+//! Every count is of sums read back and compared with the CPU's; every GPU time comes from
+//! timestamp queries, every CPU time from this process scanning the same input.
+
+use super::measured::ScanColumns;
+use crate::data::measured::names;
+use crate::data::report::count;
+use crate::data::Json;
+use crate::gpu::params::GpuParams;
+use crate::lessons::scan::gpu::{input_values, run_append_beside, run_scan, time_copy};
+use crate::lessons::scan::{check, inclusive_scan, scan_bytes, ScanWay};
+use crate::site::settings::LessonVariant;
+use std::time::Instant;
+
+const RUNS: usize = 5;
+const REPEATS: u32 = 20;
+
+/// `(values, workgroup)`: one warp, then wider tiles, then sizes whose buffers outgrow the
+/// GPU's cache (an H100's L2 holds 50 MB), so memory is the limit. The largest are 65,280
+/// workgroups of 256 (a dispatch has at most 65,535) and 16,384 of 1,024.
+pub const SIZES: [(u32, u32); 8] =
+    [(1 << 16, 32), (1 << 16, 64), (1 << 16, 256), (1 << 20, 256), (1 << 22, 256), (1 << 23, 256), (65_280 * 256, 256), (1 << 24, 1024)];
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied()
+}
+
+/// Runs the report and prints it to standard output.
+pub fn main() {
+    let ctx = crate::data::report::gpu_or_exit();
+    let limits = ctx.adapter.limits;
+    let mut rows = Vec::new();
+    for (n, w) in SIZES {
+        assert!(n.div_ceil(w) <= limits.max_workgroups_per_dimension && w <= limits.max_invocations_per_workgroup, "{n} / {w}");
+        let params = GpuParams { invocations: n, workgroup_size: w };
+        pollster::block_on(run_scan(&ctx, params, REPEATS)).expect("warm-up");
+        let runs: Vec<_> = (0..RUNS).map(|_| pollster::block_on(run_scan(&ctx, params, REPEATS)).expect("run")).collect();
+        let beside: Vec<_> = (0..RUNS).map(|_| pollster::block_on(run_append_beside(&ctx, params)).expect("append")).collect();
+        let values = input_values(n);
+        let cpu_ms = median(
+            (0..RUNS)
+                .map(|_| {
+                    let t0 = Instant::now();
+                    std::hint::black_box(inclusive_scan(std::hint::black_box(&values)));
+                    t0.elapsed().as_secs_f64() * 1e3
+                })
+                .collect(),
+        );
+        let row = |way: &str, exact: usize, wrong: Vec<u32>, gpu_ms: Option<f64>, cpu_ms: Option<f64>| {
+            ScanColumns {
+                way: way.to_owned(),
+                invocations: n,
+                workgroup_size: w,
+                runs: count(RUNS),
+                runs_exact: count(exact),
+                wrong_min: wrong.iter().copied().min().unwrap_or(0),
+                wrong_max: wrong.iter().copied().max().unwrap_or(0),
+                gpu_ms_median: gpu_ms,
+                cpu_ms_median: cpu_ms,
+                gb_per_s: gpu_ms.map(|ms| scan_bytes(n) / (ms * 1e6)),
+            }
+            .to_json()
+        };
+        for (k, way) in ScanWay::ALL.into_iter().enumerate() {
+            let wrong: Vec<u32> = runs.iter().map(|r| r.tiles[k].wrong).collect();
+            rows.push(row(way.name(), wrong.iter().filter(|&&x| x == 0).count(), wrong, None, None));
+        }
+        let wrong: Vec<u32> = runs.iter().map(|r| r.large_wrong).collect();
+        let gpu_ms = median(runs.iter().filter_map(|r| r.gpu_ns).map(|ns| ns / 1e6).collect());
+        rows.push(row("three-dispatches", wrong.iter().filter(|&&x| x == 0).count(), wrong, gpu_ms, cpu_ms));
+        let held = runs.iter().zip(&beside).filter(|(r, a)| r.kept_in_order && check(r, Some(a)).promise_held).count();
+        let out_of_place: Vec<u32> = beside.iter().map(|a| a.out_of_place).collect();
+        rows.push(row("compaction", held, out_of_place, None, None));
+        let copies: Vec<f64> = (0..RUNS).filter_map(|_| pollster::block_on(time_copy(&ctx, params, REPEATS)).expect("copy")).map(|ns| ns / 1e6).collect();
+        rows.push(row("copy", RUNS, vec![0], median(copies), None));
+    }
+    crate::data::report::print_report(
+        "scan/report",
+        &ctx,
+        &names(ScanColumns::SCHEMA),
+        rows,
+        vec![
+            ("repeats_per_timed_pass", Json::from(REPEATS)),
+            (
+                "notes",
+                Json::from("wrong_min/max: sums unlike the CPU's (for compaction: slots where atomicAdd's order differs from the input's). gb_per_s: 8 bytes per value (read once, written once) over the median GPU time."),
+            ),
+        ],
+    );
+}
