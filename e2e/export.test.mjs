@@ -280,3 +280,17 @@ test('grid-barrier downloads every run of its sweep', async () => {
   assert.ok(json.runs.every((r) => r.accounts_consistent && r.promise_held));
   page.assertNoConsoleErrors();
 });
+
+test('scan downloads its tile scans, the three dispatches and both compactions', async () => {
+  const page = await openLesson('scan', '&invocations=1000&workgroup=64');
+  await page.runOnGpu();
+  const json = await header(page, 'gpu-download', 'syncscope-scan-1000.json', 'scan/run');
+  assert.deepEqual(json.tiles.map((t) => t.way), ['hillis-steele', 'one-barrier', 'work-efficient']);
+  const rows = await tableCells(page, 'gpu-tiles');
+  json.tiles.forEach((t, i) => assert.equal(rows[i][1], `${t.wrong_sums} of 1000`));
+  assert.equal(json.three_dispatches.wrong_sums, await page.number('gpu-large-wrong'));
+  assert.equal(json.three_dispatches.total, await page.number('gpu-total'));
+  assert.equal(json.compaction.kept, await page.number('gpu-kept'));
+  assert.ok(json.compaction.kept_in_input_order && json.compaction.atomic_add_same_values && json.promise_held);
+  page.assertNoConsoleErrors();
+});

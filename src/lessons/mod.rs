@@ -99,7 +99,9 @@ impl Chapter {
             Chapter::Contention => "What it costs when many invocations want the same address, and why a lock is no way out.",
             Chapter::MemoryOrder => "What one invocation may see of another's writes, and in which order.",
             Chapter::Visibility => "Handing data over with a flag, CUDA's fences, latches and semaphores, and what WGSL can build from atomics instead.",
-            Chapter::BeyondWorkgroup => "Prefix sums across many workgroups, and making the whole grid wait: what WGSL promises across workgroups, and what deadlocks.",
+            Chapter::BeyondWorkgroup => {
+                "Prefix sums across many workgroups, and making the whole grid wait: what WGSL promises across workgroups, and what deadlocks."
+            }
             Chapter::Lab => "Write your own test, see what the memory model allows, and run it on your GPU.",
             Chapter::Reference => "",
         }

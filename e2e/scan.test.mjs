@@ -1,0 +1,59 @@
+// The scan: in the model Hillis–Steele and the work-efficient sweeps end with every running
+// total right; with one barrier taken away lockstep is still right and a serial schedule
+// counts a value twice. On the GPU, both tile scans, the three-dispatch scan and the ordered
+// compaction are exact; the one-barrier kernel's wrong sums are counted, never asserted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite } from './support/fixture.mjs';
+import { screenshotPath } from './support/browser.mjs';
+import { LessonPage } from './support/lesson_page.mjs';
+
+const site = useSite();
+const SCAN = [3, 4, 8, 9, 14, 23, 25, 31];
+
+async function cells(page) {
+  return Promise.all(SCAN.map((_, i) => page.text(`model-cells[${i}]`).then(Number)));
+}
+
+test('model: 3, 1, 4, 1, 5, 9, 2, 6 scans to 3, 4, 8, 9, 14, 23, 25, 31 both ways; one barrier fewer counts 3 twice', async () => {
+  const page = await LessonPage.open(site, 'scan', '&schedule=serial');
+  await page.toEnd();
+  assert.deepEqual(await cells(page), SCAN);
+  assert.match(await page.text('model-outcome'), /every cell holds the sum of the inputs up to it, 31/);
+  await page.getByTestId('variant-work-efficient').click();
+  await page.toEnd();
+  assert.deepEqual(await cells(page), SCAN);
+  await page.getByTestId('variant-one-barrier').click();
+  await page.toEnd();
+  const wrong = await cells(page);
+  assert.equal(wrong[2], 11, 'cells[2] read cells[1] after t1 added into it');
+  assert.match(await page.text('model-outcome'), /cells\[2\] = 11, not 8/);
+  await page.getByTestId('scene').screenshot({ path: screenshotPath('scan-one-barrier') });
+  assert.deepEqual(page.errors, []);
+  const lockstep = await LessonPage.open(site, 'scan', '&variant=one-barrier&schedule=lockstep');
+  await lockstep.toEnd();
+  assert.deepEqual(await cells(lockstep), SCAN, 'in lockstep every read comes before any write');
+  assert.deepEqual(lockstep.errors, []);
+});
+
+test('GPU: tile scans, three dispatches and the ordered compaction are exact; atomicAdd keeps the same values', async () => {
+  const page = await LessonPage.open(site, 'scan', '&invocations=4000&workgroup=64');
+  await page.gpuReady();
+  await page.getByTestId('gpu-run').click();
+  await page.getByTestId('gpu-report').waitFor({ timeout: 120_000 });
+  const verdict = page.getByTestId('gpu-verdict');
+  assert.equal(await verdict.getAttribute('data-promise-held'), 'true', await page.text('gpu-verdict'));
+  const rows = await page.getByTestId('gpu-tiles').locator('tbody tr').allTextContents();
+  assert.equal(rows.length, 3, rows.join('\n'));
+  assert.match(rows[0], /Hillis–Steele0 of 40000 of 63/);
+  assert.match(rows[2], /work-efficient0 of 40000 of 63/);
+  assert.equal(await page.text('gpu-large-wrong'), '0');
+  assert.equal(await page.text('gpu-kept-in-order'), 'yes');
+  assert.match(await page.text('gpu-append-count'), /^\d+, the same values: yes$/);
+  assert.equal((await page.text('gpu-append-count')).split(',')[0], await page.text('gpu-kept'));
+  console.log(`# on ${await page.getByTestId('adapter-name').textContent()}: one barrier ${rows[1]}; ` +
+    `atomicAdd out of order ${await page.text('gpu-append-out-of-place')}; CPU ${await page.text('cpu-ms')}`);
+  assert.match(await page.getByTestId('measured-h100').locator('summary').textContent(), /H100/);
+  await page.locator('.gpu-panel').screenshot({ path: screenshotPath('scan-gpu') });
+  assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,2 @@
+//! `?lesson=scan` in the built site: this page alone, so its reader downloads nothing else.
+syncscope::page_main!("scan", scan);

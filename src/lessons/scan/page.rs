@@ -1,0 +1,258 @@
+//! The scan page: model threads scanning eight digits three ways (Hillis–Steele, with one
+//! barrier taken away, and the work-efficient sweeps) beside their kernels; the reader's GPU
+//! running each tile kernel with its wrong sums counted, a large array in three dispatches timed
+//! against this browser's CPU, and the ordered compaction beside `atomicAdd`'s.
+
+use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::scan::gpu::{input_values, run_append_beside, run_scan};
+use crate::lessons::scan::measured::{parse_scan_report, ScanColumns, H100_SCAN};
+use crate::lessons::scan::{cells_base, check, inclusive_scan, model_values, scan_bytes, AppendBeside, ScanRun, ScanWay};
+use crate::model::Machine;
+use crate::ui::download::DownloadJson;
+use crate::ui::figures::{figure, Figures};
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::measured::{range, MeasuredTable};
+use crate::ui::model_panel::VariantToggle;
+use crate::ui::table::TextTable;
+use leptos::prelude::*;
+
+/// Repeats of the three dispatches inside one timed pass, and of the CPU's scan: enough that
+/// a browser's coarsened clocks still resolve one scan.
+const REPEATS: u32 = 10;
+
+#[component]
+pub fn ScanLesson() -> impl IntoView {
+    let (model, sizes, problems) = open_lesson::<ScanWay>("scan");
+    let way = model.variant;
+    view! {
+        <LessonPage id="scan" title="Prefix sums: a scan in a workgroup, and across many" model=model problems=problems lead=LEAD
+            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TEXT)></div> }
+            bar=move || view! { <VariantToggle model=model choices=&[
+                (ScanWay::HillisSteele, "Hillis–Steele"),
+                (ScanWay::OneBarrier, "One barrier taken away"),
+                (ScanWay::WorkEfficient, "Work-efficient sweeps"),
+            ] /> }
+            start="Start: each thread holds one digit of the input; cells is the workgroup's memory."
+            outcome=model_outcome
+            kernel=Signal::derive(move || way.get().kernel()) cuda=CUDA.to_owned()
+            gpu=gpu_half!(Part::Panel, sizes) />
+    }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    part.view(|sizes: SizeFields| view! { <GpuScan sizes=sizes /> <MeasuredElsewhere /> })
+}
+
+fn model_outcome(m: &Machine) -> String {
+    if !m.is_finished() {
+        return String::new();
+    }
+    let n = m.threads.len();
+    let want = inclusive_scan(&model_values(n));
+    let wrong: Vec<String> = m.memory[cells_base(n)..]
+        .iter()
+        .zip(&want)
+        .enumerate()
+        .filter(|(_, (got, want))| **got != i64::from(**want))
+        .map(|(i, (got, want))| format!("cells[{i}] = {got}, not {want}"))
+        .collect();
+    if wrong.is_empty() {
+        format!("Finished: every cell holds the sum of the inputs up to it, {} in the last.", want.last().copied().unwrap_or(0))
+    } else {
+        format!(
+            "Finished with {} wrong: {}. A thread read a cell its owner had already added into this step, so part of the input was counted twice.",
+            wrong.len(),
+            wrong.join("; ")
+        )
+    }
+}
+
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const LEAD: &str = "<p>A scan turns 3, 1, 4, 1, 5 into 3, 4, 8, 9, 14: every running total at once. It is how a GPU finds where each kept value goes in a compaction, or each key in a sort. Step two ways of scanning a workgroup below, take one barrier away and watch a sum count a value twice, then scan a large array on your GPU in three dispatches.</p>";
+
+/// The lesson's explanation: constant markup written here, never text from outside.
+const TEXT: &str = "<p><strong>Hillis–Steele.</strong> At offset 1 every thread adds its left neighbour's cell, at 2 the cell two back, then 4, 8 … until the offset reaches the width: log₂ n steps, each cell then the sum of everything up to it. It adds about n log₂ n times. Each step needs the old cells, so it waits twice: after the reads (nobody writes a cell another has yet to read) and after the writes (nobody reads a cell not yet written). A second array instead of the first wait works too: read one, write the other, swap.</p>\n\
+<p><strong>Work-efficient.</strong> The up-sweep builds sums of blocks of 2, 4, 8 … at each block's end; the down-sweep carries each block's total into the block after it. About 2n additions in 2 log₂ n levels, and in each level no thread reads a cell another writes, so one barrier a level is enough. Where additions are cheap and barriers are not, Hillis–Steele can still be quicker on a small workgroup.</p>\n\
+<p><strong>Across workgroups.</strong> Workgroups cannot wait for each other (the grid-barrier lesson shows why), so a large scan takes three dispatches: scan each tile and keep its total, scan the totals in one workgroup, then add to every value the totals of the tiles before its own. The end of each dispatch is the barrier. A single pass is possible, each tile looking back at the tiles before it, but only with a fallback for a GPU that never runs the tile it waits for: WGSL promises no such progress.</p>\n\
+<p><strong>Ordered compaction.</strong> Scan 1 for each value to keep and 0 for the rest, and each kept value's sum is one past its place in the output. The append lesson keeps the same values with one <code>atomicAdd</code> each, in whatever order the GPU served them; the scan keeps them in input order.</p>\n\
+<p><strong>What an H100 did.</strong> With one barrier taken away and workgroups of 32, one warp each, no sum was wrong in five runs: a warp reads before it writes. With 64, 16 to 96 of 65,536 sums were wrong; with 256, over 7,000. Three dispatches scanned 8,388,608 values in 0.98 ms: 69 GB/s, counting each value read once and written once, where a plain copy of the same array ran at 727 GB/s and the card's datasheet gives 3,350 GB/s. So this scan reaches about a tenth of what copying the array costs: three passes, two of them with barriers, and a middle pass in one workgroup. One core of the same machine took 25 ms.</p>\n\
+<p><strong>What is guaranteed on the GPU.</strong> Hillis–Steele, the sweeps and the three dispatches give exactly the CPU's sums on every GPU, and the compaction keeps the CPU's values in order. How many sums the one-barrier kernel gets wrong is what your GPU did; none is no proof that the barrier can go.</p>";
+
+/// Hillis–Steele in CUDA, as the reference articles write a block's scan.
+const CUDA: &str = "__global__ void scan(const int *in, int *out) {\n    __shared__ int cells[256];\n    int id = threadIdx.x;\n    int value = in[blockIdx.x * 256 + id];\n    cells[id] = value;\n    __syncthreads();\n    for (int offset = 1; offset < 256; offset *= 2) {\n        int other = id >= offset ? cells[id - offset] : 0;\n        __syncthreads();          // everyone has read\n        value += other;\n        cells[id] = value;\n        __syncthreads();          // everyone has written\n    }\n    out[blockIdx.x * 256 + id] = value;\n}";
+
+#[derive(Clone)]
+struct ScanResult {
+    adapter: AdapterSummary,
+    params: GpuParams,
+    run: ScanRun,
+    beside: AppendBeside,
+    cpu_ms: f64,
+    wall_ms: f64,
+}
+
+#[component]
+fn GpuScan(sizes: SizeFields) -> impl IntoView {
+    let job = GpuJob::<ScanResult>::new();
+    crate::ui::gpu::warm(move || {
+        let w = sizes.opened().workgroup_size;
+        let mut k: Vec<_> = ScanWay::ALL.iter().map(|way| (way.kernel(), w)).collect();
+        k.push((crate::lessons::scan::kernels::ADD_BACK, w));
+        k
+    });
+    let run = Callback::new(move |()| {
+        job.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
+            let run = run_scan(&ctx, params, REPEATS).await?;
+            let beside = run_append_beside(&ctx, params).await?;
+            let values = input_values(params.invocations);
+            let c0 = now_ms();
+            for _ in 0..REPEATS {
+                std::hint::black_box(inclusive_scan(std::hint::black_box(&values)));
+            }
+            let cpu_ms = (now_ms() - c0) / f64::from(REPEATS);
+            Ok(ScanResult { adapter: ctx.adapter.clone(), params, run, beside, cpu_ms, wall_ms: now_ms() - t0 })
+        })
+    });
+    view! {
+        <p class="muted">"One run: each tile kernel once over the whole input, then three dispatches for the large scan (timed over 10 repeats), then the compaction and the append lesson's atomicAdd on the same values."</p>
+        <RunForm sizes=sizes job=job on_run=run />
+        {move || job.result.get().map(|r| view! { <ScanReport result=r /> })}
+    }
+}
+
+fn way_label(way: ScanWay) -> &'static str {
+    match way {
+        ScanWay::HillisSteele => "Hillis–Steele",
+        ScanWay::OneBarrier => "one barrier taken away",
+        ScanWay::WorkEfficient => "work-efficient",
+    }
+}
+
+#[component]
+fn ScanReport(result: ScanResult) -> impl IntoView {
+    let ScanResult { adapter, params, run, beside, cpu_ms, wall_ms } = result;
+    let n = params.invocations;
+    let tiles = params.workgroups();
+    let held = check(&run, Some(&beside)).promise_held;
+    let one = run.tiles.iter().find(|t| t.way == ScanWay::OneBarrier).cloned();
+    let tile_rows = run
+        .tiles
+        .iter()
+        .map(|t| {
+            vec![
+                way_label(t.way).to_owned(),
+                format!("{} of {n}", t.wrong),
+                format!("{} of {tiles}", t.wrong_tiles),
+                if t.way.promised() { "exact, on every GPU" } else { "nothing" }.to_owned(),
+            ]
+        })
+        .collect();
+    let (verdict, tone) = if !held {
+        (
+            "A way that every GPU must get right got a sum wrong (or the compaction lost its order): a bug of this GPU or its driver. The tables say where.".to_owned(),
+            "bad",
+        )
+    } else {
+        let missing = match &one {
+            Some(t) if t.wrong > 0 => format!(
+                " With one barrier taken away, {} of {n} sums came out wrong, in {} of {tiles} tiles: reads of cells already added into.",
+                t.wrong, t.wrong_tiles
+            ),
+            _ => " With one barrier taken away no sum was wrong this time: this GPU ran each tile's reads before its writes. WGSL does not promise that; the barrier stays.".to_owned(),
+        };
+        (format!("Every promised sum is exact: both tile scans and all {n} running totals of the three dispatches, ending at {}.{missing}", run.total), "ok")
+    };
+    let gpu_ms = run.gpu_ns.map(|ns| ns / 1e6);
+    let compaction = vec![
+        vec!["scan (input order)".to_owned(), list(&run.kept_first)],
+        vec!["atomicAdd (order served)".to_owned(), list(&beside.first)],
+    ];
+    let export = {
+        let (adapter, run, beside) = (adapter.clone(), run.clone(), beside.clone());
+        move || (format!("syncscope-scan-{n}.json"), crate::lessons::scan::export::run(&adapter, params, &run, &beside, cpu_ms, wall_ms).to_pretty())
+    };
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <h4>"One tile per workgroup"</h4>
+            <TextTable headers=["way", "wrong sums", "tiles with one", "promised"].map(str::to_owned).to_vec() rows=tile_rows test_id="gpu-tiles" />
+            {one.and_then(|t| t.first_wrong.clone().map(|tile| view! { <FirstWrongTile tile=tile width=params.workgroup_size /> }))}
+            <h4>"The whole array, in three dispatches"</h4>
+            <Figures items=vec![
+                figure("Values × tile", format!("{n} in {tiles} tile(s) of {}", params.workgroup_size)),
+                figure("Wrong running totals", run.large_wrong.to_string()).id("gpu-large-wrong"),
+                figure("Last running total", run.total.to_string()).id("gpu-total"),
+                figure("GPU, per scan", gpu_ms.map_or("no timestamps on this adapter".to_owned(), |ms| format!("{ms:.3} ms"))).timed_on(&adapter),
+                figure("As bandwidth", gpu_ms.map_or("—".to_owned(), |ms| format!("{:.1} GB/s", scan_bytes(n) / (ms * 1e6)))).timed_on(&adapter),
+                figure("This browser's CPU, per scan", format!("{cpu_ms:.3} ms")).id("cpu-ms"),
+            ] />
+            <h4>"Ordered compaction, beside atomicAdd"</h4>
+            <Figures items=vec![
+                figure("Kept (value below 50)", run.kept.to_string()).id("gpu-kept"),
+                figure("In input order", if run.kept_in_order { "yes" } else { "no" }).id("gpu-kept-in-order"),
+                figure("atomicAdd kept", format!("{}, the same values: {}", beside.count, if beside.same_values { "yes" } else { "no" })).id("gpu-append-count"),
+                figure("atomicAdd's slots out of input order", format!("{} of {}", beside.out_of_place, beside.count)).id("gpu-append-out-of-place"),
+            ] />
+            <TextTable headers=["way", "first kept values"].map(str::to_owned).to_vec() rows=compaction test_id="gpu-kept-first" />
+            <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-promise-held=held.to_string()>{verdict}</p>
+            <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
+        </div>
+    }
+}
+
+fn list(values: &[u32]) -> String {
+    values.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// The first tile the one-barrier kernel got wrong: its first cells, the GPU's beside the CPU's.
+#[component]
+fn FirstWrongTile(tile: (u32, Vec<(u32, u32)>), width: u32) -> impl IntoView {
+    let (index, cells) = tile;
+    let first = u64::from(index) * u64::from(width);
+    let rows = cells
+        .iter()
+        .enumerate()
+        .map(|(i, &(got, right))| vec![format!("{}", first + i as u64), if got == right { got.to_string() } else { format!("✕ {got}") }, right.to_string()])
+        .collect();
+    view! {
+        <p class="muted">{format!("The first tile with a wrong sum, tile {index}, from its start (✕ marks a wrong sum):")}</p>
+        <TextTable headers=["index", "GPU's sum", "right sum"].map(str::to_owned).to_vec() rows=rows test_id="gpu-first-wrong" />
+    }
+}
+
+/// The same runs on a data-centre GPU, from `data/h100-scan.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    parse_scan_report(H100_SCAN).map(|(adapter, rows)| {
+        let find = |way: &str, r: &ScanColumns| rows.iter().find(|x| x.way == way && x.invocations == r.invocations && x.workgroup_size == r.workgroup_size).cloned();
+        let table = rows
+            .iter()
+            .filter(|r| r.way == "three-dispatches")
+            .map(|r| {
+                let one = find("one-barrier", r).map_or(String::new(), |o| range((o.wrong_min, o.wrong_max)));
+                let copy = find("copy", r).and_then(|c| c.gb_per_s);
+                vec![
+                    format!("{} / {}", r.invocations, r.workgroup_size),
+                    one,
+                    r.gpu_ms_median.map_or(String::new(), |ms| format!("{ms:.3} ms")),
+                    r.gb_per_s.map_or(String::new(), |g| format!("{g:.0} GB/s")),
+                    copy.map_or(String::new(), |g| format!("{g:.0} GB/s")),
+                    r.cpu_ms_median.map_or(String::new(), |ms| format!("{ms:.2} ms")),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=table
+                headers=&["values / tile", "wrong sums, one barrier", "three dispatches", "as bandwidth", "a plain copy", "one CPU core"]
+                note="Five runs per size (medians), the same kernels run natively on that GPU. Bandwidth counts each value read once and written once; its datasheet gives 3,350 GB/s. Up to 4,194,304 values the scan's input and output together fit the card's 50 MB cache." />
+        }
+    })
+}
+
