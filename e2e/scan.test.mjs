@@ -40,7 +40,7 @@ test('GPU: tile scans, three dispatches and the ordered compaction are exact; at
   const page = await LessonPage.open(site, 'scan', '&invocations=4000&workgroup=64');
   await page.gpuReady();
   await page.getByTestId('gpu-run').click();
-  await page.getByTestId('gpu-report').waitFor({ timeout: 120_000 });
+  await page.getByTestId('gpu-verdict').waitFor({ timeout: 120_000 });
   const verdict = page.getByTestId('gpu-verdict');
   assert.equal(await verdict.getAttribute('data-promise-held'), 'true', await page.text('gpu-verdict'));
   const rows = await page.getByTestId('gpu-tiles').locator('tbody tr').allTextContents();

@@ -1,6 +1,6 @@
-//! The scan lesson on the GPU, in one submission: each tile kernel once over the input, the
-//! three-dispatch large scan repeated inside one timed pass, and the ordered compaction; then
-//! `atomicAdd`'s compaction (the append lesson's kernel) on the same input, beside it.
+//! The scan lesson on the GPU, in two submissions: each tile kernel once over the input; then
+//! the three-dispatch large scan repeated inside one timed pass, and the ordered compaction.
+//! Then `atomicAdd`'s compaction (the append lesson's kernel) on the same input, beside it.
 
 use crate::gpu::buffers::{params_buffer, per_invocation_bytes, storage_buffer, storage_buffer_with, uniform_words};
 use crate::gpu::dispatch::{bind_whole, submit_and_read};
@@ -8,7 +8,7 @@ use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::PassTimer;
 use crate::gpu::{GpuContext, GpuError};
-use crate::lessons::scan::{compact, gpu_value, inclusive_scan, kernels, tile_run, tile_scans, ScanRun, ScanWay, MAX_WIDTH, SHOWN_KEPT, TILE_SUMS_WIDTH};
+use crate::lessons::scan::{compact, gpu_value, inclusive_scan, kernels, tile_run, tile_scans, ScanRun, ScanWay, TileRun, MAX_WIDTH, SHOWN_KEPT, TILE_SUMS_WIDTH};
 
 /// Refuses a workgroup the kernels cannot scan, with a message saying why.
 pub fn check_width(width: u32) -> Result<(), GpuError> {
@@ -23,42 +23,72 @@ pub fn input_values(n: u32) -> Vec<u32> {
     (0..n).map(gpu_value).collect()
 }
 
+/// The whole run: the tile kernels, then the rest ([`run_tiles`], then [`run_large`]).
 pub async fn run_scan(ctx: &GpuContext, params: GpuParams, repeats: u32) -> Result<ScanRun, GpuError> {
+    let tiles = run_tiles(ctx, params).await?;
+    run_large(ctx, params, repeats, tiles).await
+}
+
+/// Each tile kernel once over the whole input, into outputs of its own, in one submission:
+/// how each came out against the CPU's tiles. Quick, so a page shows it while the rest runs.
+pub async fn run_tiles(ctx: &GpuContext, params: GpuParams) -> Result<Vec<TileRun>, GpuError> {
     let (n, w) = (params.invocations, params.workgroup_size);
     check_width(w)?;
     let bytes = per_invocation_bytes(ctx, n)?;
     ctx.check_alive()?;
     let tiles = params.workgroups();
-    // As wide as the GPU allows: each invocation of the one workgroup walks its run of tiles
-    // one after another, so the wider, the shorter the runs.
-    let limits = &ctx.adapter.limits;
-    let sums_width = TILE_SUMS_WIDTH.min(limits.max_invocations_per_workgroup).min(limits.max_workgroup_size_x);
-    let mut tile_pipelines = Vec::new();
+    let mut pipelines = Vec::new();
     for way in ScanWay::ALL {
-        tile_pipelines.push(ctx.pipeline(way.kernel(), w).await?);
+        pipelines.push(ctx.pipeline(way.kernel(), w).await?);
     }
-    let sums = ctx.pipeline(kernels::TILE_SUMS, sums_width).await?;
+    let device = &ctx.device;
+    let values = input_values(n);
+    let input = storage_buffer_with(device, "input", &le_bytes(&values));
+    let of_values = uniform_words(device, &[n, 0]);
+    let outputs: Vec<wgpu::Buffer> = ScanWay::ALL.iter().map(|_| storage_buffer(device, "tile scan", bytes)).collect();
+    let groups: Vec<wgpu::BindGroup> = pipelines
+        .iter()
+        .zip(&outputs)
+        .map(|(p, out)| bind_whole(device, p, "tile scan", &[&input, out, &storage_buffer(device, "tile sums", 4 * u64::from(tiles)), &of_values]))
+        .collect();
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("tile scans"), timestamp_writes: None });
+        for (pipeline, group) in pipelines.iter().zip(&groups) {
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(tiles, 1, 1);
+        }
+    }
+    let copies: Vec<(&wgpu::Buffer, u64)> = outputs.iter().map(|b| (b, bytes)).collect();
+    let read = submit_and_read(ctx, scope, encoder, &copies).await?;
+    let want = tile_scans(&values, w as usize);
+    Ok(ScanWay::ALL.iter().zip(&read).map(|(&way, got)| tile_run(way, &u32s(got), &want, w as usize)).collect())
+}
+
+/// The large scan in three dispatches (scan each tile, scan the tiles' sums, add back),
+/// repeated `repeats` times inside one timed pass, then the ordered compaction, in one
+/// submission; `tiles` is what [`run_tiles`] found, carried into the result.
+pub async fn run_large(ctx: &GpuContext, params: GpuParams, repeats: u32, tiles: Vec<TileRun>) -> Result<ScanRun, GpuError> {
+    let (n, w) = (params.invocations, params.workgroup_size);
+    check_width(w)?;
+    let bytes = per_invocation_bytes(ctx, n)?;
+    ctx.check_alive()?;
+    let groups_of_tiles = params.workgroups();
+    let scan = ctx.pipeline(kernels::HILLIS_STEELE, w).await?;
+    let sums = ctx.pipeline(kernels::TILE_SUMS, TILE_SUMS_WIDTH).await?;
     let add = ctx.pipeline(kernels::ADD_BACK, w).await?;
     let device = &ctx.device;
     let values = input_values(n);
-    let input = storage_buffer_with(device, "input", &values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
-    let sums_bytes = 4 * u64::from(tiles);
-    let (of_values, of_flags, of_tiles) = (uniform_words(device, &[n, 0]), uniform_words(device, &[n, 1]), params_buffer(device, tiles));
-
-    // Each tile kernel once, into outputs of its own.
-    let tile_outputs: Vec<wgpu::Buffer> = ScanWay::ALL.iter().map(|_| storage_buffer(device, "tile scan", bytes)).collect();
-    let tile_groups: Vec<wgpu::BindGroup> = tile_pipelines
-        .iter()
-        .zip(&tile_outputs)
-        .map(|(p, out)| bind_whole(device, p, "tile scan", &[&input, out, &storage_buffer(device, "tile sums", sums_bytes), &of_values]))
-        .collect();
-
-    // The large scan, and the compaction: scan, scan the tiles' sums, add back.
+    let input = storage_buffer_with(device, "input", &le_bytes(&values));
+    let sums_bytes = 4 * u64::from(groups_of_tiles);
+    let (of_values, of_flags, of_tiles) = (uniform_words(device, &[n, 0]), uniform_words(device, &[n, 1]), params_buffer(device, groups_of_tiles));
     let kept = storage_buffer(device, "kept", bytes);
     let three = |label: &'static str, mode: &wgpu::Buffer| {
         let (out, tile_sums) = (storage_buffer(device, label, bytes), storage_buffer(device, "tile sums", sums_bytes));
         let groups = [
-            bind_whole(device, &tile_pipelines[0], label, &[&input, &out, &tile_sums, mode]),
+            bind_whole(device, &scan, label, &[&input, &out, &tile_sums, mode]),
             bind_whole(device, &sums, label, &[&tile_sums, &of_tiles]),
             bind_whole(device, &add, label, &[&input, &out, &tile_sums, &kept, mode]),
         ];
@@ -67,24 +97,15 @@ pub async fn run_scan(ctx: &GpuContext, params: GpuParams, repeats: u32) -> Resu
     let (large, large_groups) = three("large scan", &of_values);
     let (flags, flag_groups) = three("compaction", &of_flags);
     let run_three = |pass: &mut wgpu::ComputePass, groups: &[wgpu::BindGroup; 3]| {
-        for (pipeline, group, count) in [(&tile_pipelines[0], &groups[0], tiles), (&sums, &groups[1], 1), (&add, &groups[2], tiles)] {
+        for (pipeline, group, count) in [(&scan, &groups[0], groups_of_tiles), (&sums, &groups[1], 1), (&add, &groups[2], groups_of_tiles)] {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, group, &[]);
             pass.dispatch_workgroups(count, 1, 1);
         }
     };
-
     let timer = PassTimer::new(ctx);
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("tile scans"), timestamp_writes: None });
-        for (pipeline, group) in tile_pipelines.iter().zip(&tile_groups) {
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups(tiles, 1, 1);
-        }
-    }
     {
         // Every repeat starts again from the input, so each leaves the same sums.
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("large scan"), timestamp_writes: timer.as_ref().map(PassTimer::writes) });
@@ -96,25 +117,22 @@ pub async fn run_scan(ctx: &GpuContext, params: GpuParams, repeats: u32) -> Resu
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("compaction"), timestamp_writes: None });
         run_three(&mut pass, &flag_groups);
     }
-    let mut copies: Vec<(&wgpu::Buffer, u64)> = tile_outputs.iter().map(|b| (b, bytes)).collect();
-    copies.extend([(&large, bytes), (&flags, bytes), (&kept, bytes)]);
+    let mut copies: Vec<(&wgpu::Buffer, u64)> = vec![(&large, bytes), (&flags, bytes), (&kept, bytes)];
     if let Some(t) = &timer {
         t.resolve(&mut encoder);
         copies.push((t.buffer(), PassTimer::BYTES));
     }
     let read = submit_and_read(ctx, scope, encoder, &copies).await?;
-    let gpu_ns = timer.and_then(|_| read.get(6)).and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(repeats.max(1)));
+    let gpu_ns = timer.and_then(|_| read.get(3)).and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(repeats.max(1)));
 
-    let want_tiles = tile_scans(&values, w as usize);
-    let tile_runs = ScanWay::ALL.iter().zip(&read).map(|(&way, got)| tile_run(way, &u32s(got), &want_tiles, w as usize)).collect();
     let want = inclusive_scan(&values);
-    let got = u32s(&read[3]);
+    let got = u32s(&read[0]);
     let large_wrong = got.iter().zip(&want).filter(|(a, b)| a != b).count() as u32 + want.len().saturating_sub(got.len()) as u32;
-    let kept_count = u32s(&read[4]).last().copied().unwrap_or(0);
-    let kept_values = u32s(&read[5]);
+    let kept_count = u32s(&read[1]).last().copied().unwrap_or(0);
+    let kept_values = u32s(&read[2]);
     let kept_got = &kept_values[..(kept_count as usize).min(kept_values.len())];
     Ok(ScanRun {
-        tiles: tile_runs,
+        tiles,
         large_wrong,
         total: got.last().copied().unwrap_or(0),
         repeats: repeats.max(1),
@@ -123,6 +141,10 @@ pub async fn run_scan(ctx: &GpuContext, params: GpuParams, repeats: u32) -> Resu
         kept_in_order: kept_got == compact(&values).as_slice(),
         kept_first: kept_got.iter().take(SHOWN_KEPT).copied().collect(),
     })
+}
+
+fn le_bytes(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 /// Nanoseconds per copy of `params.invocations` values (each read once and written once),

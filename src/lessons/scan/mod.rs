@@ -76,9 +76,10 @@ pub fn cells_base(threads: usize) -> usize {
 /// The widest workgroup the kernels scan (their workgroup arrays' length).
 pub const MAX_WIDTH: u32 = 1024;
 
-/// The widest the one workgroup that scans the tiles' sums may be (each of its invocations
-/// takes a run of them first); narrower where the GPU allows less.
-pub const TILE_SUMS_WIDTH: u32 = MAX_WIDTH;
+/// The width of the one workgroup that scans the tiles' sums (each of its invocations takes a
+/// run of them first): the most every WebGPU device allows, so the page can prepare its
+/// pipeline before it knows the GPU.
+pub const TILE_SUMS_WIDTH: u32 = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScanWay {

@@ -5,9 +5,9 @@
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
-use crate::lessons::scan::gpu::{input_values, run_append_beside, run_scan};
+use crate::lessons::scan::gpu::{input_values, run_append_beside, run_large, run_tiles};
 use crate::lessons::scan::measured::{parse_scan_report, ScanColumns, H100_SCAN};
-use crate::lessons::scan::{cells_base, check, inclusive_scan, model_values, scan_bytes, AppendBeside, ScanRun, ScanWay};
+use crate::lessons::scan::{cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
@@ -81,7 +81,7 @@ const TEXT: &str = "<p><strong>Hillis–Steele.</strong> At offset 1 every threa
 <p><strong>Work-efficient.</strong> The up-sweep builds sums of blocks of 2, 4, 8 … at each block's end; the down-sweep carries each block's total into the block after it. About 2n additions in 2 log₂ n levels, and in each level no thread reads a cell another writes, so one barrier a level is enough. Where additions are cheap and barriers are not, Hillis–Steele can still be quicker on a small workgroup.</p>\n\
 <p><strong>Across workgroups.</strong> Workgroups cannot wait for each other (the grid-barrier lesson shows why), so a large scan takes three dispatches: scan each tile and keep its total, scan the totals in one workgroup, then add to every value the totals of the tiles before its own. The end of each dispatch is the barrier. A single pass is possible, each tile looking back at the tiles before it, but only with a fallback for a GPU that never runs the tile it waits for: WGSL promises no such progress.</p>\n\
 <p><strong>Ordered compaction.</strong> Scan 1 for each value to keep and 0 for the rest, and each kept value's sum is one past its place in the output. The append lesson keeps the same values with one <code>atomicAdd</code> each, in whatever order the GPU served them; the scan keeps them in input order.</p>\n\
-<p><strong>What an H100 did.</strong> With one barrier taken away and workgroups of 32, one warp each, no sum was wrong in five runs: a warp reads before it writes. With 64, 16 to 96 of 65,536 sums were wrong; with 256, over 7,000. Three dispatches scanned 8,388,608 values in 0.98 ms: 69 GB/s, counting each value read once and written once, where a plain copy of the same array ran at 727 GB/s and the card's datasheet gives 3,350 GB/s. So this scan reaches about a tenth of what copying the array costs: three passes, two of them with barriers, and a middle pass in one workgroup. One core of the same machine took 25 ms.</p>\n\
+<p><strong>What an H100 did.</strong> With one barrier taken away and workgroups of 32, one warp each, no sum was wrong in five runs: the 32 invocations of a warp ran their reads before their writes. With 64, 48 to 96 of 65,536 sums were wrong; with 256, over 7,000. Three dispatches scanned 8,388,608 values in 0.96 ms: 70 GB/s, counting each value read once and written once, where a plain copy of the same array ran at 729 GB/s and the card's datasheet gives 3,350 GB/s. So this scan runs at about a tenth of a copy's speed: three passes, two of them with barriers, and a middle pass in one workgroup. One core of the same machine took 36 ms.</p>\n\
 <p><strong>What is guaranteed on the GPU.</strong> Hillis–Steele, the sweeps and the three dispatches give exactly the CPU's sums on every GPU, and the compaction keeps the CPU's values in order. How many sums the one-barrier kernel gets wrong is what your GPU did; none is no proof that the barrier can go.</p>";
 
 /// Hillis–Steele in CUDA, as the reference articles write a block's scan.
@@ -91,10 +91,17 @@ const CUDA: &str = "__global__ void scan(const int *in, int *out) {\n    __share
 struct ScanResult {
     adapter: AdapterSummary,
     params: GpuParams,
+    /// The tile kernels alone: a first look while the rest runs.
+    first: Option<Vec<TileRun>>,
+    whole: Option<Whole>,
+    wall_ms: f64,
+}
+
+#[derive(Clone)]
+struct Whole {
     run: ScanRun,
     beside: AppendBeside,
     cpu_ms: f64,
-    wall_ms: f64,
 }
 
 #[component]
@@ -103,13 +110,17 @@ fn GpuScan(sizes: SizeFields) -> impl IntoView {
     crate::ui::gpu::warm(move || {
         let w = sizes.opened().workgroup_size;
         let mut k: Vec<_> = ScanWay::ALL.iter().map(|way| (way.kernel(), w)).collect();
-        k.push((crate::lessons::scan::kernels::ADD_BACK, w));
+        k.extend([(kernels::ADD_BACK, w), (kernels::TILE_SUMS, TILE_SUMS_WIDTH), (crate::lessons::append::Append::kernel(), w)]);
         k
     });
     let run = Callback::new(move |()| {
         job.start(sizes, move |ctx, params| async move {
+            // The tile kernels first, shown at once: where barriers are slow (a software
+            // adapter) the rest takes longer than a reader waits for a click.
             let t0 = now_ms();
-            let run = run_scan(&ctx, params, REPEATS).await?;
+            let tiles = run_tiles(&ctx, params).await?;
+            job.show_first(ScanResult { adapter: ctx.adapter.clone(), params, first: Some(tiles.clone()), whole: None, wall_ms: now_ms() - t0 });
+            let run = run_large(&ctx, params, REPEATS, tiles).await?;
             let beside = run_append_beside(&ctx, params).await?;
             let values = input_values(params.invocations);
             let c0 = now_ms();
@@ -117,7 +128,7 @@ fn GpuScan(sizes: SizeFields) -> impl IntoView {
                 std::hint::black_box(inclusive_scan(std::hint::black_box(&values)));
             }
             let cpu_ms = (now_ms() - c0) / f64::from(REPEATS);
-            Ok(ScanResult { adapter: ctx.adapter.clone(), params, run, beside, cpu_ms, wall_ms: now_ms() - t0 })
+            Ok(ScanResult { adapter: ctx.adapter.clone(), params, first: None, whole: Some(Whole { run, beside, cpu_ms }), wall_ms: now_ms() - t0 })
         })
     });
     view! {
@@ -137,23 +148,50 @@ fn way_label(way: ScanWay) -> &'static str {
 
 #[component]
 fn ScanReport(result: ScanResult) -> impl IntoView {
-    let ScanResult { adapter, params, run, beside, cpu_ms, wall_ms } = result;
-    let n = params.invocations;
-    let tiles = params.workgroups();
-    let held = check(&run, Some(&beside)).promise_held;
-    let one = run.tiles.iter().find(|t| t.way == ScanWay::OneBarrier).cloned();
-    let tile_rows = run
-        .tiles
+    let ScanResult { adapter, params, first, whole, wall_ms } = result;
+    match (first, whole) {
+        (_, Some(whole)) => view! { <WholeReport adapter=adapter params=params whole=whole wall_ms=wall_ms /> }.into_any(),
+        (Some(tiles), None) => view! {
+            <div class="run-report" data-testid="gpu-report" data-partial="true">
+                <TileTable tiles=tiles params=params />
+                <p class="muted">"The three dispatches, the compaction and atomicAdd are running…"</p>
+            </div>
+        }
+        .into_any(),
+        (None, None) => ().into_any(),
+    }
+}
+
+/// How each tile kernel's sums came out, and the first tile the one-barrier kernel got wrong.
+#[component]
+fn TileTable(tiles: Vec<TileRun>, params: GpuParams) -> impl IntoView {
+    let (n, groups) = (params.invocations, params.workgroups());
+    let rows = tiles
         .iter()
         .map(|t| {
             vec![
                 way_label(t.way).to_owned(),
                 format!("{} of {n}", t.wrong),
-                format!("{} of {tiles}", t.wrong_tiles),
+                format!("{} of {groups}", t.wrong_tiles),
                 if t.way.promised() { "exact, on every GPU" } else { "nothing" }.to_owned(),
             ]
         })
         .collect();
+    let first_wrong = tiles.iter().find(|t| t.way == ScanWay::OneBarrier).and_then(|t| t.first_wrong.clone());
+    view! {
+        <h4>"One tile per workgroup"</h4>
+        <TextTable headers=["way", "wrong sums", "tiles with one", "promised"].map(str::to_owned).to_vec() rows=rows test_id="gpu-tiles" />
+        {first_wrong.map(|tile| view! { <FirstWrongTile tile=tile width=params.workgroup_size /> })}
+    }
+}
+
+#[component]
+fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms: f64) -> impl IntoView {
+    let Whole { run, beside, cpu_ms } = whole;
+    let n = params.invocations;
+    let tiles = params.workgroups();
+    let held = check(&run, Some(&beside)).promise_held;
+    let one = run.tiles.iter().find(|t| t.way == ScanWay::OneBarrier).cloned();
     let (verdict, tone) = if !held {
         (
             "A way that every GPU must get right got a sum wrong (or the compaction lost its order): a bug of this GPU or its driver. The tables say where.".to_owned(),
@@ -180,9 +218,7 @@ fn ScanReport(result: ScanResult) -> impl IntoView {
     };
     view! {
         <div class="run-report" data-testid="gpu-report">
-            <h4>"One tile per workgroup"</h4>
-            <TextTable headers=["way", "wrong sums", "tiles with one", "promised"].map(str::to_owned).to_vec() rows=tile_rows test_id="gpu-tiles" />
-            {one.and_then(|t| t.first_wrong.clone().map(|tile| view! { <FirstWrongTile tile=tile width=params.workgroup_size /> }))}
+            <TileTable tiles=run.tiles.clone() params=params />
             <h4>"The whole array, in three dispatches"</h4>
             <Figures items=vec![
                 figure("Values × tile", format!("{n} in {tiles} tile(s) of {}", params.workgroup_size)),
