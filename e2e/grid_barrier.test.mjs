@@ -34,7 +34,7 @@ test('GPU: a sweep of 1 to 64 workgroups accounts for every workgroup; two dispa
   const page = await LessonPage.open(site, 'grid-barrier', '&invocations=4096&workgroup=64');
   await waitForGpu(page);
   await page.getByTestId('gpu-run').click();
-  await page.getByTestId('gpu-report').waitFor({ timeout: 120_000 });
+  await page.getByTestId('gpu-verdict').waitFor({ timeout: 120_000 });
   const verdict = page.getByTestId('gpu-verdict');
   assert.equal(await verdict.getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
   assert.equal(await verdict.getAttribute('data-promise-held'), 'true', await page.text('gpu-verdict'));

@@ -10,7 +10,7 @@ import { clickAndWait } from '../bench/webgpu_replay.mjs';
 const site = useSite();
 
 test('a long run shows a first look read back from the GPU, then the whole run replaces it', async () => {
-  for (const id of ['message-passing', 'histogram', 'reduction', 'litmus']) {
+  for (const id of ['message-passing', 'histogram', 'reduction', 'litmus', 'scan']) {
     const page = await openPage(site.browser, `${site.url}?lesson=${id}`);
     await waitForGpu(page, 'ready', { timeout: 120_000 });
     // Each report state the page went through during the run: first look or whole run (a new

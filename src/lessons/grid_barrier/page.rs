@@ -97,7 +97,15 @@ fn GpuSweep(sizes: SizeFields) -> impl IntoView {
         <RunForm sizes=sizes job=job on_run=run />
         {move || match job.result.get() {
             Some(r) => view! { <SweepReport result=r /> }.into_any(),
-            None => (!so_far.with(Vec::is_empty)).then(|| view! { <SweepTable runs=so_far.get() workgroup_size=sizes.opened().workgroup_size /> }).into_any(),
+            // The sizes done so far, each shown as it comes: a first look within moments.
+            None => (!so_far.with(Vec::is_empty))
+                .then(|| view! {
+                    <div class="run-report" data-testid="gpu-report" data-partial="true">
+                        <p class="notice" data-testid="gpu-first-look">"A first look: the grid sizes run so far, each shown as it comes back."</p>
+                        <SweepTable runs=so_far.get() workgroup_size=sizes.opened().workgroup_size />
+                    </div>
+                })
+                .into_any(),
         }}
     }
 }
@@ -157,7 +165,7 @@ fn SweepReport(result: SweepResult) -> impl IntoView {
         move || (format!("syncscope-grid-barrier-{}.json", params.invocations), crate::lessons::grid_barrier::export::sweep(&adapter, params, &runs, wall_ms).to_pretty())
     };
     view! {
-        <div class="run-report" data-testid="gpu-report">
+        <div class="run-report" data-testid="gpu-report" data-partial="false">
             <SweepTable runs=runs.clone() workgroup_size=params.workgroup_size />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=consistent.to_string() data-promise-held=held.to_string()
                 data-first-give-up=first.map_or(String::new(), |w| w.to_string())>{verdict}</p>

@@ -153,8 +153,8 @@ fn ScanReport(result: ScanResult) -> impl IntoView {
         (_, Some(whole)) => view! { <WholeReport adapter=adapter params=params whole=whole wall_ms=wall_ms /> }.into_any(),
         (Some(tiles), None) => view! {
             <div class="run-report" data-testid="gpu-report" data-partial="true">
+                <p class="notice" data-testid="gpu-first-look">"A first look: the tile kernels, read back while the three dispatches, the compaction and atomicAdd run."</p>
                 <TileTable tiles=tiles params=params />
-                <p class="muted">"The three dispatches, the compaction and atomicAdd are running…"</p>
             </div>
         }
         .into_any(),
@@ -217,7 +217,7 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
         move || (format!("syncscope-scan-{n}.json"), crate::lessons::scan::export::run(&adapter, params, &run, &beside, cpu_ms, wall_ms).to_pretty())
     };
     view! {
-        <div class="run-report" data-testid="gpu-report">
+        <div class="run-report" data-testid="gpu-report" data-partial="false">
             <TileTable tiles=run.tiles.clone() params=params />
             <h4>"The whole array, in three dispatches"</h4>
             <Figures items=vec![
