@@ -236,7 +236,7 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
                 figure("atomicAdd's slots out of input order", format!("{} of {}", beside.out_of_place, beside.count)).id("gpu-append-out-of-place"),
             ] />
             <TextTable headers=["way", "first kept values"].map(str::to_owned).to_vec() rows=compaction test_id="gpu-kept-first" />
-            <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-promise-held=held.to_string()>{verdict}</p>
+            <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=held.to_string() data-promise-held=held.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
