@@ -225,7 +225,7 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
                 figure("Wrong running totals", run.large_wrong.to_string()).id("gpu-large-wrong"),
                 figure("Last running total", run.total.to_string()).id("gpu-total"),
                 figure("GPU, per scan", gpu_ms.map_or("no timestamps on this adapter".to_owned(), |ms| format!("{ms:.3} ms"))).timed_on(&adapter),
-                figure("As bandwidth", gpu_ms.map_or("—".to_owned(), |ms| format!("{:.1} GB/s", scan_bytes(n) / (ms * 1e6)))).timed_on(&adapter),
+                figure("As bandwidth", gpu_ms.map_or("—".to_owned(), |ms| bandwidth(scan_bytes(n) / (ms * 1e6)))).timed_on(&adapter),
                 figure("This browser's CPU, per scan", format!("{cpu_ms:.3} ms")).id("cpu-ms"),
             ] />
             <h4>"Ordered compaction, beside atomicAdd"</h4>
@@ -240,6 +240,15 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
             <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
+    }
+}
+
+/// GB/s, or MB/s where that would read 0.0 (a software adapter, a small array).
+fn bandwidth(gb_per_s: f64) -> String {
+    if gb_per_s >= 0.1 {
+        format!("{gb_per_s:.1} GB/s")
+    } else {
+        format!("{:.1} MB/s", gb_per_s * 1e3)
     }
 }
 
