@@ -57,3 +57,14 @@ test('GPU: tile scans, three dispatches and the ordered compaction are exact; at
   await page.locator('.gpu-panel').screenshot({ path: screenshotPath('scan-gpu') });
   assert.deepEqual(page.errors, []);
 });
+
+test('GPU: a tile that is no power of two is refused with a reason, and the next run works', async () => {
+  const page = await LessonPage.open(site, 'scan', '&invocations=1000&workgroup=48');
+  await page.runOnGpu();
+  assert.match(await page.text('gpu-error'), /power of two from 2 to 1024, not 48/);
+  await page.getByTestId('gpu-workgroup').fill('32');
+  await page.runOnGpu();
+  await page.getByTestId('gpu-verdict').waitFor({ timeout: 120_000 });
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
+  assert.deepEqual(page.errors, []);
+});
