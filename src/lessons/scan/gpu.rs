@@ -8,7 +8,7 @@ use crate::gpu::params::GpuParams;
 use crate::gpu::readback::u32s;
 use crate::gpu::PassTimer;
 use crate::gpu::{GpuContext, GpuError};
-use crate::lessons::scan::{compact, gpu_value, inclusive_scan, kernels, tile_run, tile_scans, ScanRun, ScanWay, TileRun, MAX_WIDTH, SHOWN_KEPT, TILE_SUMS_WIDTH};
+use crate::lessons::scan::{compact, gpu_value, inclusive_scan, kernels, tile_run, tile_scans, ScanRun, ScanWay, TileRun, MAX_WIDTH, TILE_SUMS_WIDTH};
 
 /// Refuses a workgroup the kernels cannot scan, with a message saying why.
 pub fn check_width(width: u32) -> Result<(), GpuError> {
@@ -139,7 +139,7 @@ pub async fn run_large(ctx: &GpuContext, params: GpuParams, repeats: u32, tiles:
         gpu_ns,
         kept: kept_count,
         kept_in_order: kept_got == compact(&values).as_slice(),
-        kept_first: kept_got.iter().take(SHOWN_KEPT).copied().collect(),
+        kept_values: kept_got.to_vec(),
     })
 }
 

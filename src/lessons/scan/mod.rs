@@ -315,7 +315,8 @@ pub struct ScanRun {
     /// The compaction: how many it kept, and whether they are exactly the kept inputs in order.
     pub kept: u32,
     pub kept_in_order: bool,
-    pub kept_first: Vec<u32>,
+    /// Every kept value, in the slots the compaction wrote.
+    pub kept_values: Vec<u32>,
 }
 
 /// `atomicAdd`'s compaction (the append lesson's kernel) on the same input.
@@ -326,11 +327,22 @@ pub struct AppendBeside {
     pub same_values: bool,
     /// Slots whose value differs from the ordered compaction's: the order the GPU served.
     pub out_of_place: u32,
-    pub first: Vec<u32>,
+    /// The first slot whose value differs from the ordered compaction's, if any: where the
+    /// page shows the two side by side.
+    pub first_apart: Option<usize>,
+    /// Every kept value, in the slots `atomicAdd` handed out.
+    pub values: Vec<u32>,
 }
 
-/// Kept values each way that the page draws.
+/// Kept values each way that the page shows side by side, from the first slot where they part.
 pub const SHOWN_KEPT: usize = 12;
+
+/// The slots the page shows side by side: `SHOWN_KEPT` of them from the first where the two
+/// compactions part (from the start where they never do), within `count`.
+pub fn shown_slots(first_apart: Option<usize>, count: usize) -> std::ops::Range<usize> {
+    let start = first_apart.unwrap_or(0).min(count.saturating_sub(SHOWN_KEPT));
+    start..(start + SHOWN_KEPT).min(count)
+}
 
 pub fn append_beside(output: &[u32], count: u32, ordered: &[u32]) -> AppendBeside {
     let got = &output[..(count as usize).min(output.len())];
@@ -339,7 +351,8 @@ pub fn append_beside(output: &[u32], count: u32, ordered: &[u32]) -> AppendBesid
     a.sort_unstable();
     b.sort_unstable();
     let out_of_place = got.iter().zip(ordered).filter(|(x, y)| x != y).count() as u32;
-    AppendBeside { count, same_values: a == b, out_of_place, first: got.iter().take(SHOWN_KEPT).copied().collect() }
+    let first_apart = got.iter().zip(ordered).position(|(x, y)| x != y);
+    AppendBeside { count, same_values: a == b, out_of_place, first_apart, values: got.to_vec() }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

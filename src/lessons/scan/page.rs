@@ -7,7 +7,7 @@ use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::scan::gpu::{input_values, run_append_beside, run_large, run_tiles};
 use crate::lessons::scan::measured::{parse_scan_report, ScanColumns, H100_SCAN};
-use crate::lessons::scan::{cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
+use crate::lessons::scan::{cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, shown_slots, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
@@ -208,10 +208,15 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
         (format!("Every promised sum is exact: both tile scans and all {n} running totals of the three dispatches, ending at {}.{missing}", run.total), "ok")
     };
     let gpu_ms = run.gpu_ns.map(|ns| ns / 1e6);
-    let compaction = vec![
-        vec!["scan (input order)".to_owned(), list(&run.kept_first)],
-        vec!["atomicAdd (order served)".to_owned(), list(&beside.first)],
-    ];
+    // Side by side from the first slot where they part: before it the two may agree for a
+    // while (a software adapter serves its first workgroup in order).
+    let slots = shown_slots(beside.first_apart, run.kept_values.len().min(beside.values.len()));
+    let shown = |v: &[u32]| list(v.get(slots.clone()).unwrap_or_default());
+    let compaction = vec![vec!["scan (input order)".to_owned(), shown(&run.kept_values)], vec!["atomicAdd (order served)".to_owned(), shown(&beside.values)]];
+    let apart = match beside.first_apart {
+        Some(slot) => format!("Slots {} to {}: the first {slot} slot(s) held the same values both ways, and here they part.", slots.start, slots.end.saturating_sub(1)),
+        None => "The first slots: atomicAdd served them all in input order this time.".to_owned(),
+    };
     let export = {
         let (adapter, run, beside) = (adapter.clone(), run.clone(), beside.clone());
         move || (format!("syncscope-scan-{n}.json"), crate::lessons::scan::export::run(&adapter, params, &run, &beside, cpu_ms, wall_ms).to_pretty())
@@ -235,7 +240,8 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
                 figure("atomicAdd kept", format!("{}, the same values: {}", beside.count, if beside.same_values { "yes" } else { "no" })).id("gpu-append-count"),
                 figure("atomicAdd's slots out of input order", format!("{} of {}", beside.out_of_place, beside.count)).id("gpu-append-out-of-place"),
             ] />
-            <TextTable headers=["way", "first kept values"].map(str::to_owned).to_vec() rows=compaction test_id="gpu-kept-first" />
+            <p class="muted" data-testid="gpu-kept-apart">{apart}</p>
+            <TextTable headers=["way", "kept values"].map(str::to_owned).to_vec() rows=compaction test_id="gpu-kept-first" />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=held.to_string() data-promise-held=held.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />

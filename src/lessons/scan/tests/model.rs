@@ -81,3 +81,19 @@ fn tile_runs_count_wrong_sums_and_keep_the_first_wrong_tile() {
     assert_eq!(wrong.first_wrong, Some((1, vec![(5, 5), (11, 11), (99, 18), (98, 26)])));
     assert_eq!(tile_run(ScanWay::OneBarrier, &want[..6], &want, 4).wrong, 2, "sums never written count as wrong");
 }
+
+#[test]
+fn the_compactions_are_shown_from_the_first_slot_where_they_part() {
+    use crate::lessons::scan::{append_beside, shown_slots, SHOWN_KEPT};
+    let ordered = [5, 6, 7, 8, 9];
+    let served = append_beside(&[5, 6, 8, 7, 9, 0], 5, &ordered);
+    assert_eq!((served.same_values, served.out_of_place, served.first_apart), (true, 2, Some(2)));
+    assert_eq!(served.values, vec![5, 6, 8, 7, 9], "only the slots atomicAdd handed out");
+    assert!(!append_beside(&[5, 6, 7, 8, 1], 5, &ordered).same_values);
+    assert_eq!(append_beside(&ordered, 5, &ordered).first_apart, None);
+    assert_eq!(shown_slots(Some(2), 5), 0..5, "fewer than a row: all of them");
+    assert_eq!(shown_slots(Some(40), 100), 40..40 + SHOWN_KEPT);
+    assert_eq!(shown_slots(Some(95), 100), 100 - SHOWN_KEPT..100, "a full row at the end");
+    assert_eq!(shown_slots(None, 100), 0..SHOWN_KEPT);
+    assert_eq!(shown_slots(None, 0), 0..0);
+}
