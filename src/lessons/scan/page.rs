@@ -214,7 +214,8 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
     let shown = |v: &[u32]| list(v.get(slots.clone()).unwrap_or_default());
     let compaction = vec![vec!["scan (input order)".to_owned(), shown(&run.kept_values)], vec!["atomicAdd (order served)".to_owned(), shown(&beside.values)]];
     let apart = match beside.first_apart {
-        Some(slot) => format!("Slots {} to {}: the first {slot} slot(s) held the same values both ways, and here they part.", slots.start, slots.end.saturating_sub(1)),
+        Some(0) => format!("Slots 0 to {}: the two part at the very first slot.", slots.end.saturating_sub(1)),
+        Some(slot) => format!("Slots {} to {}: the first {slot} held the same values both ways; at slot {slot} they part.", slots.start, slots.end.saturating_sub(1)),
         None => "The first slots: atomicAdd served them all in input order this time.".to_owned(),
     };
     let export = {
