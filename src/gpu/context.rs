@@ -19,6 +19,17 @@ pub struct AdapterSummary {
     pub driver: String,
     pub has_timestamps: bool,
     pub limits: ComputeLimitsSummary,
+    /// The subgroup sizes the adapter reports, when the device has the `subgroups` feature;
+    /// `None` when it has not (Firefox, an adapter without it). What size a kernel really ran in
+    /// is read back from the kernel, never assumed from these.
+    pub subgroups: Option<SubgroupSizes>,
+}
+
+/// The smallest and largest subgroup an adapter says it may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubgroupSizes {
+    pub min: u32,
+    pub max: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,8 +92,13 @@ impl GpuContext {
             .await
             .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
 
-        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        // Natively wgpu asks for subgroups like any feature. In the browser wgpu 30 drops
+        // SUBGROUP from its device request, so the page's own wrapper asks for it instead
+        // (ask_browser_for_subgroups) and the JS device is asked whether it came.
+        let features = adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP);
         let limits = adapter.limits();
+        #[cfg(target_arch = "wasm32")]
+        ask_browser_for_subgroups();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("syncscope"),
@@ -105,6 +121,11 @@ impl GpuContext {
 
         let info = adapter.get_info();
         #[cfg(target_arch = "wasm32")]
+        let has_subgroups = browser_device_has_subgroups(&device);
+        #[cfg(not(target_arch = "wasm32"))]
+        let has_subgroups = features.contains(wgpu::Features::SUBGROUP);
+        let subgroups = has_subgroups.then_some(SubgroupSizes { min: info.subgroup_min_size, max: info.subgroup_max_size });
+        #[cfg(target_arch = "wasm32")]
         let browser_label = browser_adapter_label().await;
         #[cfg(not(target_arch = "wasm32"))]
         let browser_label: Option<String> = None;
@@ -120,6 +141,7 @@ impl GpuContext {
             is_cpu: info.device_type == wgpu::DeviceType::Cpu,
             driver: [info.driver.as_str(), info.driver_info.as_str()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" "),
             has_timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
+            subgroups,
             limits: ComputeLimitsSummary {
                 max_workgroup_size_x: limits.max_compute_workgroup_size_x,
                 max_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
@@ -281,7 +303,8 @@ impl GpuContext {
     pub async fn compile(&self, file: &'static str, source: &str, workgroup_size: u32) -> Result<wgpu::ComputePipeline, GpuError> {
         self.check_alive()?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(file), source: wgpu::ShaderSource::Wgsl(source.into()) });
+        let source = native_wgsl(source);
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(file), source: wgpu::ShaderSource::Wgsl(source) });
         let constants = [("workgroup_size", f64::from(workgroup_size))];
         let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(file),
@@ -307,6 +330,49 @@ impl GpuContext {
         }
         Err(GpuError::Shader { file, message })
     }
+}
+
+/// The WGSL a kernel file holds, as this build's compiler takes it. The browser takes the file as
+/// it is. naga (wgpu's compiler natively) rejects the `enable subgroups;` directive that the
+/// browser requires (gfx-rs/wgpu#5555) yet accepts the subgroup built-ins, so natively that one
+/// line is dropped: one source for both, nothing else changed.
+pub fn native_wgsl(source: &str) -> std::borrow::Cow<'_, str> {
+    if cfg!(target_arch = "wasm32") || !source.contains("enable subgroups;") {
+        return source.into();
+    }
+    source.lines().filter(|l| l.trim() != "enable subgroups;").map(|l| format!("{l}\n")).collect::<String>().into()
+}
+
+/// wgpu 30's browser backend builds `requiredFeatures` from a table that lacks `subgroups`
+/// (gfx-rs/wgpu#10146), so this wraps `GPUAdapter.prototype.requestDevice`, once, to add the
+/// feature whenever the adapter offers it. wgpu hands WGSL to the browser untouched, so the
+/// device's feature is all the subgroup kernels need.
+#[cfg(target_arch = "wasm32")]
+fn ask_browser_for_subgroups() {
+    const WRAP: &str = "const A = globalThis.GPUAdapter; if (!A || A.prototype.__syncscopeSubgroups) return; \
+        const request = A.prototype.requestDevice; \
+        A.prototype.requestDevice = function (descriptor) { \
+            const d = Object.assign({}, descriptor || {}); \
+            const wanted = Array.from(d.requiredFeatures || []); \
+            if (this.features.has('subgroups') && !wanted.includes('subgroups')) wanted.push('subgroups'); \
+            d.requiredFeatures = wanted; \
+            return request.call(this, d); \
+        }; \
+        A.prototype.__syncscopeSubgroups = true;";
+    let _ = js_sys::Function::new_no_args(WRAP).call0(&wasm_bindgen::JsValue::UNDEFINED);
+}
+
+/// Whether the browser's device has the `subgroups` feature: asked of the JS device, since
+/// wgpu's own feature set never lists it there.
+#[cfg(target_arch = "wasm32")]
+fn browser_device_has_subgroups(device: &wgpu::Device) -> bool {
+    use js_sys::Reflect;
+    use wasm_bindgen::JsCast;
+    let Some(js) = device.as_webgpu() else { return false };
+    let js: &wasm_bindgen::JsValue = js.as_ref();
+    let Ok(features) = Reflect::get(js, &"features".into()) else { return false };
+    let Ok(has) = Reflect::get(&features, &"has".into()).and_then(|f| f.dyn_into::<js_sys::Function>().map_err(Into::into)) else { return false };
+    has.call1(&features, &"subgroups".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false)
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -43,6 +43,7 @@ pages! {
         atomic_ops,
         barrier,
         reduction,
+        subgroups,
         tiled,
         histogram,
         spinlock,

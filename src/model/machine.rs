@@ -1,7 +1,7 @@
 //! The state of a few model threads and one step of one of them.
 
 use super::atomics::RmwOp;
-use super::program::{Addr, Instr, Program};
+use super::program::{Addr, Instr, Program, SubgroupOp};
 use std::sync::Arc;
 
 /// Where a thread stands.
@@ -11,6 +11,9 @@ pub enum ThreadStatus {
     Ready,
     /// It arrived at a barrier and waits for the others.
     AtBarrier,
+    /// It reached a subgroup operation and waits for the lanes of its subgroup that may still
+    /// come to it (see [`SubgroupOp`]).
+    InSubgroupOp,
     /// It ran past its last instruction.
     Done,
 }
@@ -90,6 +93,21 @@ pub enum Effect {
     BarrierReleased {
         threads: usize,
     },
+    /// A lane reached a subgroup operation while lanes of its subgroup may still come to it.
+    SubgroupArrived {
+        op: SubgroupOp,
+        subgroup: usize,
+        waiting: usize,
+    },
+    /// The active lanes of a subgroup took the operation together; `result` is what this
+    /// thread received (for the election, 1 if it was elected).
+    SubgroupDone {
+        op: SubgroupOp,
+        subgroup: usize,
+        /// The threads that took part, one bit each (thread `t` is bit `t`).
+        lanes: u64,
+        result: i64,
+    },
 }
 
 /// One thread's step: which thread, which instruction, what happened.
@@ -139,6 +157,9 @@ pub struct Machine {
     pub memory: Vec<i64>,
     /// Threads that have arrived at the current barrier and not yet been released.
     pub barrier_arrivals: usize,
+    /// Lanes per subgroup: thread `t` is lane `t % subgroup_size` of subgroup
+    /// `t / subgroup_size`. Only subgroup operations read it.
+    pub subgroup_size: usize,
 }
 
 impl Machine {
@@ -146,7 +167,24 @@ impl Machine {
         let regs = program.register_names.len();
         let status = if program.is_empty() { ThreadStatus::Done } else { ThreadStatus::Ready };
         let end = program.len();
-        Machine { threads: vec![ThreadState { pc: 0, regs: vec![0; regs], status, end }; threads], memory, barrier_arrivals: 0, program }
+        Machine {
+            threads: vec![ThreadState { pc: 0, regs: vec![0; regs], status, end }; threads],
+            memory,
+            barrier_arrivals: 0,
+            subgroup_size: threads.max(1),
+            program,
+        }
+    }
+
+    /// The same machine with subgroups of `size` lanes (at least 1).
+    pub fn with_subgroup_size(mut self, size: usize) -> Self {
+        self.subgroup_size = size.max(1);
+        self
+    }
+
+    /// The subgroup thread `t` belongs to, and its lane in it.
+    pub fn subgroup_of(&self, t: usize) -> (usize, usize) {
+        (t / self.subgroup_size, t % self.subgroup_size)
     }
 
     /// A machine whose thread `t` runs only `blocks[t]`, the lines from its start up to its end:
@@ -161,7 +199,8 @@ impl Machine {
                 ThreadState { pc, regs: vec![0; regs], status, end: b.end.min(program.len()) }
             })
             .collect();
-        Machine { threads, memory, barrier_arrivals: 0, program }
+        let subgroup_size = blocks.len().max(1);
+        Machine { threads, memory, barrier_arrivals: 0, subgroup_size, program }
     }
 
     pub fn program(&self) -> &Arc<Program> {
@@ -172,9 +211,14 @@ impl Machine {
         self.threads.iter().all(|t| t.status == ThreadStatus::Done)
     }
 
-    /// Threads that may take a step now, in thread order.
+    /// Threads that may take a step now, in thread order: those ready, and those waiting at a
+    /// subgroup operation that no lane can still come to (their step completes it).
     pub fn ready_threads(&self) -> impl Iterator<Item = usize> + '_ {
-        self.threads.iter().enumerate().filter(|(_, t)| t.status == ThreadStatus::Ready).map(|(i, _)| i)
+        self.threads
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| t.status == ThreadStatus::Ready || (t.status == ThreadStatus::InSubgroupOp && self.nobody_else_coming(*i)))
+            .map(|(i, _)| i)
     }
 
     /// Runs one instruction of thread `t`.
@@ -183,6 +227,8 @@ impl Machine {
         match thread.status {
             ThreadStatus::Done => return Err(StepError::Finished(t)),
             ThreadStatus::AtBarrier => return Err(StepError::Waiting(t)),
+            ThreadStatus::InSubgroupOp if self.nobody_else_coming(t) => return Ok(self.complete_subgroup_op(t)),
+            ThreadStatus::InSubgroupOp => return Err(StepError::Waiting(t)),
             ThreadStatus::Ready => {}
         }
         let pc = thread.pc;
@@ -402,6 +448,36 @@ impl Machine {
                 let on = d > 0 && t as i64 >= d && (t as i64 + 1) % (2 * d) == d;
                 return Ok(self.branch(t, pc, !on, end));
             }
+            Instr::Subgroup(_) => return Ok(self.arrive_at_subgroup_op(t)),
+            Instr::SetIfAtLeast { reg, from, limit } => {
+                let regs = &mut self.threads[t].regs;
+                regs[reg] = i64::from(regs[from] >= limit);
+                Effect::Computed { value: regs[reg] }
+            }
+            Instr::CountBitsBelowLane { reg, mask } => {
+                let lane = self.subgroup_of(t).1;
+                let regs = &mut self.threads[t].regs;
+                regs[reg] = i64::from((regs[mask] & ((1i64 << lane.min(62)) - 1)).count_ones());
+                Effect::Computed { value: regs[reg] }
+            }
+            Instr::ReserveBits { reg, addr, mask } => {
+                let add = i64::from(self.threads[t].regs[mask].count_ones());
+                let held = self.read(addr)?;
+                self.write(addr, held + add)?;
+                self.threads[t].regs[reg] = held;
+                Effect::AtomicAdded { addr, old: held, new: held + add }
+            }
+            Instr::LoadNextLane { base, reg, .. } => {
+                let mates = self.subgroup_mates(t);
+                let next = if t + 1 < mates.end { t + 1 } else { mates.start };
+                let value = self.read(base + next)?;
+                self.threads[t].regs[reg] = value;
+                Effect::Loaded { addr: base + next, value }
+            }
+            Instr::IfNonZero { reg, end } => {
+                let skipped = self.threads[t].regs[reg] == 0;
+                return Ok(self.branch(t, pc, skipped, end));
+            }
             Instr::TryLock { addr, got } => {
                 let held = self.read(addr)?;
                 let swapped = held == 0;
@@ -479,6 +555,87 @@ impl Machine {
         Event { thread: t, pc, effect: Effect::BarrierReleased { threads: waiting.len() } }
     }
 
+    /// The lanes of `t`'s subgroup other than `t`.
+    fn subgroup_mates(&self, t: usize) -> std::ops::Range<usize> {
+        let first = self.subgroup_of(t).0 * self.subgroup_size;
+        first..(first + self.subgroup_size).min(self.threads.len())
+    }
+
+    /// Whether no other lane of `t`'s subgroup can still come to the subgroup operation `t`
+    /// stands at: each has arrived there, finished, waits elsewhere, or stands past the line
+    /// (it skipped it, and no jump below it leads back). A lane still before the line, ready or
+    /// at a barrier, may yet come, and so may one in a loop that takes the line again.
+    fn nobody_else_coming(&self, t: usize) -> bool {
+        let at = self.threads[t].pc;
+        self.subgroup_mates(t).filter(|&o| o != t).all(|o| {
+            let other = &self.threads[o];
+            match other.status {
+                ThreadStatus::Done => true,
+                ThreadStatus::InSubgroupOp => true,
+                ThreadStatus::Ready | ThreadStatus::AtBarrier => other.pc > at && !self.program.may_return(other.pc, at),
+            }
+        })
+    }
+
+    /// Thread `t` reaches the subgroup operation at its line: it waits, unless no lane can still
+    /// come, when its arrival completes the operation.
+    fn arrive_at_subgroup_op(&mut self, t: usize) -> Event {
+        self.threads[t].status = ThreadStatus::InSubgroupOp;
+        if self.nobody_else_coming(t) {
+            return self.complete_subgroup_op(t);
+        }
+        let pc = self.threads[t].pc;
+        let Instr::Subgroup(op) = self.program.lines[pc].instr else { unreachable!("arrive_at_subgroup_op off a subgroup line") };
+        let waiting = self.subgroup_mates(t).filter(|&o| self.threads[o].status == ThreadStatus::InSubgroupOp && self.threads[o].pc == pc).count();
+        Event { thread: t, pc, effect: Effect::SubgroupArrived { op, subgroup: self.subgroup_of(t).0, waiting } }
+    }
+
+    /// The lanes of `t`'s subgroup waiting at `t`'s line take the operation together: each
+    /// gets its result and goes on (or, for the election, all but the first skip the block).
+    fn complete_subgroup_op(&mut self, t: usize) -> Event {
+        let pc = self.threads[t].pc;
+        let Instr::Subgroup(op) = self.program.lines[pc].instr else { unreachable!("complete_subgroup_op off a subgroup line") };
+        let active: Vec<usize> = self.subgroup_mates(t).filter(|&o| self.threads[o].status == ThreadStatus::InSubgroupOp && self.threads[o].pc == pc).collect();
+        let base = self.subgroup_of(t).0 * self.subgroup_size;
+        let regs: Vec<Vec<i64>> = active.iter().map(|&o| self.threads[o].regs.clone()).collect();
+        let of = |lane_thread: usize| active.iter().position(|&o| o == lane_thread).map(|i| &regs[i]);
+        let mut results = Vec::with_capacity(active.len());
+        for (i, &o) in active.iter().enumerate() {
+            let result = match op {
+                SubgroupOp::Add { value, .. } => regs.iter().map(|r| r[value]).sum(),
+                SubgroupOp::Ballot { pred, .. } => active.iter().zip(&regs).filter(|(_, r)| r[pred] != 0).map(|(&l, _)| 1i64 << ((l - base) % 62)).sum(),
+                // WGSL leaves a shuffle from a lane that is not active indeterminate; the model
+                // gives 0, so a subgroup with fewer lanes than its size still sums what it has.
+                SubgroupOp::ShuffleXor { value, mask, .. } => {
+                    let partner = base + (((o - base) as i64) ^ regs[i][mask]) as usize;
+                    of(partner).map_or(0, |r| r[value])
+                }
+                SubgroupOp::BroadcastFirst { value, .. } => regs[0][value],
+                SubgroupOp::Elect { .. } => i64::from(i == 0),
+            };
+            results.push(result);
+        }
+        let mut lanes = 0u64;
+        for (&o, &result) in active.iter().zip(&results) {
+            lanes |= 1u64 << (o % 64);
+            match op {
+                SubgroupOp::Add { reg, .. } | SubgroupOp::Ballot { reg, .. } | SubgroupOp::ShuffleXor { reg, .. } | SubgroupOp::BroadcastFirst { reg, .. } => {
+                    self.threads[o].regs[reg] = result;
+                    self.advance(o);
+                }
+                SubgroupOp::Elect { end } if result == 0 => {
+                    let thread = &mut self.threads[o];
+                    thread.pc = end;
+                    thread.status = if end >= thread.end { ThreadStatus::Done } else { ThreadStatus::Ready };
+                    Self::past_the_end(thread, self.program.len());
+                }
+                SubgroupOp::Elect { .. } => self.advance(o),
+            }
+        }
+        let result = active.iter().position(|&o| o == t).map_or(0, |i| results[i]);
+        Event { thread: t, pc, effect: Effect::SubgroupDone { op, subgroup: self.subgroup_of(t).0, lanes, result } }
+    }
+
     /// A sentence for screen readers and the step log, e.g. "thread 2 loads 5 from counter".
     pub fn narrate(&self, event: &Event) -> String {
         let cell = |a: Addr| self.program.memory_names.get(a).map_or("memory", String::as_str);
@@ -517,6 +674,19 @@ impl Machine {
             Effect::Copied { from, addr, value } => format!("thread {t} copies {value} from {} to {}", cell(*from), cell(*addr)),
             Effect::BarrierReleased { threads } => {
                 format!("thread {t} arrives last: the barrier releases all {threads} threads")
+            }
+            Effect::SubgroupArrived { op, subgroup, waiting } => {
+                format!("thread {t} reaches {} and waits for subgroup {subgroup}'s other lanes ({waiting} there)", op.function())
+            }
+            Effect::SubgroupDone { op, subgroup, lanes, result } => {
+                let n = lanes.count_ones();
+                let what = match op {
+                    SubgroupOp::Elect { .. } if *result == 1 => format!("thread {t} is elected"),
+                    SubgroupOp::Elect { .. } => format!("thread {t} is not elected"),
+                    SubgroupOp::Ballot { .. } => format!("the mask is {result:b}"),
+                    _ => format!("thread {t} gets {result}"),
+                };
+                format!("subgroup {subgroup}'s {n} active lane(s) take {} together: {what}", op.function())
             }
         }
     }

@@ -12,7 +12,7 @@ mod trace;
 
 pub use atomics::{IntType, RmwOp};
 pub use machine::{Effect, Event, Machine, StepError, ThreadState, ThreadStatus};
-pub use program::{above, bits_of, f32_of, float_text, Addr, Instr, Line, MemoryGrid, Program, Reg, Space, Span, TileIndex};
+pub use program::{above, bits_of, f32_of, float_text, Addr, Instr, Line, MemoryGrid, Program, Reg, Space, Span, SubgroupOp, TileIndex};
 pub use replay::{AccessRecord, ReplayAccess, ReplayError, ReplayLane, ReplayStep, ReplayTimeline};
 pub use schedule::{splitmix64, Schedule};
 pub use session::{Session, MAX_TICKS};

@@ -111,6 +111,56 @@ pub enum Instr {
     /// `if id >= d && (id + 1) % (2 * d) == d { … }` with `d` in `reg`: only the thread `d`
     /// past the end of a block goes on, the others go to `end` (the down-sweep).
     IfIdMidBlock { reg: Reg, end: usize },
+    /// One of the subgroup operations: the lanes of a subgroup that are active here take it
+    /// together (see [`SubgroupOp`]).
+    Subgroup(SubgroupOp),
+    /// `reg = select(0, 1, from >= limit)` — a keep-flag.
+    SetIfAtLeast { reg: Reg, from: Reg, limit: i64 },
+    /// `reg = countOneBits(mask & ((1u << lane) - 1u))` — the set bits below the lane's own:
+    /// its place among the lanes a ballot chose.
+    CountBitsBelowLane { reg: Reg, mask: Reg },
+    /// `reg = atomicAdd(&memory[addr], countOneBits(mask))` — room for every lane a ballot chose.
+    ReserveBits { reg: Reg, addr: Addr, mask: Reg },
+    /// `if reg != 0 { … }`: with 0 the block is skipped, to `end`.
+    IfNonZero { reg: Reg, end: usize },
+    /// `reg = array[next lane]` — the cell of the next lane of the thread's own subgroup
+    /// (the last lane's next is lane 0), in an array of one cell per thread.
+    LoadNextLane { array: &'static str, base: Addr, reg: Reg },
+}
+
+/// A subgroup operation. A lane that reaches one waits until no lane of its subgroup can still
+/// come to it (every other lane has arrived, finished, stands at a barrier, or has gone past
+/// the line without taking it, as lanes that skipped an `if` have); then the lanes waiting
+/// there, the *active* ones, take it together. Lanes that skipped it take no part: inside an
+/// `if` a `subgroupAdd` sums the active lanes' values alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubgroupOp {
+    /// `reg = subgroupAdd(value)`: the sum over the active lanes.
+    Add { reg: Reg, value: Reg },
+    /// `reg = subgroupBallot(pred != 0).x`: bit `i` set when lane `i` is active and its
+    /// predicate holds; the same mask in every lane.
+    Ballot { reg: Reg, pred: Reg },
+    /// `reg = subgroupShuffleXor(value, mask)`: the value of the lane whose index differs from
+    /// this lane's in the bits of `mask`.
+    ShuffleXor { reg: Reg, value: Reg, mask: Reg },
+    /// `reg = subgroupBroadcastFirst(value)`: the lowest active lane's value.
+    BroadcastFirst { reg: Reg, value: Reg },
+    /// `if lane == subgroupBroadcastFirst(lane) { … }` (what `subgroupElect()` says): the lowest
+    /// active lane goes on; the others go to `end`.
+    Elect { end: usize },
+}
+
+impl SubgroupOp {
+    /// The WGSL function, as narration names it.
+    pub fn function(self) -> &'static str {
+        match self {
+            SubgroupOp::Add { .. } => "subgroupAdd",
+            SubgroupOp::Ballot { .. } => "subgroupBallot",
+            SubgroupOp::ShuffleXor { .. } => "subgroupShuffleXor",
+            SubgroupOp::BroadcastFirst { .. } => "subgroupBroadcastFirst",
+            SubgroupOp::Elect { .. } => "the election",
+        }
+    }
 }
 
 /// An index computed the way a tiled kernel computes one: thread `id` sits at row
@@ -168,6 +218,12 @@ pub struct Program {
     /// The registers and arrays (by name) that hold an f32's bits rather than an integer:
     /// written as floats wherever the site shows them, so that −0.0 and +0.0 differ.
     pub floats: &'static [&'static str],
+    /// Registers that hold one bit per lane (a ballot's mask), written as that many binary
+    /// digits, lane 0 rightmost, as a GPU's mask reads.
+    pub masks: &'static [&'static str],
+    /// The lanes a mask register shows: the subgroup's size, or fewer when the model has fewer
+    /// threads than that.
+    pub mask_lanes: usize,
     /// Named runs of lines: a thread standing on one of them is said to be in that state, and
     /// the scene marks its lane so ("inside" a semaphore's critical section, "waiting" in a
     /// hand-built wait).
@@ -298,9 +354,11 @@ impl Program {
 
     /// Register `r`'s value as the site writes it.
     pub fn register_text(&self, r: Reg, value: i64) -> String {
-        let float = self.register_names.get(r).is_some_and(|n| self.floats.contains(n));
-        if float {
+        let name = self.register_names.get(r);
+        if name.is_some_and(|n| self.floats.contains(n)) {
             float_text(f32_of(value))
+        } else if name.is_some_and(|n| self.masks.contains(n)) {
+            format!("{:0w$b}", value & ((1i64 << self.mask_lanes.min(62)) - 1), w = self.mask_lanes)
         } else {
             value.to_string()
         }
@@ -375,7 +433,41 @@ impl Program {
             Instr::TryLock { addr, got } => {
                 format!("{} = atomicCompareExchangeWeak(&{}, 0, 1).exchanged", reg(got), cell(addr))
             }
+            Instr::Subgroup(op) => match op {
+                SubgroupOp::Add { reg: r, value } => format!("{} = subgroupAdd({})", reg(r), reg(value)),
+                SubgroupOp::Ballot { reg: r, pred } => format!("{} = subgroupBallot({} == 1).x", reg(r), reg(pred)),
+                SubgroupOp::ShuffleXor { reg: r, value, mask } => format!("{} = subgroupShuffleXor({}, {})", reg(r), reg(value), reg(mask)),
+                SubgroupOp::BroadcastFirst { reg: r, value } => format!("{} = subgroupBroadcastFirst({})", reg(r), reg(value)),
+                SubgroupOp::Elect { .. } => "if lane == subgroupBroadcastFirst(lane) {".into(),
+            },
+            Instr::SetIfAtLeast { reg: r, from, limit } => format!("{} = {} >= {limit}", reg(r), reg(from)),
+            Instr::CountBitsBelowLane { reg: r, mask } => format!("{} = countOneBits({} & lanes_below)", reg(r), reg(mask)),
+            Instr::ReserveBits { reg: r, addr, mask } => format!("{} = atomicAdd(&{}, countOneBits({}))", reg(r), cell(addr), reg(mask)),
+            Instr::IfNonZero { reg: r, .. } => format!("if {} {{", reg(r)),
+            Instr::LoadNextLane { array, reg: r, .. } => format!("{} = {array}[next lane]", reg(r)),
         }
+    }
+
+    /// Where the branch or jump at `pc` may go, if the line is one.
+    pub fn target(&self, pc: usize) -> Option<usize> {
+        match self.lines.get(pc)?.instr {
+            Instr::BranchUnlessAbove { target, .. }
+            | Instr::BranchIfNonZero { target, .. }
+            | Instr::Jump { target }
+            | Instr::BranchIfBelow { target, .. }
+            | Instr::BranchUnlessIdBelow { target, .. }
+            | Instr::BranchIfZero { target, .. }
+            | Instr::BranchUnlessIdBelowReg { target, .. }
+            | Instr::BreakIfDiffers { target, .. }
+            | Instr::BreakIfAtLeast { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// Whether a thread at `from` may come back to line `at` (before it): some branch at or
+    /// after `from` leads to `at` or above it, as the end of a loop does.
+    pub fn may_return(&self, from: usize, at: usize) -> bool {
+        (from..self.lines.len()).any(|pc| self.target(pc).is_some_and(|target| target <= at))
     }
 
     /// The name of the span a thread at `pc` stands in, if any.

@@ -255,7 +255,12 @@ fn accesses_of(tick: usize, event: &Event) -> Vec<Access> {
         }
         Effect::ArrivedAtBarrier { .. } => vec![access(AccessKind::Arrive, None, None, None)],
         Effect::BarrierReleased { .. } => vec![access(AccessKind::Release, None, None, None)],
-        Effect::Added { .. } | Effect::Tested { .. } | Effect::Branched { .. } | Effect::Computed { .. } => {
+        Effect::Added { .. }
+        | Effect::Tested { .. }
+        | Effect::Branched { .. }
+        | Effect::Computed { .. }
+        | Effect::SubgroupArrived { .. }
+        | Effect::SubgroupDone { .. } => {
             vec![access(AccessKind::Local, None, None, None)]
         }
     }

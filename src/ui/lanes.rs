@@ -87,6 +87,7 @@ fn Lane(
     let status = field(|th| match th.status {
         ThreadStatus::Ready => "ready".into(),
         ThreadStatus::AtBarrier => "waiting at barrier".into(),
+        ThreadStatus::InSubgroupOp => "waiting for its subgroup".into(),
         ThreadStatus::Done => "done".into(),
     });
     let ready = move || thread.with(|th| th.as_ref().is_some_and(|th| th.status == ThreadStatus::Ready));

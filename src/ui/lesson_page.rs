@@ -43,6 +43,10 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
     bar: Option<ViewFn>,
     /// What the model's narration says before the first step.
     start: &'static str,
+    /// A picture of the model's state that the shared scene does not draw (the subgroups
+    /// lesson's lanes in their subgroups), under the scene.
+    #[prop(optional, into)]
+    picture: Option<ViewFn>,
     /// The lesson's verdict on the model's current state.
     outcome: fn(&Machine) -> String,
     #[prop(into)] kernel: Signal<Kernel>,
@@ -75,6 +79,7 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
                         (!text.is_empty()).then(|| view! { <p class="try-this" data-testid="try-this"><strong>"Try this: "</strong>{text}</p> })
                     }}
                     <ModelView session=model.session outcome=outcome start=start />
+                    {picture.map(|p| p.run())}
                 </Panel>
                 <Panel id="code" title="The kernel">
                     <KernelCode kernel=kernel session=model.session />

@@ -126,7 +126,7 @@ pub fn ModelView(
             // By hand, a step past the ticks taken moves the lowest-numbered thread that can move:
             // Step is never a dead control, and the lanes stay the way to choose.
             if reached + 1 == i && s.schedule() == Schedule::Manual {
-                if let Some(t) = s.current().threads.iter().position(|t| t.status == crate::model::ThreadStatus::Ready) {
+                if let Some(t) = s.current().ready_threads().next() {
                     let _ = s.step_thread(t);
                 }
             }

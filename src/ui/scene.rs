@@ -261,10 +261,15 @@ impl Layout {
 fn hidden_summary(m: &Machine, shown: usize) -> String {
     let rest = m.threads.get(shown..).unwrap_or_default();
     let count = |s: ThreadStatus| rest.iter().filter(|t| t.status == s).count();
-    let parts: Vec<String> = [(ThreadStatus::Ready, "running"), (ThreadStatus::AtBarrier, "waiting"), (ThreadStatus::Done, "done")]
-        .into_iter()
-        .filter_map(|(s, word)| Some(count(s)).filter(|&n| n > 0).map(|n| format!("{n} {word}")))
-        .collect();
+    let parts: Vec<String> = [
+        (ThreadStatus::Ready, "running"),
+        (ThreadStatus::AtBarrier, "waiting"),
+        (ThreadStatus::InSubgroupOp, "in a subgroup operation"),
+        (ThreadStatus::Done, "done"),
+    ]
+    .into_iter()
+    .filter_map(|(s, word)| Some(count(s)).filter(|&n| n > 0).map(|n| format!("{n} {word}")))
+    .collect();
     let last = m.threads.len().saturating_sub(1);
     format!("t{shown}–t{last}: {} more, {}", rest.len(), parts.join(", "))
 }
@@ -742,6 +747,8 @@ fn painted_registers(layout: &Layout, lanes: &[LaneState]) -> Vec<Painted> {
 fn lane_states(m: &Machine, shown: usize, step: &[Access], trace: &Trace, cursor: usize, can_pick: bool, badge_chars: usize) -> Vec<LaneState> {
     let stale = stale_lanes(trace, cursor);
     let names = &m.program().memory_names;
+    // A lane waiting at a subgroup operation that its step would complete can be stepped.
+    let steppable: Vec<usize> = m.ready_threads().collect();
     m.threads
         .iter()
         .take(shown)
@@ -749,7 +756,7 @@ fn lane_states(m: &Machine, shown: usize, step: &[Access], trace: &Trace, cursor
         .map(|(t, thread)| LaneState {
             pc: thread.pc,
             regs: thread.regs.iter().enumerate().map(|(r, &v)| m.program().register_text(r, v)).collect(),
-            status: Some(thread.status),
+            status: Some(if steppable.contains(&t) { ThreadStatus::Ready } else { thread.status }),
             moved: step.iter().any(|a| a.thread == t),
             can_pick,
             // The span a thread stands in says more about it than a copy gone stale: a
@@ -783,7 +790,7 @@ impl LaneState {
             class.push_str(" moved");
         }
         match self.status {
-            Some(ThreadStatus::AtBarrier) => class.push_str(" waiting"),
+            Some(ThreadStatus::AtBarrier | ThreadStatus::InSubgroupOp) => class.push_str(" waiting"),
             Some(ThreadStatus::Done) => class.push_str(" done"),
             _ => {}
         }

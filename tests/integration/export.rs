@@ -22,6 +22,7 @@ fn adapter() -> AdapterSummary {
             max_storage_buffer_binding_size: 1 << 27,
             min_storage_buffer_offset_alignment: 256,
         },
+        subgroups: None,
     }
 }
 

@@ -12,6 +12,8 @@ fn machine(lines: Vec<Instr>, cells: usize) -> Machine {
         grids: Vec::new(),
         workgroup: &[],
         floats: &[],
+        masks: &[],
+        mask_lanes: 0,
         spans: Vec::new(),
     };
     Machine::new(Arc::new(program), 2, vec![0; cells])

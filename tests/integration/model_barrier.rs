@@ -16,6 +16,8 @@ fn write_barrier_read(threads: usize) -> Machine {
         grids: Vec::new(),
         workgroup: &[],
         floats: &[],
+        masks: &[],
+        mask_lanes: 0,
         spans: Vec::new(),
     };
     Machine::new(Arc::new(program), threads, vec![0])

@@ -90,7 +90,7 @@ impl Append {
             register_names: vec!["value", "slot"],
             grids: Vec::new(),
             workgroup: &[],
-            floats: &[],
+            floats: &[], masks: &[], mask_lanes: 0,
             spans: Vec::new(),
         }
     }

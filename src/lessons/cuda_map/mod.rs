@@ -59,10 +59,22 @@ pub const ROWS: &[MapRow] = &[
         lesson: Some("tiled"),
     },
     MapRow {
-        cuda: "__syncwarp(mask), warp shuffles, warp votes",
-        wgsl: "Subgroup built-ins (subgroupAdd, subgroupShuffle, subgroupBallot …) where the adapter has the subgroups feature",
-        instead: "No sync within a subgroup and no fixed width (4 to 128, by device); the core language has neither. Use workgroupBarrier() and workgroup memory, which work on every device.",
-        lesson: Some("reduction"),
+        cuda: "__syncwarp(mask)",
+        wgsl: "None: workgroupBarrier() for the whole workgroup",
+        instead: "No sync within a subgroup and no fixed width (4 to 128, by device): a subgroup call orders no memory, and lanes of one subgroup may read each other's workgroup memory stale. Order it with workgroupBarrier(), which waits for the whole workgroup.",
+        lesson: Some("subgroups"),
+    },
+    MapRow {
+        cuda: "__shfl_sync, __shfl_xor_sync, __shfl_up_sync, __shfl_down_sync",
+        wgsl: "subgroupShuffle, subgroupShuffleXor, subgroupShuffleUp, subgroupShuffleDown (enable subgroups;)",
+        instead: "The same exchange with no lane mask: the active lanes take part. The browser's compiler wants the lane distance of Xor, Up and Down the same in every lane.",
+        lesson: Some("subgroups"),
+    },
+    MapRow {
+        cuda: "__ballot_sync, __activemask, __reduce_add_sync",
+        wgsl: "subgroupBallot (a vec4<u32>, up to 128 lanes), subgroupBallot(true), subgroupAdd",
+        instead: "Where the adapter has the subgroups feature (Chromium 134 and later; not Firefox yet). Inside a branch only the active lanes take part, and Chromium refuses the call there unless the kernel switches its uniformity check off.",
+        lesson: Some("subgroups"),
     },
     MapRow {
         cuda: "__threadfence_block()",

@@ -1,0 +1,45 @@
+// subgroupAdd inside a branch that depends on the value: only the invocations that took the
+// branch are active there, so the sum covers the kept values alone, and only those of the
+// invocations that are active together at that moment, which WGSL leaves to the GPU.
+//
+// The browser's compiler refuses a subgroup operation in non-uniform control flow (its
+// uniformity analysis; shaders/subgroups/rejected/ holds the kernel without the line below).
+// This kernel switches the check off, on purpose, to show what the branch does.
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+
+struct Params {
+    count: u32,
+}
+
+struct Record {
+    total: u32,
+    size: u32,
+    lane: u32,
+    first: u32,
+}
+
+// A value is kept at or above this (the lesson's Rust code uses the same number).
+const KEEP: u32 = 4u;
+
+@group(0) @binding(0) var<storage, read> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> records: array<Record>;
+@group(0) @binding(2) var<uniform> params: Params;
+
+override workgroup_size: u32 = 64u;
+
+@compute @workgroup_size(workgroup_size)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(subgroup_size) size: u32,
+        @builtin(subgroup_invocation_id) lane: u32) {
+    let i = gid.x;
+    let inside = i < params.count;
+    let value = select(0u, input[min(i, params.count - 1u)], inside); // step: load
+    let first = subgroupBroadcastFirst(i);
+    var total = 0u; // step: zero
+    if value >= KEEP { // step: if
+        total = subgroupAdd(value); // step: add
+    }
+    if inside {
+        records[i] = Record(total, size, lane, first); // step: store
+    }
+}

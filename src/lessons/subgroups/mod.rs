@@ -1,0 +1,544 @@
+//! `?lesson=subgroups`: what the invocations of one subgroup (a warp, on NVIDIA) share, and the
+//! lockstep nobody promised. The model steps a workgroup in subgroups of a size the reader
+//! picks: `subgroupAdd`, the same inside an `if` (only the active lanes take part), a ballot
+//! that compacts with one `atomicAdd` per subgroup, a shuffle-xor butterfly, and neighbours
+//! reading each other's workgroup memory with no barrier. The reader's GPU runs each kernel,
+//! reads back its subgroup size and layout, counts the stale reads lockstep folklore says cannot
+//! happen, and times three reductions (a tree with a barrier per level, `subgroupAdd` with one
+//! barrier, the reference articles' "last warp without a barrier") and the two compactions.
+
+pub mod export;
+pub mod gpu;
+pub mod measured;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod report;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
+
+use crate::gpu::params::GpuParams;
+use crate::gpu::Kernel;
+use crate::model::{Instr, Line, Machine, Program, SubgroupOp};
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+/// This lesson's kernels, each a file under `shaders/subgroups/`. All but the tree reduction
+/// and the last-warp one need the adapter's `subgroups` feature.
+pub mod kernels {
+    use crate::gpu::Kernel;
+
+    pub const ADD: Kernel = crate::kernel!("subgroups", "subgroups_add.wgsl");
+    pub const DIVERGENT: Kernel = crate::kernel!("subgroups", "subgroups_divergent.wgsl");
+    pub const BALLOT: Kernel = crate::kernel!("subgroups", "subgroups_ballot.wgsl");
+    pub const BUTTERFLY: Kernel = crate::kernel!("subgroups", "subgroups_butterfly.wgsl");
+    pub const NEIGHBOUR: Kernel = crate::kernel!("subgroups", "subgroups_neighbour.wgsl");
+    pub const REDUCE_TREE: Kernel = crate::kernel!("subgroups", "subgroups_reduce_tree.wgsl");
+    pub const REDUCE_SUBGROUP: Kernel = crate::kernel!("subgroups", "subgroups_reduce_subgroup.wgsl");
+    pub const REDUCE_LAST_WARP: Kernel = crate::kernel!("subgroups", "subgroups_reduce_last_warp.wgsl");
+
+    /// Every kernel of the lesson.
+    pub const ALL: &[Kernel] = &[ADD, DIVERGENT, BALLOT, BUTTERFLY, NEIGHBOUR, REDUCE_TREE, REDUCE_SUBGROUP, REDUCE_LAST_WARP];
+}
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "subgroups",
+    title: "Subgroups: what a warp shares, and the lockstep nobody promised",
+    summary: "subgroupAdd, a ballot and a shuffle butterfly stepped lane by lane, the same inside an if, neighbours read with no barrier, and three reductions timed on your GPU.",
+    chapter: super::Chapter::Barriers,
+    kernels: kernels::ALL,
+    #[cfg(not(target_arch = "wasm32"))]
+    models,
+    preview: Some(super::preview::<SubgroupModel>),
+    #[cfg(target_arch = "wasm32")]
+    page: || leptos::prelude::IntoAny::into_any(page::SubgroupsLesson()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[("subgroups", report::main)],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[crate::data::measured::MeasuredFile { file: "h100-subgroups.json", text: measured::H100_SUBGROUPS, schema: Some(measured::SCHEMA) }],
+};
+
+/// The model's input, one value per thread: digits of π, as the reduction and scan lessons use.
+pub const VALUES: [u32; 16] = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3];
+
+/// A value is kept (by the `if` and the ballot) at or above this; the kernels use the same.
+pub const KEEP: u32 = 4;
+
+pub const MODEL_THREADS: RangeInclusive<usize> = 4..=16;
+
+/// The subgroup sizes the reader can pick, and who uses each.
+pub const SIZES: [(usize, &str); 3] = [
+    (4, "4: Chromium's software adapter (SwiftShader), some phones"),
+    (8, "8: Mesa's lavapipe, Intel GPUs (8 to 32)"),
+    (32, "32: NVIDIA's warp, Apple (AMD: 32 or 64)"),
+];
+
+/// Which subgroup program the model steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubgroupStep {
+    /// `total = subgroupAdd(value)`.
+    Add,
+    /// The same inside `if value >= 4`: only the lanes that took the branch add.
+    Divergent,
+    /// Keep-flags, a ballot, each lane's rank among the kept, one reservation per subgroup.
+    Ballot,
+    /// `subgroupShuffleXor` half the subgroup away, then a quarter … down to the next lane.
+    Butterfly,
+    /// Write your cell, read the next lane's with no barrier.
+    NoBarrier,
+}
+
+impl SubgroupStep {
+    pub const ALL: [SubgroupStep; 5] = [SubgroupStep::Add, SubgroupStep::Divergent, SubgroupStep::Ballot, SubgroupStep::Butterfly, SubgroupStep::NoBarrier];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SubgroupStep::Add => "add",
+            SubgroupStep::Divergent => "divergent",
+            SubgroupStep::Ballot => "ballot",
+            SubgroupStep::Butterfly => "butterfly",
+            SubgroupStep::NoBarrier => "no-barrier",
+        }
+    }
+
+    pub fn kernel(self) -> Kernel {
+        match self {
+            SubgroupStep::Add => kernels::ADD,
+            SubgroupStep::Divergent => kernels::DIVERGENT,
+            SubgroupStep::Ballot => kernels::BALLOT,
+            SubgroupStep::Butterfly => kernels::BUTTERFLY,
+            SubgroupStep::NoBarrier => kernels::NEIGHBOUR,
+        }
+    }
+}
+
+/// The model's choice: a program and the subgroup size it runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SubgroupModel {
+    pub step: SubgroupStep,
+    pub size: usize,
+}
+
+/// Registers. Each program names the ones it uses.
+pub const VALUE: usize = 0;
+pub const TOTAL: usize = 1;
+/// The ballot's registers after `value`.
+pub const KEPT: usize = 1;
+pub const MASK: usize = 2;
+pub const RANK: usize = 3;
+pub const BASE: usize = 4;
+/// The butterfly's: `mask` (the lane distance) and the partner's value.
+pub const DISTANCE: usize = 1;
+pub const OTHER: usize = 2;
+/// The neighbour test's: what the next lane's cell held.
+pub const SEEN: usize = 1;
+
+/// Where the model keeps its memory: `input` (one cell per thread) first, then the rest.
+pub const INPUT: usize = 0;
+
+impl SubgroupModel {
+    pub fn program(self, threads: usize) -> Program {
+        let n = threads;
+        let after_input = INPUT + n;
+        let line = |instr: Instr, marker: &'static str| Line { instr, marker };
+        let load = line(Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, "load");
+        let inputs = (0..n).map(|t| format!("input[{t}]"));
+        // Each program: its lines, memory cells, registers, workgroup arrays and mask registers.
+        let make = |lines: Vec<Line>, memory_names: Vec<String>, register_names: Vec<&'static str>, workgroup: &'static [&'static str], masks: &'static [&'static str]| Program {
+            lines,
+            memory_names,
+            register_names,
+            grids: Vec::new(),
+            workgroup,
+            floats: &[],
+            masks,
+            mask_lanes: self.size.min(threads),
+            spans: Vec::new(),
+        };
+        match self.step {
+            SubgroupStep::Add => make(
+                vec![
+                    load,
+                    line(Instr::Subgroup(SubgroupOp::Add { reg: TOTAL, value: VALUE }), "add"),
+                    line(Instr::StoreOwn { array: "records", base: after_input, reg: TOTAL }, "store"),
+                ],
+                inputs.chain((0..n).map(|t| format!("records[{t}]"))).collect(),
+                vec!["value", "total"],
+                &[],
+                &[],
+            ),
+            SubgroupStep::Divergent => make(
+                vec![
+                    load,
+                    line(Instr::SetImm { reg: TOTAL, value: 0 }, "zero"),
+                    line(Instr::IfAtLeast { reg: VALUE, limit: i64::from(KEEP), end: 4 }, "if"),
+                    line(Instr::Subgroup(SubgroupOp::Add { reg: TOTAL, value: VALUE }), "add"),
+                    line(Instr::StoreOwn { array: "records", base: after_input, reg: TOTAL }, "store"),
+                ],
+                inputs.chain((0..n).map(|t| format!("records[{t}]"))).collect(),
+                vec!["value", "total"],
+                &[],
+                &[],
+            ),
+            SubgroupStep::Ballot => {
+                let (kept, output) = (after_input, after_input + 1);
+                make(
+                    vec![
+                        load,
+                        line(Instr::SetIfAtLeast { reg: KEPT, from: VALUE, limit: i64::from(KEEP) }, "keep"),
+                        line(Instr::Subgroup(SubgroupOp::Ballot { reg: MASK, pred: KEPT }), "ballot"),
+                        line(Instr::CountBitsBelowLane { reg: RANK, mask: MASK }, "rank"),
+                        line(Instr::Subgroup(SubgroupOp::Elect { end: 6 }), "elect"),
+                        line(Instr::ReserveBits { reg: BASE, addr: kept, mask: MASK }, "reserve"),
+                        line(Instr::Subgroup(SubgroupOp::BroadcastFirst { reg: BASE, value: BASE }), "broadcast"),
+                        line(Instr::IfNonZero { reg: KEPT, end: 10 }, "if"),
+                        line(Instr::AddReg { reg: RANK, other: BASE }, "store"),
+                        line(Instr::StoreAt { array: "output", base: output, index: RANK, reg: VALUE }, "store"),
+                    ],
+                    inputs.chain(std::iter::once("counts.kept".to_owned())).chain((0..n).map(|t| format!("output[{t}]"))).collect(),
+                    vec!["value", "keep", "mask", "rank", "base"],
+                    &[],
+                    &["mask"],
+                )
+            }
+            SubgroupStep::Butterfly => make(
+                vec![
+                    load,
+                    line(Instr::SetImm { reg: DISTANCE, value: (self.size / 2) as i64 }, "loop"),
+                    line(Instr::BranchIfZero { reg: DISTANCE, target: 7 }, "loop"),
+                    line(Instr::Subgroup(SubgroupOp::ShuffleXor { reg: OTHER, value: VALUE, mask: DISTANCE }), "shuffle"),
+                    line(Instr::AddReg { reg: VALUE, other: OTHER }, "add"),
+                    line(Instr::HalveReg { reg: DISTANCE }, "loop"),
+                    line(Instr::Jump { target: 2 }, "loop"),
+                    line(Instr::StoreOwn { array: "records", base: after_input, reg: VALUE }, "store"),
+                ],
+                inputs.chain((0..n).map(|t| format!("records[{t}]"))).collect(),
+                vec!["value", "mask", "other"],
+                &[],
+                &[],
+            ),
+            SubgroupStep::NoBarrier => make(
+                vec![
+                    line(Instr::FromId { reg: VALUE, add: 1 }, "write"),
+                    line(Instr::StoreOwn { array: "cells", base: INPUT, reg: VALUE }, "write"),
+                    line(Instr::LoadNextLane { array: "cells", base: INPUT, reg: SEEN }, "read"),
+                ],
+                (0..n).map(|t| format!("cells[{t}]")).collect(),
+                vec!["value", "seen"],
+                &["cells"],
+                &[],
+            ),
+        }
+    }
+
+    pub fn machine(self, threads: usize) -> Machine {
+        let program = self.program(threads);
+        let mut memory = vec![0i64; program.memory_names.len()];
+        if self.step != SubgroupStep::NoBarrier {
+            for (t, v) in model_values(threads).into_iter().enumerate() {
+                memory[INPUT + t] = i64::from(v);
+            }
+        }
+        Machine::new(Arc::new(program), threads, memory).with_subgroup_size(self.size)
+    }
+}
+
+/// The model's input for `threads` threads.
+pub fn model_values(threads: usize) -> Vec<u32> {
+    (0..threads).map(|t| VALUES[t % VALUES.len()]).collect()
+}
+
+impl crate::site::settings::LessonVariant for SubgroupModel {
+    fn try_this(self) -> &'static str {
+        match self.step {
+            SubgroupStep::Add => "Step serial: thread 0 reaches subgroupAdd and waits; nothing happens until the last lane of its subgroup arrives, then all its lanes get the sum at once. Pick size 8 and the two subgroups of four become one.",
+            SubgroupStep::Divergent => "Step to the end: lanes whose value is below 4 skip the if, so subgroupAdd sums only the kept values of the lanes inside it, not the whole subgroup. The browser's compiler refuses this kernel unless the uniformity check is switched off.",
+            SubgroupStep::Ballot => "Watch mask: every lane of a subgroup gets the same bits, one per lane that keeps its value. rank counts the bits below a lane's own, so the kept values land in order, after one atomicAdd per subgroup.",
+            SubgroupStep::Butterfly => "Follow other: at each step a lane takes the value of the lane mask places away (its index with one bit flipped) and adds it. After log₂(size) steps every lane holds the subgroup's sum, with no memory touched.",
+            SubgroupStep::NoBarrier => "Play lockstep: every lane writes before any reads, so each read is fresh. Now pick serial: thread 0 reads its neighbour's cell before the neighbour wrote it. Nothing in WGSL rules out the serial order, even inside one subgroup.",
+        }
+    }
+
+    const NAMES: &'static [&'static str] = &["add", "divergent", "ballot", "butterfly", "no-barrier"];
+    const DEFAULT: SubgroupModel = SubgroupModel { step: SubgroupStep::Add, size: 4 };
+    const THREADS: RangeInclusive<usize> = MODEL_THREADS;
+    const DEFAULT_THREADS: usize = 8;
+    /// 4,096 values in workgroups of 64: a few subgroups per workgroup on every adapter.
+    const GPU_DEFAULT: GpuParams = GpuParams { invocations: 4096, workgroup_size: 64 };
+
+    fn name(self) -> &'static str {
+        self.step.name()
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        SubgroupStep::ALL.into_iter().find(|s| s.name() == name).map(|step| SubgroupModel { step, size: Self::DEFAULT.size })
+    }
+
+    fn machine(self, threads: usize) -> Machine {
+        SubgroupModel::machine(self, threads)
+    }
+
+    fn read_extra(&mut self, get: &dyn Fn(&str) -> Option<String>, problems: &mut Vec<String>) -> Option<usize> {
+        if let Some(v) = get("subgroup") {
+            match v.trim().parse::<usize>().ok().filter(|s| SIZES.iter().any(|(size, _)| size == s)) {
+                Some(size) => self.size = size,
+                None => problems.push(format!(
+                    "subgroup={} was ignored: the model's subgroups have 4, 8 or 32 lanes",
+                    crate::site::param::quote(&v)
+                )),
+            }
+        }
+        None
+    }
+
+    fn extra_pairs(&self, _threads: usize) -> Vec<(&'static str, String)> {
+        vec![("subgroup", self.size.to_string())]
+    }
+}
+
+/// Input `i` of every GPU run: the model's digits, again and again.
+pub fn gpu_value(i: u32) -> u32 {
+    VALUES[i as usize % VALUES.len()]
+}
+
+/// What one invocation of the add, divergent or butterfly kernel wrote: its sum, the subgroup
+/// size and its lane as the GPU reported them, and the index of its subgroup's first invocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub total: u32,
+    pub size: u32,
+    pub lane: u32,
+    pub first: u32,
+}
+
+impl Record {
+    pub const WORDS: usize = 4;
+
+    pub fn parse(words: &[u32]) -> Vec<Record> {
+        words.chunks_exact(Self::WORDS).map(|w| Record { total: w[0], size: w[1], lane: w[2], first: w[3] }).collect()
+    }
+}
+
+/// The subgroups the GPU formed, as its records show them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Every `subgroup_size` an invocation reported (one value on every GPU seen so far).
+    pub sizes: Vec<u32>,
+    pub subgroups: u32,
+    /// Subgroups with as many members as their size.
+    pub full: u32,
+    /// Whether every subgroup is a run of consecutive invocations, lanes 0, 1, 2 … in order: the
+    /// layout the next-subgroup neighbour test assumes.
+    pub consecutive: bool,
+}
+
+/// The members of each subgroup, keyed by its first invocation, in order.
+fn members(records: &[Record]) -> std::collections::BTreeMap<u32, Vec<usize>> {
+    let mut groups: std::collections::BTreeMap<u32, Vec<usize>> = std::collections::BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        groups.entry(r.first).or_default().push(i);
+    }
+    groups
+}
+
+pub fn layout(records: &[Record]) -> Layout {
+    let mut sizes: Vec<u32> = records.iter().map(|r| r.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let groups = members(records);
+    let full = groups.values().filter(|m| m.len() as u32 == records[m[0]].size).count() as u32;
+    let consecutive = groups.iter().all(|(&first, m)| m.iter().enumerate().all(|(k, &i)| i == first as usize + k && records[i].lane == k as u32));
+    Layout { sizes, subgroups: groups.len() as u32, full, consecutive }
+}
+
+/// Sums checked against the CPU's, subgroup by subgroup.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SumCheck {
+    pub checked: u32,
+    pub wrong: u32,
+}
+
+/// Every invocation's `total` against the sum of its subgroup's values; with `full_only`, only
+/// in full subgroups (a butterfly reads lanes that a partial one lacks).
+pub fn check_sums(values: &[u32], records: &[Record], full_only: bool) -> SumCheck {
+    let mut out = SumCheck::default();
+    for m in members(records).values() {
+        if full_only && m.len() as u32 != records[m[0]].size {
+            continue;
+        }
+        let sum = m.iter().fold(0u32, |s, &i| s.wrapping_add(values[i]));
+        out.checked += m.len() as u32;
+        out.wrong += m.iter().filter(|&&i| records[i].total != sum).count() as u32;
+    }
+    out
+}
+
+/// What `subgroupAdd` inside the `if` gave the lanes that took it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DivergentCheck {
+    /// Lanes that took the branch.
+    pub active: u32,
+    /// Of those, lanes whose sum covered every kept value of their subgroup.
+    pub whole: u32,
+    /// Lanes whose sum was below their own value or above the subgroup's kept values: no set
+    /// of active lanes gives that.
+    pub impossible: u32,
+    /// Lanes that skipped the branch and still hold something other than 0.
+    pub skipped_wrong: u32,
+}
+
+pub fn check_divergent(values: &[u32], records: &[Record]) -> DivergentCheck {
+    let mut out = DivergentCheck::default();
+    for m in members(records).values() {
+        let kept_sum = m.iter().filter(|&&i| values[i] >= KEEP).fold(0u32, |s, &i| s.wrapping_add(values[i]));
+        for &i in m {
+            let total = records[i].total;
+            if values[i] < KEEP {
+                out.skipped_wrong += u32::from(total != 0);
+                continue;
+            }
+            out.active += 1;
+            out.whole += u32::from(total == kept_sum);
+            out.impossible += u32::from(total < values[i] || total > kept_sum);
+        }
+    }
+    out
+}
+
+/// The neighbour test's counts, one set for the next lane of the same subgroup and one for the
+/// same lane of the next subgroup.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NeighbourRun {
+    pub fresh: u32,
+    pub stale: u32,
+    pub impossible: u32,
+}
+
+/// A compaction's outcome: how many values it kept, how many `atomicAdd`s reached the counter,
+/// whether the output holds exactly the CPU's kept values, and its GPU time over the repeats.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CompactRun {
+    pub kept: u32,
+    pub atomics: u32,
+    pub same_values: bool,
+    pub gpu_ns: Option<f64>,
+}
+
+/// The three reductions, in the order the page shows them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceWay {
+    Tree,
+    Subgroup,
+    LastWarp,
+}
+
+impl ReduceWay {
+    pub const ALL: [ReduceWay; 3] = [ReduceWay::Tree, ReduceWay::Subgroup, ReduceWay::LastWarp];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceWay::Tree => "tree",
+            ReduceWay::Subgroup => "subgroup-add",
+            ReduceWay::LastWarp => "last-warp-no-barrier",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ReduceWay::Tree => "tree, a barrier per level",
+            ReduceWay::Subgroup => "subgroupAdd, one barrier",
+            ReduceWay::LastWarp => "last 32 lanes without a barrier",
+        }
+    }
+
+    pub fn kernel(self) -> Kernel {
+        match self {
+            ReduceWay::Tree => kernels::REDUCE_TREE,
+            ReduceWay::Subgroup => kernels::REDUCE_SUBGROUP,
+            ReduceWay::LastWarp => kernels::REDUCE_LAST_WARP,
+        }
+    }
+
+    /// Whether WGSL promises every workgroup's sum exact.
+    pub fn promised(self) -> bool {
+        self != ReduceWay::LastWarp
+    }
+}
+
+/// One reduction: workgroups whose sum differed from the CPU's, and the GPU time over the
+/// repeats (the whole timed pass).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReduceRun {
+    pub way: ReduceWay,
+    pub workgroups: u32,
+    pub wrong: u32,
+    pub gpu_ns: Option<f64>,
+}
+
+/// Each workgroup's sum of `values`, as the reduction kernels must leave it.
+pub fn workgroup_sums(values: &[u32], width: usize) -> Vec<u32> {
+    values.chunks(width.max(1)).map(|c| c.iter().fold(0u32, |s, &v| s.wrapping_add(v))).collect()
+}
+
+/// Everything one run of the lesson on a GPU read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubgroupsRun {
+    pub layout: Layout,
+    pub add: SumCheck,
+    pub butterfly: SumCheck,
+    pub divergent: DivergentCheck,
+    /// The next lane of the same subgroup, then the next subgroup.
+    pub neighbours: [NeighbourRun; 2],
+    /// The ballot's compaction, then one `atomicAdd` per value.
+    pub compactions: [CompactRun; 2],
+    pub reductions: Vec<ReduceRun>,
+    /// How many times each timed way ran inside its timed pass.
+    pub repeats: u32,
+    /// The values the CPU keeps.
+    pub cpu_kept: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubgroupsCheck {
+    /// Every count adds up: each neighbour read fresh or stale, nothing impossible.
+    pub consistent: bool,
+    /// Everything WGSL promises held: exact sums, the kept values, the bounds of the divergent
+    /// sums, the two promised reductions.
+    pub promise_held: bool,
+}
+
+pub fn check(run: &SubgroupsRun, params: GpuParams) -> SubgroupsCheck {
+    let n = params.invocations;
+    let consistent = run.neighbours.iter().all(|r| r.impossible == 0 && r.fresh + r.stale == n) && run.divergent.impossible == 0;
+    let promise_held = run.add.wrong == 0
+        && run.add.checked == n
+        && run.butterfly.wrong == 0
+        && run.divergent.skipped_wrong == 0
+        && run.divergent.impossible == 0
+        && run.compactions.iter().all(|c| c.same_values && c.kept == run.cpu_kept)
+        && run.compactions[1].atomics == run.cpu_kept
+        && run.reductions.iter().filter(|r| r.way.promised()).all(|r| r.wrong == 0);
+    SubgroupsCheck { consistent, promise_held }
+}
+
+/// Why `params` cannot run the lesson's kernels, if they cannot: every workgroup full, so that
+/// each invocation has its neighbours, and wide enough for the last-warp reduction's 32 lanes.
+pub fn layout_problem(params: GpuParams) -> Option<String> {
+    let w = params.workgroup_size;
+    if !(64..=1024).contains(&w) || !w.is_power_of_two() {
+        return Some(format!("the workgroup must be a power of two from 64 to 1,024 (the last-warp reduction takes 32 lanes of it), not {w}"));
+    }
+    if params.invocations % w != 0 {
+        return Some(format!(
+            "every workgroup must be full, so that each invocation has its neighbours: make the invocations ({}) a multiple of the workgroup size ({w})",
+            params.invocations
+        ));
+    }
+    None
+}
+
+/// Every model program the lesson steps, with the kernel whose lines its markers name.
+#[cfg(not(target_arch = "wasm32"))]
+fn models() -> Vec<(Program, Kernel)> {
+    SubgroupStep::ALL.into_iter().map(|step| (SubgroupModel { step, size: 4 }.program(8), step.kernel())).collect()
+}

@@ -1,0 +1,448 @@
+//! The subgroups page: model lanes in subgroups of 4, 8 or 32 taking `subgroupAdd`, a ballot and
+//! a shuffle butterfly together, the same add inside an `if`, and neighbours read with no
+//! barrier, drawn subgroup by subgroup beside the kernel; the reader's GPU reporting its real
+//! subgroup size and layout, the stale reads lockstep folklore rules out, three reductions and
+//! two compactions timed.
+
+use crate::gpu::params::GpuParams;
+use crate::gpu::AdapterSummary;
+use crate::lessons::subgroups::gpu::{run_records, run_rest, subgroups_problem, RecordsRun};
+use crate::lessons::subgroups::measured::{parse_subgroups_report, SubgroupColumns, H100_SUBGROUPS};
+use crate::lessons::subgroups::{check, kernels, model_values, ReduceWay, SubgroupModel, SubgroupStep, SubgroupsRun, DISTANCE, INPUT, KEEP, MASK, SIZES, TOTAL, VALUE};
+use crate::model::{Effect, Machine, Session, SubgroupOp, ThreadStatus};
+use crate::ui::download::DownloadJson;
+use crate::ui::figures::{figure, Figures};
+use crate::ui::gpu::now_ms;
+use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
+use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
+use crate::ui::lesson_page::{open_lesson, LessonPage};
+use crate::ui::measured::{range, MeasuredDetails};
+use crate::ui::model_panel::ModelState;
+use crate::ui::table::TextTable;
+use leptos::prelude::*;
+
+/// Repeats of each timed way inside its timed pass: enough that a browser's coarsened clock
+/// still resolves one dispatch.
+const REPEATS: u32 = 10;
+
+#[component]
+pub fn SubgroupsLesson() -> impl IntoView {
+    let (model, sizes, problems) = open_lesson::<SubgroupModel>("subgroups");
+    let variant = model.variant;
+    view! {
+        <LessonPage id="subgroups" title="Subgroups: what a warp shares, and the lockstep nobody promised" model=model problems=problems lead=LEAD
+            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TEXT)></div> }
+            bar=move || view! { <Choices model=model /> }
+            start="Start: each thread holds one digit; the threads are cut into subgroups, drawn under the lanes."
+            outcome=model_outcome
+            picture=move || view! { <SubgroupPicture session=model.session /> }
+            kernel=Signal::derive(move || variant.get().step.kernel()) cuda=CUDA.to_owned()
+            gpu=gpu_half!(Part::Panel, sizes) />
+    }
+}
+
+/// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
+/// fetched as the reader nears the GPU panel.
+pub fn gpu_half(part: GpuPart) -> AnyView {
+    part.view(|sizes: SizeFields| view! { <GpuSubgroups sizes=sizes /> <MeasuredElsewhere /> })
+}
+
+/// The program and the subgroup size, each a group of radio buttons; either restarts the model.
+#[component]
+fn Choices(model: ModelState<SubgroupModel>) -> impl IntoView {
+    let variant = model.variant;
+    let choose = move |next: SubgroupModel| {
+        if variant.get_untracked() != next {
+            variant.set(next);
+            model.rebuild();
+        }
+    };
+    let steps: [(SubgroupStep, &str); 5] = [
+        (SubgroupStep::Add, "subgroupAdd"),
+        (SubgroupStep::Divergent, "Inside an if"),
+        (SubgroupStep::Ballot, "Ballot compaction"),
+        (SubgroupStep::Butterfly, "Shuffle butterfly"),
+        (SubgroupStep::NoBarrier, "No barrier"),
+    ];
+    view! {
+        <div class="variant-toggle" role="radiogroup" aria-label="kernel variant">
+            {steps.into_iter().map(|(step, label)| view! {
+                <button role="radio" aria-checked=move || (variant.get().step == step).to_string()
+                    data-testid=format!("variant-{}", step.name())
+                    on:click=move |_| choose(SubgroupModel { step, ..variant.get_untracked() })>
+                    {label}
+                </button>
+            }).collect_view()}
+        </div>
+        <div class="variant-toggle" role="radiogroup" aria-label="subgroup size">
+            {SIZES.into_iter().map(|(size, who)| view! {
+                <button role="radio" aria-checked=move || (variant.get().size == size).to_string()
+                    data-testid=format!("subgroup-{size}") title=who
+                    on:click=move |_| choose(SubgroupModel { size, ..variant.get_untracked() })>
+                    {format!("{size} lanes")}
+                </button>
+            }).collect_view()}
+        </div>
+    }
+}
+
+fn model_outcome(m: &Machine) -> String {
+    if !m.is_finished() {
+        return String::new();
+    }
+    let n = m.threads.len();
+    let size = m.subgroup_size;
+    let program = m.program();
+    let records = || m.memory.get(INPUT + n..INPUT + 2 * n).unwrap_or_default().iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
+    match program.register_names.as_slice() {
+        ["value", "seen"] => {
+            let stale: Vec<String> = m.threads.iter().enumerate().filter(|(_, t)| t.regs[crate::lessons::subgroups::SEEN] == 0).map(|(i, _)| format!("t{i}")).collect();
+            if stale.is_empty() {
+                "Finished: every thread read its neighbour's cell after the neighbour wrote it. This schedule was kind; WGSL promised nothing.".to_owned()
+            } else {
+                format!("Finished with {} stale read(s) ({}): a thread read its neighbour's cell before the neighbour wrote it, though both are in one subgroup. Only a barrier orders the two.", stale.len(), stale.join(", "))
+            }
+        }
+        ["value", "keep", ..] => {
+            let kept = m.memory.get(INPUT + n).copied().unwrap_or(0);
+            let out: Vec<String> = m.memory.get(INPUT + n + 1..INPUT + n + 1 + kept as usize).unwrap_or_default().iter().map(i64::to_string).collect();
+            format!(
+                "Finished: {kept} values of {KEEP} or more kept ({}), with one atomicAdd per subgroup ({} in all) where the append lesson takes one per value.",
+                out.join(" "),
+                n.div_ceil(size)
+            )
+        }
+        _ if program.lines.iter().any(|l| matches!(l.instr, crate::model::Instr::IfAtLeast { .. })) => format!(
+            "Finished: records = {}. Inside the if only the lanes with a value of {KEEP} or more were active, so each sum covers those alone; the lanes that skipped it hold 0.",
+            records()
+        ),
+        _ => format!("Finished: records = {}. Every lane holds its own subgroup's sum, with no barrier and no workgroup memory.", records()),
+    }
+}
+
+/// The subgroups drawn one under another: each lane's value and state, and what the subgroup
+/// operation of the last step did (the sum, the ballot's bits, the shuffle's partners).
+#[component]
+fn SubgroupPicture(session: RwSignal<Session>) -> impl IntoView {
+    let picture = Memo::new(move |_| session.with(|s| Picture::of(s.current(), s.last_events())));
+    move || {
+        let p = picture.get();
+        view! {
+            <div class="subgroups" data-testid="subgroup-picture" aria-label=p.summary.clone()>
+                {p.groups.into_iter().enumerate().map(|(g, group)| view! {
+                    <div class="subgroup" data-testid=format!("subgroup-{g}")>
+                        <div class="subgroup-head">
+                            <strong>{format!("subgroup {g}")}</strong>
+                            <span class="muted">{group.note.clone()}</span>
+                        </div>
+                        <ol class="subgroup-lanes">
+                            {group.lanes.into_iter().map(|lane| view! {
+                                <li class=lane.class data-testid=format!("lane-{}", lane.thread)>
+                                    <span class="lane-name">{format!("t{} · lane {}", lane.thread, lane.lane)}</span>
+                                    <span class="lane-value">{lane.value}</span>
+                                    <span class="lane-state">{lane.state}</span>
+                                    {lane.from.map(|from| view! { <span class="lane-from">{from}</span> })}
+                                </li>
+                            }).collect_view()}
+                        </ol>
+                        {group.bits.map(|bits| view! {
+                            <div class="ballot-bits" data-testid=format!("ballot-{g}") aria-label=format!("ballot mask {}", bits.iter().rev().map(|&(_, b)| if b { '1' } else { '0' }).collect::<String>())>
+                                <span class="muted">"mask, lane 0 first:"</span>
+                                {bits.into_iter().map(|(lane, on)| view! {
+                                    <span class=if on { "bit on" } else { "bit" } title=format!("lane {lane}")>{if on { "1" } else { "0" }}</span>
+                                }).collect_view()}
+                            </div>
+                        })}
+                    </div>
+                }).collect_view()}
+            </div>
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Picture {
+    groups: Vec<GroupPicture>,
+    summary: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct GroupPicture {
+    note: String,
+    lanes: Vec<LanePicture>,
+    /// The last ballot's mask, lane by lane, once the subgroup has one.
+    bits: Option<Vec<(usize, bool)>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct LanePicture {
+    thread: usize,
+    lane: usize,
+    value: String,
+    /// In words, so colour is never the only sign: "waits", "skipped", "done" …
+    state: &'static str,
+    class: &'static str,
+    /// For a shuffle just taken: "← t2", the lane whose value it received.
+    from: Option<String>,
+}
+
+impl Picture {
+    fn of(m: &Machine, last: &[Event]) -> Picture {
+        let program = m.program();
+        let size = m.subgroup_size;
+        let n = m.threads.len();
+        let shows_total = program.register_names.get(TOTAL) == Some(&"total");
+        let has_mask = program.register_names.get(MASK) == Some(&"mask");
+        let done_here: Vec<(usize, SubgroupOp, u64, i64)> = last
+            .iter()
+            .filter_map(|e| match e.effect {
+                Effect::SubgroupDone { op, subgroup, lanes, result } => Some((subgroup, op, lanes, result)),
+                _ => None,
+            })
+            .collect();
+        let groups = (0..n.div_ceil(size))
+            .map(|g| {
+                let members = g * size..((g + 1) * size).min(n);
+                let just = done_here.iter().find(|d| d.0 == g);
+                let lanes = members
+                    .clone()
+                    .map(|t| {
+                        let th = &m.threads[t];
+                        let line = program.lines.get(th.pc).map(|l| l.instr);
+                        let took_part = just.is_some_and(|d| d.2 & (1u64 << (t % 64)) != 0);
+                        let (state, class) = match th.status {
+                            ThreadStatus::Done => ("done", "lane-box done"),
+                            ThreadStatus::InSubgroupOp => ("waits for its subgroup", "lane-box waiting"),
+                            ThreadStatus::AtBarrier => ("at the barrier", "lane-box waiting"),
+                            ThreadStatus::Ready if took_part => ("took part", "lane-box active"),
+                            ThreadStatus::Ready if just.is_some() => ("inactive: skipped it", "lane-box skipped"),
+                            ThreadStatus::Ready if matches!(line, Some(crate::model::Instr::Subgroup(_))) => ("about to join", "lane-box"),
+                            ThreadStatus::Ready => ("running", "lane-box"),
+                        };
+                        let value = if shows_total && th.regs[TOTAL] != 0 {
+                            format!("{} → {}", th.regs[VALUE], th.regs[TOTAL])
+                        } else {
+                            program.register_text(VALUE, th.regs[VALUE])
+                        };
+                        let from = just.and_then(|d| match d.1 {
+                            SubgroupOp::ShuffleXor { .. } if took_part => {
+                                let partner = g * size + ((t % size) ^ th.regs[DISTANCE].max(0) as usize);
+                                Some(if partner < n { format!("← t{partner}") } else { "← no lane".to_owned() })
+                            }
+                            _ => None,
+                        });
+                        LanePicture { thread: t, lane: t % size, value, state, class, from }
+                    })
+                    .collect();
+                let note = match just {
+                    Some((_, op, lanes, result)) => {
+                        let who = lanes.count_ones();
+                        match op {
+                            SubgroupOp::Add { .. } => format!("subgroupAdd over {who} active lane(s): {result}"),
+                            SubgroupOp::Ballot { .. } => format!("subgroupBallot from {who} lane(s)"),
+                            SubgroupOp::ShuffleXor { .. } => format!("subgroupShuffleXor: each of {who} lane(s) takes its partner's value"),
+                            SubgroupOp::BroadcastFirst { .. } => format!("subgroupBroadcastFirst: every lane gets {result}"),
+                            SubgroupOp::Elect { .. } => format!("an election: the lowest of {who} active lane(s) goes on"),
+                        }
+                    }
+                    None if members.len() < size => format!("{} of {size} lanes: the rest are inactive", members.len()),
+                    None => format!("{size} lanes"),
+                };
+                let bits = has_mask.then(|| m.threads[members.start].regs[MASK]).filter(|&mask| mask != 0 || m.threads[members.clone()].iter().any(|t| t.pc > 2)).map(|mask| {
+                    members.clone().map(|t| (t % size, mask & (1i64 << ((t % size) % 62)) != 0)).collect()
+                });
+                GroupPicture { note, lanes, bits }
+            })
+            .collect::<Vec<_>>();
+        let summary = format!("{n} threads in {} subgroup(s) of {size} lanes", groups.len());
+        Picture { groups, summary }
+    }
+}
+
+use crate::model::Event;
+
+/// What the page says before its first control: one paragraph, the rest folded under the model.
+const LEAD: &str = "<p>A subgroup is a handful of invocations the GPU runs together: a warp of 32 on NVIDIA, 4 in Chromium's software adapter, 8 to 64 elsewhere. Its lanes can add, vote and swap values with one call and no memory at all. Pick an operation and a size below and step it: a lane that reaches the call waits for its subgroup, then all take it together. Then see what the lanes of one subgroup do <em>not</em> promise each other, on your own GPU.</p>";
+
+/// The lesson's explanation: constant markup written here, never text from outside.
+const TEXT: &str = "<p><strong>What a subgroup call does.</strong> <code>subgroupAdd(value)</code> hands every active lane the sum over its subgroup; <code>subgroupBallot(keep)</code> hands every lane the same mask with one bit per lane whose <code>keep</code> held; <code>subgroupShuffleXor(value, mask)</code> hands each lane the value of the lane whose index differs from its own in <code>mask</code>'s bits; <code>subgroupBroadcastFirst</code> and <code>subgroupElect</code> single out the lowest active lane. A reduction that needs a barrier per level in workgroup memory needs none inside a subgroup: one call, or log₂(size) shuffles.</p>\n\
+<p><strong>Active lanes.</strong> Inside an <code>if</code>, only the lanes that took the branch are active, and a subgroup call there sees them alone: <code>subgroupAdd</code> sums fewer values than the subgroup holds. That is the classic pitfall, and Chromium's compiler refuses such a call unless the kernel switches its uniformity check off (<code>diagnostic(off, subgroup_uniformity)</code>, as the divergent kernel here does on purpose). Which lanes are active together inside a branch is the GPU's choice: the GPU panel counts how often the sum covered every kept value of the subgroup.</p>\n\
+<p><strong>The size is read, never assumed.</strong> WGSL allows any power of two from 4 to 128, and a GPU may pick a different one per kernel. The GPU panel reads <code>subgroup_size</code> and each lane's index back from the kernel itself, and groups invocations by the first of their subgroup rather than by runs of 32.</p>\n\
+<div class=\"misconception\" data-misconception=\"lockstep\"><p><strong>A common claim:</strong> “threads of one warp see each other's writes immediately, because they run in lockstep”, so the last steps of a reduction need no barrier.</p><p><strong>What holds:</strong> since Volta, NVIDIA's lanes are scheduled independently and may diverge and reconverge anywhere (CUDA's own guide asks for <code>__syncwarp()</code>); WGSL promises nothing about workgroup memory without a barrier, inside a subgroup or not. An operational model of real subgroups tested on ten GPUs of eight vendors (SIMT-Step, Chen, Rehman, Martínez and Sorensen, PLDI 2026) found lockstep violations rare but real, and memory operations almost never collective. The GPU panel runs the neighbour read with no barrier and the articles' last-warp reduction, and counts what went wrong; none on one GPU proves nothing about the next.</p></div>\n\
+<p><strong>What an H100 did.</strong> Its subgroups have 32 lanes, read back from every kernel. With no barrier, no read of the next lane's cell in the same subgroup was stale, at any size, while reads of the next subgroup's cell were stale in every run: up to 1,238,975 of 4,194,304 with workgroups of 1,024. The last-warp reduction got no workgroup wrong, and inside the <code>if</code> every active lane's sum covered every kept value of its subgroup: on this GPU a warp's lanes stayed together. WGSL promises none of it, and other GPUs differ (Chromium's software adapter runs its subgroups of 4 one after another). Summing 4,194,304 values in workgroups of 256, subgroupAdd with one barrier took 0.065 ms against 0.143 ms for the tree with a barrier per level. The ballot's compaction, with one atomicAdd per 32 values, was no faster than one atomicAdd per value (0.64 against 0.63 ms): adds to one address are cheap on this GPU, as the histogram lesson's single bin showed.</p>\n\
+<p><strong>Without subgroups.</strong> Firefox does not offer them yet, and an adapter may lack the feature: then the GPU panel says so and the model still steps every operation. Workgroup memory and <code>workgroupBarrier()</code> do everything a subgroup does, on every device, a little slower.</p>";
+
+/// A warp's sum and a ballot in CUDA, as the reference articles' warp-level primitives write them.
+const CUDA: &str = "__device__ int warp_sum(int value) {\n    // every lane of the warp: take the value of the lane `mask` away, add it\n    for (int mask = 16; mask > 0; mask /= 2)\n        value += __shfl_xor_sync(0xffffffff, value, mask);\n    return value;                      // the warp's sum, in every lane\n}\n\n__device__ int rank_among_kept(bool keep) {\n    unsigned mask = __ballot_sync(0xffffffff, keep);\n    int lane = threadIdx.x % 32;\n    return __popc(mask & ((1u << lane) - 1));   // kept lanes below this one\n}";
+
+#[derive(Clone)]
+struct SubgroupsResult {
+    adapter: AdapterSummary,
+    params: GpuParams,
+    first: Option<RecordsRun>,
+    whole: Option<SubgroupsRun>,
+    wall_ms: f64,
+}
+
+#[component]
+fn GpuSubgroups(sizes: SizeFields) -> impl IntoView {
+    let job = GpuJob::<SubgroupsResult>::new();
+    let gpu = expect_context::<crate::ui::gpu::GpuHandle>();
+    crate::ui::gpu::warm(move || {
+        let w = sizes.opened().workgroup_size;
+        let has = gpu.context().is_some_and(|ctx| ctx.adapter.subgroups.is_some());
+        let mut k = vec![(kernels::REDUCE_TREE, w), (kernels::REDUCE_LAST_WARP, w)];
+        if has {
+            k.extend([kernels::ADD, kernels::DIVERGENT, kernels::BUTTERFLY, kernels::NEIGHBOUR, kernels::BALLOT, kernels::REDUCE_SUBGROUP].map(|kernel| (kernel, w)));
+        }
+        k
+    });
+    let run = Callback::new(move |()| {
+        job.start(sizes, move |ctx, params| async move {
+            let t0 = now_ms();
+            let first = run_records(&ctx, params).await?;
+            job.show_first(SubgroupsResult { adapter: ctx.adapter.clone(), params, first: Some(first.clone()), whole: None, wall_ms: now_ms() - t0 });
+            let whole = run_rest(&ctx, params, REPEATS, first).await?;
+            Ok(SubgroupsResult { adapter: ctx.adapter.clone(), params, first: None, whole: Some(whole), wall_ms: now_ms() - t0 })
+        })
+    });
+    let missing = move || gpu.context().and_then(|ctx| subgroups_problem(&ctx));
+    view! {
+        {move || missing().map(|why| view! { <p class="notice" data-testid="no-subgroups">{why}</p> })}
+        <p class="muted">"One run: subgroupAdd, the divergent add and the butterfly over the input with every record read back, the neighbour read without a barrier both ways, then the two compactions and the three reductions, each timed over 10 repeats."</p>
+        <RunForm sizes=sizes job=job on_run=run />
+        {move || job.result.get().map(|r| view! { <SubgroupsReport result=r /> })}
+    }
+}
+
+#[component]
+fn SubgroupsReport(result: SubgroupsResult) -> impl IntoView {
+    let SubgroupsResult { adapter, params, first, whole, wall_ms } = result;
+    match (first, whole) {
+        (_, Some(whole)) => view! { <WholeReport adapter=adapter params=params run=whole wall_ms=wall_ms /> }.into_any(),
+        (Some(first), None) => view! {
+            <div class="run-report" data-testid="gpu-report" data-partial="true">
+                <p class="notice" data-testid="gpu-first-look">"A first look: the subgroups your GPU formed, read back while the neighbour test, the compactions and the reductions run."</p>
+                <LayoutFigures adapter=adapter first=first params=params />
+            </div>
+        }
+        .into_any(),
+        (None, None) => ().into_any(),
+    }
+}
+
+/// What the records showed: the size, the layout, the sums.
+#[component]
+fn LayoutFigures(adapter: AdapterSummary, first: RecordsRun, params: GpuParams) -> impl IntoView {
+    let n = params.invocations;
+    let l = &first.layout;
+    let said = adapter.subgroups.map_or("—".to_owned(), |s| if s.min == s.max { s.min.to_string() } else { format!("{} to {}", s.min, s.max) });
+    let sizes = l.sizes.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    let lanes: Vec<String> = first.first_records.iter().map(|r| format!("{}", r.total)).collect();
+    view! {
+        <h4>"Your GPU's subgroups"</h4>
+        <Figures items=vec![
+            figure("Subgroup size, read back from the kernel", sizes.clone()).id("gpu-subgroup-size").raw(sizes),
+            figure("The adapter says", said),
+            figure("Subgroups (full ones)", format!("{} ({})", l.subgroups, l.full)).id("gpu-subgroups"),
+            figure("Each a run of consecutive invocations", if l.consecutive { "yes" } else { "no" }).id("gpu-consecutive"),
+            figure("subgroupAdd: wrong sums", format!("{} of {}", first.add.wrong, first.add.checked)).id("gpu-add-wrong"),
+            figure("Shuffle butterfly: wrong sums (full subgroups)", format!("{} of {}", first.butterfly.wrong, first.butterfly.checked)).id("gpu-butterfly-wrong"),
+            figure(
+                "Inside the if: lanes whose sum covered every kept value of their subgroup",
+                format!("{} of {} active", first.divergent.whole, first.divergent.active),
+            )
+            .id("gpu-divergent-whole"),
+        ] />
+        <p class="muted" data-testid="gpu-first-subgroup">{format!("The first subgroup's sums, lane by lane: {}. The values there are the model's digits, {} …", lanes.join(" "), model_values(8).iter().map(u32::to_string).collect::<Vec<_>>().join(" "))}</p>
+    }
+}
+
+#[component]
+fn WholeReport(adapter: AdapterSummary, params: GpuParams, run: SubgroupsRun, wall_ms: f64) -> impl IntoView {
+    let n = params.invocations;
+    let held = check(&run, params);
+    let ok = held.promise_held && held.consistent;
+    let per = |ns: Option<f64>| ns.map_or("no timestamps".to_owned(), |ns| format!("{:.1} µs", ns / 1e3 / f64::from(run.repeats)));
+    let [same, next] = run.neighbours;
+    let neighbour_rows = vec![
+        vec!["next lane, same subgroup".to_owned(), same.fresh.to_string(), same.stale.to_string()],
+        vec!["same lane, next subgroup".to_owned(), next.fresh.to_string(), next.stale.to_string()],
+    ];
+    let reduce_rows = run
+        .reductions
+        .iter()
+        .map(|r| {
+            vec![
+                r.way.label().to_owned(),
+                format!("{} of {}", r.wrong, r.workgroups),
+                per(r.gpu_ns),
+                if r.way.promised() { "exact, on every GPU" } else { "nothing" }.to_owned(),
+            ]
+        })
+        .collect();
+    let compact_rows = ["ballot, one atomicAdd per subgroup", "one atomicAdd per kept value"]
+        .into_iter()
+        .zip(run.compactions)
+        .map(|(way, c)| vec![way.to_owned(), c.kept.to_string(), c.atomics.to_string(), per(c.gpu_ns), if c.same_values { "yes" } else { "no" }.to_owned()])
+        .collect();
+    let last_warp = run.reductions.iter().find(|r| r.way == ReduceWay::LastWarp).copied();
+    let verdict = if !ok {
+        "A result WGSL promises came out wrong (an exact sum, a kept value, a promised reduction): a bug of this GPU or its driver. The tables say where.".to_owned()
+    } else {
+        let stale = same.stale + next.stale;
+        let folklore = match (stale, last_warp.map_or(0, |r| r.wrong)) {
+            (0, 0) => "No neighbour read was stale and the last-warp reduction was right this time: this GPU kept its lanes together. WGSL does not promise it; the barrier stays.".to_owned(),
+            (s, w) => format!("Without a barrier, {s} neighbour read(s) were stale and the last-warp reduction got {w} workgroup sum(s) wrong: lockstep was not kept."),
+        };
+        format!("Every promise held: subgroupAdd and the butterfly exact for all {n} invocations, both compactions kept the CPU's values, the tree and subgroupAdd reductions exact. {folklore}")
+    };
+    let export = {
+        let (adapter, run) = (adapter.clone(), run.clone());
+        move || (format!("syncscope-subgroups-{n}.json"), crate::lessons::subgroups::export::run(&adapter, params, &run, wall_ms).to_pretty())
+    };
+    let first = RecordsRun { layout: run.layout.clone(), add: run.add, butterfly: run.butterfly, divergent: run.divergent, first_records: Vec::new() };
+    view! {
+        <div class="run-report" data-testid="gpu-report" data-partial="false">
+            <LayoutFigures adapter=adapter.clone() first=first params=params />
+            <h4>"Lockstep folklore: a neighbour's cell, read with no barrier"</h4>
+            <TextTable headers=["neighbour", "fresh", "stale"].map(str::to_owned).to_vec() rows=neighbour_rows test_id="gpu-neighbours" />
+            <h4>"A workgroup's sum, three ways"</h4>
+            <TextTable headers=["way", "wrong workgroup sums", "GPU, per dispatch", "promised"].map(str::to_owned).to_vec() rows=reduce_rows test_id="gpu-reductions" />
+            <h4>"Compaction: a ballot against one atomicAdd per value"</h4>
+            <TextTable headers=["way", "kept", "atomicAdds", "GPU, per dispatch", "the CPU's values"].map(str::to_owned).to_vec() rows=compact_rows test_id="gpu-compactions" />
+            <p class=format!("verdict {}", if ok { "ok" } else { "bad" }) data-testid="gpu-verdict" data-ok=ok.to_string() data-promise-held=held.promise_held.to_string()>{verdict}</p>
+            <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
+            <DownloadJson make=Box::new(export) test_id="gpu-download" />
+        </div>
+    }
+}
+
+/// The same runs on a data-centre GPU, from `data/h100-subgroups.json`.
+#[component]
+fn MeasuredElsewhere() -> impl IntoView {
+    parse_subgroups_report(H100_SUBGROUPS).map(|(adapter, rows)| {
+        let at = |r: &SubgroupColumns| format!("{} / {}", r.invocations, r.workgroup_size);
+        let ms = |r: &SubgroupColumns| r.gpu_ms_median.map_or(String::new(), |ms| format!("{:.1} µs", ms * 1e3));
+        let pick = |way: &str| rows.iter().filter(move |r| r.way == way);
+        let size = rows.first().map_or(0, |r| r.subgroup_size);
+        let folklore: Vec<Vec<String>> = pick("neighbour-same-subgroup")
+            .zip(pick("neighbour-next-subgroup"))
+            .zip(pick("reduce-last-warp-no-barrier"))
+            .map(|((same, next), warp)| vec![at(same), range((same.stale_min, same.stale_max)), range((next.stale_min, next.stale_max)), range((warp.wrong_min, warp.wrong_max))])
+            .collect();
+        let speed: Vec<Vec<String>> = pick("reduce-tree")
+            .zip(pick("reduce-subgroup-add"))
+            .zip(pick("compaction-ballot").zip(pick("compaction-per-value")))
+            .map(|((tree, sub), (ballot, each))| vec![at(tree), ms(tree), ms(sub), ms(ballot), ms(each)])
+            .collect();
+        view! {
+            <MeasuredDetails adapter=adapter>
+                <p class="muted">{format!("Subgroups of {size}, read back from the kernels. Five runs per size; each range is the fewest to the most.")}</p>
+                <TextTable headers=["invocations / workgroup", "stale, same subgroup", "stale, next subgroup", "last-warp reduction: wrong workgroups"].map(str::to_owned).to_vec() rows=folklore test_id="measured-folklore" />
+                <TextTable headers=["invocations / workgroup", "tree", "subgroupAdd", "ballot compaction", "atomicAdd per value"].map(str::to_owned).to_vec() rows=speed test_id="measured-speed" />
+                <p class="muted">"Times are medians of one dispatch, from the GPU's timestamps over a pass of 20."</p>
+            </MeasuredDetails>
+        }
+    })
+}

@@ -1,0 +1,5 @@
+//! The lesson's own tests: its model, and its kernels run natively (Vulkan; lavapipe in CI).
+
+mod gpu;
+mod measured;
+mod model;
