@@ -1,8 +1,6 @@
-// subgroupAdd: every invocation gets the sum of `value` over the invocations of its subgroup,
-// with no workgroup memory and no barrier. Each invocation also records what it can see of
-// its subgroup: the size, its place in it, and the first invocation's index, which names the
-// subgroup (WGSL promises no layout: the host groups invocations by that name, never by
-// assuming runs of `subgroup_size`).
+// subgroupAdd: every invocation gets its subgroup's sum, with no workgroup memory and no
+// barrier. Each also records its subgroup's size, its lane, and the first invocation's index,
+// which names the subgroup: WGSL promises no layout, so the host groups by that name.
 enable subgroups;
 
 struct Params {

@@ -1,11 +1,7 @@
-// Ballot compaction: keep the values at or above KEEP, in one atomicAdd per subgroup rather
-// than one per kept value. subgroupBallot gives every lane the same mask, bit i set when lane
-// i keeps its value; a lane's place among its subgroup's kept values is the number of kept
-// lanes below it (countOneBits of the mask below its own bit). One elected lane reserves room
-// for the whole subgroup and broadcasts where it starts.
-//
-// params.per_value = 1 runs the append lesson's way instead, one atomicAdd per kept value,
-// so both are timed on the same input by the same kernel.
+// Ballot compaction: keep the values at or above KEEP with one atomicAdd per subgroup. Every
+// lane gets the same mask, bit i set when lane i keeps; its place is the count of kept lanes
+// below it. One elected lane reserves the subgroup's room and broadcasts where it starts.
+// params.per_value = 1 runs the append lesson's way, one atomicAdd per kept value, instead.
 enable subgroups;
 
 struct Params {

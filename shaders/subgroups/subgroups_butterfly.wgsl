@@ -1,7 +1,6 @@
-// A subgroup's sum by shuffles: at each step every invocation takes the value of the lane
-// whose index differs from its own in one bit (subgroupShuffleXor), half the subgroup away,
-// then a quarter, down to the next lane, and adds it. After log2(size) steps every lane holds
-// the whole sum, as subgroupAdd gives, with no memory touched: a butterfly, as in an FFT.
+// A subgroup's sum by shuffles: each step every lane adds the value of the lane whose index
+// differs from its own in one bit, half the subgroup away, then a quarter … then the next
+// lane. After log2(size) steps every lane holds the sum, with no memory touched.
 enable subgroups;
 
 struct Params {

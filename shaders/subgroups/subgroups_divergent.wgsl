@@ -1,10 +1,7 @@
-// subgroupAdd inside a branch that depends on the value: only the invocations that took the
-// branch are active there, so the sum covers the kept values alone, and only those of the
-// invocations that are active together at that moment, which WGSL leaves to the GPU.
-//
-// The browser's compiler refuses a subgroup operation in non-uniform control flow (its
-// uniformity analysis; shaders/subgroups/rejected/ holds the kernel without the line below).
-// This kernel switches the check off, on purpose, to show what the branch does.
+// subgroupAdd inside a branch on the value: only the lanes that took it are active there, so
+// the sum covers the kept values alone (of the lanes the GPU runs together at that moment).
+// The browser refuses a subgroup call in non-uniform control flow; this kernel switches that
+// check off, on purpose, to show what the branch does.
 enable subgroups;
 diagnostic(off, subgroup_uniformity);
 

@@ -1,13 +1,8 @@
-// The lockstep folklore, tested: each invocation writes its own cell of workgroup memory and,
-// with no barrier, reads a neighbour's: the next lane of its own subgroup (params.across = 0)
-// or the invocation `subgroup_size` further on, in the next subgroup (params.across = 1).
-// Folklore says the lanes of one warp run in lockstep, so the first read is always fresh;
-// WGSL promises nothing either way without a barrier. A cell still 0 was read before its
-// owner wrote it: stale.
-//
-// The neighbour in the same subgroup is found by asking it (subgroupShuffle of its index),
-// never by assuming that a subgroup is a run of consecutive indices; the next subgroup's is
-// assumed, and the page says so (the add kernel's records check the layout).
+// The lockstep folklore, tested: each invocation writes its cell of workgroup memory and, with
+// no barrier, reads the next lane's in its subgroup (across = 0) or the cell `subgroup_size`
+// on, in the next subgroup (across = 1). WGSL promises neither fresh; a 0 is a stale read.
+// The next lane is asked for its index (subgroupShuffle); the next subgroup's is assumed, and
+// the page checks that layout from the add kernel's records.
 enable subgroups;
 
 struct Params {

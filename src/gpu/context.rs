@@ -371,7 +371,7 @@ fn browser_device_has_subgroups(device: &wgpu::Device) -> bool {
     let Some(js) = device.as_webgpu() else { return false };
     let js: &wasm_bindgen::JsValue = js.as_ref();
     let Ok(features) = Reflect::get(js, &"features".into()) else { return false };
-    let Ok(has) = Reflect::get(&features, &"has".into()).and_then(|f| f.dyn_into::<js_sys::Function>().map_err(Into::into)) else { return false };
+    let Ok(has) = Reflect::get(&features, &"has".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) else { return false };
     has.call1(&features, &"subgroups".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false)
 }
 

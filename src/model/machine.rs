@@ -133,6 +133,8 @@ pub enum StepError {
         base: Addr,
         index: i64,
     },
+    /// A subgroup operation in a program made without [`SUBGROUP_RULES`].
+    NoSubgroups,
 }
 
 impl std::fmt::Display for StepError {
@@ -143,6 +145,7 @@ impl std::fmt::Display for StepError {
             StepError::Waiting(t) => write!(f, "thread {t} is waiting at the barrier"),
             StepError::NoSuchCell(a) => write!(f, "there is no memory cell {a}"),
             StepError::BadIndex { base, index } => write!(f, "cell {base} + {index} does not exist"),
+            StepError::NoSubgroups => write!(f, "this program has no subgroups"),
         }
     }
 }
@@ -217,7 +220,7 @@ impl Machine {
         self.threads
             .iter()
             .enumerate()
-            .filter(|(i, t)| t.status == ThreadStatus::Ready || (t.status == ThreadStatus::InSubgroupOp && self.nobody_else_coming(*i)))
+            .filter(|(i, t)| t.status == ThreadStatus::Ready || (t.status == ThreadStatus::InSubgroupOp && self.subgroup_op_can_complete(*i)))
             .map(|(i, _)| i)
     }
 
@@ -227,7 +230,9 @@ impl Machine {
         match thread.status {
             ThreadStatus::Done => return Err(StepError::Finished(t)),
             ThreadStatus::AtBarrier => return Err(StepError::Waiting(t)),
-            ThreadStatus::InSubgroupOp if self.nobody_else_coming(t) => return Ok(self.complete_subgroup_op(t)),
+            ThreadStatus::InSubgroupOp if self.subgroup_op_can_complete(t) => {
+                return Ok((self.program.subgroups.ok_or(StepError::NoSubgroups)?.complete)(self, t))
+            }
             ThreadStatus::InSubgroupOp => return Err(StepError::Waiting(t)),
             ThreadStatus::Ready => {}
         }
@@ -448,7 +453,7 @@ impl Machine {
                 let on = d > 0 && t as i64 >= d && (t as i64 + 1) % (2 * d) == d;
                 return Ok(self.branch(t, pc, !on, end));
             }
-            Instr::Subgroup(_) => return Ok(self.arrive_at_subgroup_op(t)),
+            Instr::Subgroup(_) => return Ok((self.program.subgroups.ok_or(StepError::NoSubgroups)?.arrive)(self, t)),
             Instr::SetIfAtLeast { reg, from, limit } => {
                 let regs = &mut self.threads[t].regs;
                 regs[reg] = i64::from(regs[from] >= limit);
@@ -553,6 +558,11 @@ impl Machine {
         }
         self.barrier_arrivals = 0;
         Event { thread: t, pc, effect: Effect::BarrierReleased { threads: waiting.len() } }
+    }
+
+    /// Whether thread `t`, waiting at a subgroup operation, would complete it by its step.
+    fn subgroup_op_can_complete(&self, t: usize) -> bool {
+        self.program.subgroups.is_some_and(|r| (r.can_complete)(self, t))
     }
 
     /// The lanes of `t`'s subgroup other than `t`.
@@ -675,19 +685,7 @@ impl Machine {
             Effect::BarrierReleased { threads } => {
                 format!("thread {t} arrives last: the barrier releases all {threads} threads")
             }
-            Effect::SubgroupArrived { op, subgroup, waiting } => {
-                format!("thread {t} reaches {} and waits for subgroup {subgroup}'s other lanes ({waiting} there)", op.function())
-            }
-            Effect::SubgroupDone { op, subgroup, lanes, result } => {
-                let n = lanes.count_ones();
-                let what = match op {
-                    SubgroupOp::Elect { .. } if *result == 1 => format!("thread {t} is elected"),
-                    SubgroupOp::Elect { .. } => format!("thread {t} is not elected"),
-                    SubgroupOp::Ballot { .. } => format!("the mask is {result:b}"),
-                    _ => format!("thread {t} gets {result}"),
-                };
-                format!("subgroup {subgroup}'s {n} active lane(s) take {} together: {what}", op.function())
-            }
+            Effect::SubgroupArrived { .. } | Effect::SubgroupDone { .. } => self.program.subgroups.map_or_else(String::new, |r| (r.narrate)(event)),
         }
     }
 }
@@ -696,4 +694,74 @@ impl Machine {
 /// naming the register's value, not a cell that wraps around.
 fn offset_of(base: Addr, index: i64) -> Result<Addr, StepError> {
     usize::try_from(index).ok().and_then(|i| base.checked_add(i)).ok_or(StepError::BadIndex { base, index })
+}
+
+/// How subgroup operations run, are written and narrated. Only programs with subgroup
+/// operations carry it (see [`Program::subgroups`](super::Program::subgroups)), so that only
+/// the pages that step such programs hold its code.
+pub struct SubgroupRules {
+    pub arrive: fn(&mut Machine, usize) -> Event,
+    pub complete: fn(&mut Machine, usize) -> Event,
+    pub can_complete: fn(&Machine, usize) -> bool,
+    pub narrate: fn(&Event) -> String,
+    pub describe: fn(SubgroupOp, &dyn Fn(super::Reg) -> &'static str) -> String,
+    /// A mask register's value: `lanes` binary digits, lane 0 rightmost.
+    pub mask_text: fn(i64, usize) -> String,
+}
+
+// One set of rules exists: compared by address, shown by name.
+impl PartialEq for SubgroupRules {
+    fn eq(&self, other: &SubgroupRules) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+impl Eq for SubgroupRules {}
+impl std::fmt::Debug for SubgroupRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SubgroupRules")
+    }
+}
+
+pub static SUBGROUP_RULES: SubgroupRules = SubgroupRules {
+    arrive: Machine::arrive_at_subgroup_op,
+    complete: Machine::complete_subgroup_op,
+    can_complete: Machine::nobody_else_coming,
+    narrate: narrate_subgroup,
+    describe: describe_subgroup,
+    mask_text,
+};
+
+fn narrate_subgroup(event: &Event) -> String {
+    let t = event.thread;
+    match &event.effect {
+        Effect::SubgroupArrived { op, subgroup, waiting } => {
+            format!("thread {t} reaches {} and waits for subgroup {subgroup}'s other lanes ({waiting} there)", op.function())
+        }
+        Effect::SubgroupDone { op, subgroup, lanes, result } => {
+            let n = lanes.count_ones();
+            let what = match op {
+                SubgroupOp::Elect { .. } if *result == 1 => format!("thread {t} is elected"),
+                SubgroupOp::Elect { .. } => format!("thread {t} is not elected"),
+                SubgroupOp::Ballot { .. } => format!("the mask is {result:b}"),
+                _ => format!("thread {t} gets {result}"),
+            };
+            format!("subgroup {subgroup}'s {n} active lane(s) take {} together: {what}", op.function())
+        }
+        _ => String::new(),
+    }
+}
+
+fn describe_subgroup(op: SubgroupOp, reg: &dyn Fn(super::Reg) -> &'static str) -> String {
+    match op {
+        SubgroupOp::Add { reg: r, value } => format!("{} = subgroupAdd({})", reg(r), reg(value)),
+        SubgroupOp::Ballot { reg: r, pred } => format!("{} = subgroupBallot({} == 1).x", reg(r), reg(pred)),
+        SubgroupOp::ShuffleXor { reg: r, value, mask } => format!("{} = subgroupShuffleXor({}, {})", reg(r), reg(value), reg(mask)),
+        SubgroupOp::BroadcastFirst { reg: r, value } => format!("{} = subgroupBroadcastFirst({})", reg(r), reg(value)),
+        SubgroupOp::Elect { .. } => "if lane == subgroupBroadcastFirst(lane) {".into(),
+    }
+}
+
+/// By hand rather than with `{:b}`, whose formatting code every page would carry.
+fn mask_text(value: i64, lanes: usize) -> String {
+    (0..lanes).rev().map(|lane| if lane < 63 && value & (1i64 << lane) != 0 { '1' } else { '0' }).collect()
 }

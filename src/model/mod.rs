@@ -11,7 +11,7 @@ mod session;
 mod trace;
 
 pub use atomics::{IntType, RmwOp};
-pub use machine::{Effect, Event, Machine, StepError, ThreadState, ThreadStatus};
+pub use machine::{Effect, Event, Machine, StepError, SubgroupRules, ThreadState, ThreadStatus, SUBGROUP_RULES};
 pub use program::{above, bits_of, f32_of, float_text, Addr, Instr, Line, MemoryGrid, Program, Reg, Space, Span, SubgroupOp, TileIndex};
 pub use replay::{AccessRecord, ReplayAccess, ReplayError, ReplayLane, ReplayStep, ReplayTimeline};
 pub use schedule::{splitmix64, Schedule};

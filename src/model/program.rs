@@ -224,6 +224,9 @@ pub struct Program {
     /// The lanes a mask register shows: the subgroup's size, or fewer when the model has fewer
     /// threads than that.
     pub mask_lanes: usize,
+    /// How its subgroup operations run: [`SUBGROUP_RULES`](super::machine::SUBGROUP_RULES) in a
+    /// program that has any, `None` elsewhere (so that other pages carry none of that code).
+    pub subgroups: Option<&'static super::machine::SubgroupRules>,
     /// Named runs of lines: a thread standing on one of them is said to be in that state, and
     /// the scene marks its lane so ("inside" a semaphore's critical section, "waiting" in a
     /// hand-built wait).
@@ -357,8 +360,8 @@ impl Program {
         let name = self.register_names.get(r);
         if name.is_some_and(|n| self.floats.contains(n)) {
             float_text(f32_of(value))
-        } else if name.is_some_and(|n| self.masks.contains(n)) {
-            format!("{:0w$b}", value & ((1i64 << self.mask_lanes.min(62)) - 1), w = self.mask_lanes)
+        } else if let Some(rules) = self.subgroups.filter(|_| name.is_some_and(|n| self.masks.contains(n))) {
+            (rules.mask_text)(value, self.mask_lanes)
         } else {
             value.to_string()
         }
@@ -433,13 +436,7 @@ impl Program {
             Instr::TryLock { addr, got } => {
                 format!("{} = atomicCompareExchangeWeak(&{}, 0, 1).exchanged", reg(got), cell(addr))
             }
-            Instr::Subgroup(op) => match op {
-                SubgroupOp::Add { reg: r, value } => format!("{} = subgroupAdd({})", reg(r), reg(value)),
-                SubgroupOp::Ballot { reg: r, pred } => format!("{} = subgroupBallot({} == 1).x", reg(r), reg(pred)),
-                SubgroupOp::ShuffleXor { reg: r, value, mask } => format!("{} = subgroupShuffleXor({}, {})", reg(r), reg(value), reg(mask)),
-                SubgroupOp::BroadcastFirst { reg: r, value } => format!("{} = subgroupBroadcastFirst({})", reg(r), reg(value)),
-                SubgroupOp::Elect { .. } => "if lane == subgroupBroadcastFirst(lane) {".into(),
-            },
+            Instr::Subgroup(op) => self.subgroups.map_or_else(String::new, |rules| (rules.describe)(op, &reg)),
             Instr::SetIfAtLeast { reg: r, from, limit } => format!("{} = {} >= {limit}", reg(r), reg(from)),
             Instr::CountBitsBelowLane { reg: r, mask } => format!("{} = countOneBits({} & lanes_below)", reg(r), reg(mask)),
             Instr::ReserveBits { reg: r, addr, mask } => format!("{} = atomicAdd(&{}, countOneBits({}))", reg(r), cell(addr), reg(mask)),

@@ -126,7 +126,8 @@ pub fn ModelView(
             // By hand, a step past the ticks taken moves the lowest-numbered thread that can move:
             // Step is never a dead control, and the lanes stay the way to choose.
             if reached + 1 == i && s.schedule() == Schedule::Manual {
-                if let Some(t) = s.current().ready_threads().next() {
+                let next = s.current().ready_threads().next();
+                if let Some(t) = next {
                     let _ = s.step_thread(t);
                 }
             }

@@ -14,6 +14,7 @@ fn machine(lines: Vec<Instr>, cells: usize) -> Machine {
         floats: &[],
         masks: &[],
         mask_lanes: 0,
+        subgroups: None,
         spans: Vec::new(),
     };
     Machine::new(Arc::new(program), 2, vec![0; cells])

@@ -18,6 +18,7 @@ fn write_barrier_read(threads: usize) -> Machine {
         floats: &[],
         masks: &[],
         mask_lanes: 0,
+        subgroups: None,
         spans: Vec::new(),
     };
     Machine::new(Arc::new(program), threads, vec![0])

@@ -110,7 +110,7 @@ impl CasInputs {
             register_names: vec!["value", "old", "exchanged", "retries"],
             grids: Vec::new(),
             workgroup: &[],
-            floats: &["value", "old", "best", "input"], masks: &[], mask_lanes: 0,
+            floats: &["value", "old", "best", "input"], masks: &[], mask_lanes: 0, subgroups: None,
             spans: Vec::new(),
         }
     }

@@ -171,6 +171,7 @@ pub async fn run_rest(ctx: &GpuContext, params: GpuParams, repeats: u32, first: 
         reductions,
         repeats,
         cpu_kept: cpu_kept.len() as u32,
+        first_records: first.first_records,
     })
 }
 

@@ -66,12 +66,8 @@ pub const KEEP: u32 = 4;
 
 pub const MODEL_THREADS: RangeInclusive<usize> = 4..=16;
 
-/// The subgroup sizes the reader can pick, and who uses each.
-pub const SIZES: [(usize, &str); 3] = [
-    (4, "4: Chromium's software adapter (SwiftShader), some phones"),
-    (8, "8: Mesa's lavapipe, Intel GPUs (8 to 32)"),
-    (32, "32: NVIDIA's warp, Apple (AMD: 32 or 64)"),
-];
+/// The subgroup sizes the reader can pick (the lesson's text says who uses each).
+pub const SIZES: [usize; 3] = [4, 8, 32];
 
 /// Which subgroup program the model steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -153,6 +149,7 @@ impl SubgroupModel {
             floats: &[],
             masks,
             mask_lanes: self.size.min(threads),
+            subgroups: Some(&crate::model::SUBGROUP_RULES),
             spans: Vec::new(),
         };
         match self.step {
@@ -280,7 +277,7 @@ impl crate::site::settings::LessonVariant for SubgroupModel {
 
     fn read_extra(&mut self, get: &dyn Fn(&str) -> Option<String>, problems: &mut Vec<String>) -> Option<usize> {
         if let Some(v) = get("subgroup") {
-            match v.trim().parse::<usize>().ok().filter(|s| SIZES.iter().any(|(size, _)| size == s)) {
+            match v.trim().parse::<usize>().ok().filter(|s| SIZES.contains(s)) {
                 Some(size) => self.size = size,
                 None => problems.push(format!(
                     "subgroup={} was ignored: the model's subgroups have 4, 8 or 32 lanes",
@@ -496,6 +493,8 @@ pub struct SubgroupsRun {
     pub repeats: u32,
     /// The values the CPU keeps.
     pub cpu_kept: u32,
+    /// The first subgroup's records from the add kernel, as the page shows them.
+    pub first_records: Vec<Record>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::subgroups::gpu::{run_records, run_rest, subgroups_problem, RecordsRun};
 use crate::lessons::subgroups::measured::{parse_subgroups_report, SubgroupColumns, H100_SUBGROUPS};
-use crate::lessons::subgroups::{check, kernels, model_values, ReduceWay, SubgroupModel, SubgroupStep, SubgroupsRun, DISTANCE, INPUT, KEEP, MASK, SIZES, TOTAL, VALUE};
+use crate::lessons::subgroups::{check, kernels, model_values, ReduceWay, SubgroupModel, SubgroupStep, SubgroupsRun, DISTANCE, INPUT, KEEP, MASK, TOTAL, VALUE};
 use crate::model::{Effect, Machine, Session, SubgroupOp, ThreadStatus};
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
@@ -35,7 +35,7 @@ pub fn SubgroupsLesson() -> impl IntoView {
             bar=move || view! { <Choices model=model /> }
             start="Start: each thread holds one digit; the threads are cut into subgroups, drawn under the lanes."
             outcome=model_outcome
-            picture=move || view! { <SubgroupPicture session=model.session /> }
+            picture=move || picture(model.session)
             kernel=Signal::derive(move || variant.get().step.kernel()) cuda=CUDA.to_owned()
             gpu=gpu_half!(Part::Panel, sizes) />
     }
@@ -51,40 +51,43 @@ pub fn gpu_half(part: GpuPart) -> AnyView {
 #[component]
 fn Choices(model: ModelState<SubgroupModel>) -> impl IntoView {
     let variant = model.variant;
-    let choose = move |next: SubgroupModel| {
-        if variant.get_untracked() != next {
-            variant.set(next);
-            model.rebuild();
+    // One table and one button for both groups: the program, then the subgroup size.
+    let choice = move |(label, test_id, next): (&'static str, &'static str, fn(SubgroupModel) -> SubgroupModel)| {
+        let pick = move || next(variant.get_untracked());
+        view! {
+            <button role="radio" aria-checked=move || (variant.get() == next(variant.get())).to_string() data-testid=test_id
+                on:click=move |_| {
+                    if variant.get_untracked() != pick() {
+                        variant.set(pick());
+                        model.rebuild();
+                    }
+                }>
+                {label}
+            </button>
         }
     };
-    let steps: [(SubgroupStep, &str); 5] = [
-        (SubgroupStep::Add, "subgroupAdd"),
-        (SubgroupStep::Divergent, "Inside an if"),
-        (SubgroupStep::Ballot, "Ballot compaction"),
-        (SubgroupStep::Butterfly, "Shuffle butterfly"),
-        (SubgroupStep::NoBarrier, "No barrier"),
-    ];
     view! {
-        <div class="variant-toggle" role="radiogroup" aria-label="kernel variant">
-            {steps.into_iter().map(|(step, label)| view! {
-                <button role="radio" aria-checked=move || (variant.get().step == step).to_string()
-                    data-testid=format!("variant-{}", step.name())
-                    on:click=move |_| choose(SubgroupModel { step, ..variant.get_untracked() })>
-                    {label}
-                </button>
-            }).collect_view()}
-        </div>
-        <div class="variant-toggle" role="radiogroup" aria-label="subgroup size">
-            {SIZES.into_iter().map(|(size, who)| view! {
-                <button role="radio" aria-checked=move || (variant.get().size == size).to_string()
-                    data-testid=format!("subgroup-{size}") title=who
-                    on:click=move |_| choose(SubgroupModel { size, ..variant.get_untracked() })>
-                    {format!("{size} lanes")}
-                </button>
-            }).collect_view()}
-        </div>
+        <div class="variant-toggle" role="radiogroup" aria-label="kernel variant">{STEP_CHOICES.into_iter().map(choice).collect_view()}</div>
+        <div class="variant-toggle" role="radiogroup" aria-label="subgroup size">{SIZE_CHOICES.into_iter().map(choice).collect_view()}</div>
     }
 }
+
+type Choice = (&'static str, &'static str, fn(SubgroupModel) -> SubgroupModel);
+
+const STEP_CHOICES: [Choice; 5] = [
+    ("subgroupAdd", "variant-add", |m| SubgroupModel { step: SubgroupStep::Add, ..m }),
+    ("Inside an if", "variant-divergent", |m| SubgroupModel { step: SubgroupStep::Divergent, ..m }),
+    ("Ballot compaction", "variant-ballot", |m| SubgroupModel { step: SubgroupStep::Ballot, ..m }),
+    ("Shuffle butterfly", "variant-butterfly", |m| SubgroupModel { step: SubgroupStep::Butterfly, ..m }),
+    ("No barrier", "variant-no-barrier", |m| SubgroupModel { step: SubgroupStep::NoBarrier, ..m }),
+];
+
+/// Who uses each size is in the lesson's text; the buttons say the number.
+const SIZE_CHOICES: [Choice; 3] = [
+    ("4 lanes", "subgroup-4", |m| SubgroupModel { size: 4, ..m }),
+    ("8 lanes", "subgroup-8", |m| SubgroupModel { size: 8, ..m }),
+    ("32 lanes", "subgroup-32", |m| SubgroupModel { size: 32, ..m }),
+];
 
 fn model_outcome(m: &Machine) -> String {
     if !m.is_finished() {
@@ -122,41 +125,13 @@ fn model_outcome(m: &Machine) -> String {
 
 /// The subgroups drawn one under another: each lane's value and state, and what the subgroup
 /// operation of the last step did (the sum, the ballot's bits, the shuffle's partners).
-#[component]
-fn SubgroupPicture(session: RwSignal<Session>) -> impl IntoView {
-    let picture = Memo::new(move |_| session.with(|s| Picture::of(s.current(), s.last_events())));
+/// The subgroups drawn one under another: each lane's value and state, and what the subgroup
+/// operation of the last step did (the sum, the ballot's bits, the shuffle's partners). One
+/// piece of markup: numbers and fixed words only, far less code than a component per lane.
+fn picture(session: RwSignal<Session>) -> impl IntoView {
     move || {
-        let p = picture.get();
-        view! {
-            <div class="subgroups" data-testid="subgroup-picture" aria-label=p.summary.clone()>
-                {p.groups.into_iter().enumerate().map(|(g, group)| view! {
-                    <div class="subgroup" data-testid=format!("subgroup-{g}")>
-                        <div class="subgroup-head">
-                            <strong>{format!("subgroup {g}")}</strong>
-                            <span class="muted">{group.note.clone()}</span>
-                        </div>
-                        <ol class="subgroup-lanes">
-                            {group.lanes.into_iter().map(|lane| view! {
-                                <li class=lane.class data-testid=format!("lane-{}", lane.thread)>
-                                    <span class="lane-name">{format!("t{} · lane {}", lane.thread, lane.lane)}</span>
-                                    <span class="lane-value">{lane.value}</span>
-                                    <span class="lane-state">{lane.state}</span>
-                                    {lane.from.map(|from| view! { <span class="lane-from">{from}</span> })}
-                                </li>
-                            }).collect_view()}
-                        </ol>
-                        {group.bits.map(|bits| view! {
-                            <div class="ballot-bits" data-testid=format!("ballot-{g}") aria-label=format!("ballot mask {}", bits.iter().rev().map(|&(_, b)| if b { '1' } else { '0' }).collect::<String>())>
-                                <span class="muted">"mask, lane 0 first:"</span>
-                                {bits.into_iter().map(|(lane, on)| view! {
-                                    <span class=if on { "bit on" } else { "bit" } title=format!("lane {lane}")>{if on { "1" } else { "0" }}</span>
-                                }).collect_view()}
-                            </div>
-                        })}
-                    </div>
-                }).collect_view()}
-            </div>
-        }
+        let p = session.with(|s| Picture::of(s.current(), s.last_events()));
+        view! { <div class="subgroups" data-testid="subgroup-picture" aria-label=p.summary.clone() inner_html=p.html()></div> }
     }
 }
 
@@ -187,6 +162,42 @@ struct LanePicture {
 }
 
 impl Picture {
+    /// The picture as markup: a box per subgroup, a box per lane, the ballot's bits.
+    fn html(&self) -> String {
+        let mut out = String::new();
+        for (g, group) in self.groups.iter().enumerate() {
+            let g = g.to_string();
+            for piece in ["<div class=\"subgroup\" data-testid=\"subgroup-", &g, "\"><div class=\"subgroup-head\"><strong>subgroup ", &g, "</strong> <span class=\"muted\">", &group.note, "</span></div><ol class=\"subgroup-lanes\">"] {
+                out.push_str(piece);
+            }
+            for lane in &group.lanes {
+                let (t, l) = (lane.thread.to_string(), lane.lane.to_string());
+                for piece in ["<li class=\"", lane.class, "\" data-testid=\"lane-", &t, "\"><span class=\"lane-name\">t", &t, " · lane ", &l, "</span><span class=\"lane-value\">", &lane.value, "</span><span class=\"lane-state\">", lane.state, "</span>"] {
+                    out.push_str(piece);
+                }
+                if let Some(from) = &lane.from {
+                    for piece in ["<span class=\"lane-from\">", from, "</span>"] {
+                        out.push_str(piece);
+                    }
+                }
+                out.push_str("</li>");
+            }
+            out.push_str("</ol>");
+            if let Some(bits) = &group.bits {
+                let mask: String = bits.iter().rev().map(|&(_, on)| if on { '1' } else { '0' }).collect();
+                for piece in ["<div class=\"ballot-bits\" data-testid=\"ballot-", &g, "\" aria-label=\"ballot mask ", &mask, "\"><span class=\"muted\">mask, lane 0 first:</span>"] {
+                    out.push_str(piece);
+                }
+                for &(_, on) in bits {
+                    out.push_str(if on { "<span class=\"bit on\">1</span>" } else { "<span class=\"bit\">0</span>" });
+                }
+                out.push_str("</div>");
+            }
+            out.push_str("</div>");
+        }
+        out
+    }
+
     fn of(m: &Machine, last: &[Event]) -> Picture {
         let program = m.program();
         let size = m.subgroup_size;
@@ -265,12 +276,13 @@ use crate::model::Event;
 const LEAD: &str = "<p>A subgroup is a handful of invocations the GPU runs together: a warp of 32 on NVIDIA, 4 in Chromium's software adapter, 8 to 64 elsewhere. Its lanes can add, vote and swap values with one call and no memory at all. Pick an operation and a size below and step it: a lane that reaches the call waits for its subgroup, then all take it together. Then see what the lanes of one subgroup do <em>not</em> promise each other, on your own GPU.</p>";
 
 /// The lesson's explanation: constant markup written here, never text from outside.
-const TEXT: &str = "<p><strong>What a subgroup call does.</strong> <code>subgroupAdd(value)</code> hands every active lane the sum over its subgroup; <code>subgroupBallot(keep)</code> hands every lane the same mask with one bit per lane whose <code>keep</code> held; <code>subgroupShuffleXor(value, mask)</code> hands each lane the value of the lane whose index differs from its own in <code>mask</code>'s bits; <code>subgroupBroadcastFirst</code> and <code>subgroupElect</code> single out the lowest active lane. A reduction that needs a barrier per level in workgroup memory needs none inside a subgroup: one call, or log₂(size) shuffles.</p>\n\
+const TEXT: &str = "<p><strong>What a subgroup call does.</strong> <code>subgroupAdd(value)</code> hands every active lane the sum over its subgroup; <code>subgroupBallot(keep)</code> hands every lane the same mask with one bit per lane whose <code>keep</code> held; <code>subgroupShuffleXor(value, mask)</code> hands each lane the value of the lane whose index differs from its own in <code>mask</code>'s bits; <code>subgroupBroadcastFirst</code> and <code>subgroupElect</code> single out the lowest active lane. Inside a subgroup a sum needs no barrier: one call, or log₂(size) shuffles.</p>\n\
 <p><strong>Active lanes.</strong> Inside an <code>if</code>, only the lanes that took the branch are active, and a subgroup call there sees them alone: <code>subgroupAdd</code> sums fewer values than the subgroup holds. That is the classic pitfall, and Chromium's compiler refuses such a call unless the kernel switches its uniformity check off (<code>diagnostic(off, subgroup_uniformity)</code>, as the divergent kernel here does on purpose). Which lanes are active together inside a branch is the GPU's choice: the GPU panel counts how often the sum covered every kept value of the subgroup.</p>\n\
-<p><strong>The size is read, never assumed.</strong> WGSL allows any power of two from 4 to 128, and a GPU may pick a different one per kernel. The GPU panel reads <code>subgroup_size</code> and each lane's index back from the kernel itself, and groups invocations by the first of their subgroup rather than by runs of 32.</p>\n\
-<div class=\"misconception\" data-misconception=\"lockstep\"><p><strong>A common claim:</strong> “threads of one warp see each other's writes immediately, because they run in lockstep”, so the last steps of a reduction need no barrier.</p><p><strong>What holds:</strong> since Volta, NVIDIA's lanes are scheduled independently and may diverge and reconverge anywhere (CUDA's own guide asks for <code>__syncwarp()</code>); WGSL promises nothing about workgroup memory without a barrier, inside a subgroup or not. An operational model of real subgroups tested on ten GPUs of eight vendors (SIMT-Step, Chen, Rehman, Martínez and Sorensen, PLDI 2026) found lockstep violations rare but real, and memory operations almost never collective. The GPU panel runs the neighbour read with no barrier and the articles' last-warp reduction, and counts what went wrong; none on one GPU proves nothing about the next.</p></div>\n\
-<p><strong>What an H100 did.</strong> Its subgroups have 32 lanes, read back from every kernel. With no barrier, no read of the next lane's cell in the same subgroup was stale, at any size, while reads of the next subgroup's cell were stale in every run: up to 1,238,975 of 4,194,304 with workgroups of 1,024. The last-warp reduction got no workgroup wrong, and inside the <code>if</code> every active lane's sum covered every kept value of its subgroup: on this GPU a warp's lanes stayed together. WGSL promises none of it, and other GPUs differ (Chromium's software adapter runs its subgroups of 4 one after another). Summing 4,194,304 values in workgroups of 256, subgroupAdd with one barrier took 0.065 ms against 0.143 ms for the tree with a barrier per level. The ballot's compaction, with one atomicAdd per 32 values, was no faster than one atomicAdd per value (0.64 against 0.63 ms): adds to one address are cheap on this GPU, as the histogram lesson's single bin showed.</p>\n\
-<p><strong>Without subgroups.</strong> Firefox does not offer them yet, and an adapter may lack the feature: then the GPU panel says so and the model still steps every operation. Workgroup memory and <code>workgroupBarrier()</code> do everything a subgroup does, on every device, a little slower.</p>";
+<p><strong>The size is read, never assumed.</strong> WGSL allows any power of two from 4 to 128: 4 in Chromium's software adapter, 8 in Mesa's lavapipe, 8 to 32 on Intel, 32 on NVIDIA and Apple, 32 or 64 on AMD. The GPU panel reads <code>subgroup_size</code> and each lane back from the kernel.</p>\n\
+<div class=\"misconception\" data-misconception=\"lockstep\"><p><strong>A common claim:</strong> “threads of one warp see each other's writes immediately, because they run in lockstep”, so the last steps of a reduction need no barrier.</p><p><strong>What holds:</strong> since Volta, NVIDIA's lanes are scheduled independently and may diverge and reconverge anywhere (CUDA's own guide asks for <code>__syncwarp()</code>); WGSL promises nothing about workgroup memory without a barrier, inside a subgroup or not. An operational model of real subgroups tested on ten GPUs of eight vendors (SIMT-Step, Chen, Rehman, Martínez and Sorensen, PLDI 2026) found lockstep violations rare but real, and memory operations almost never collective. The GPU panel runs the neighbour read with no barrier and the articles' last-warp reduction, and counts what went wrong; none on one GPU proves nothing about the next.</p></div>";
+
+/// What the H100's figures say, under its tables in the GPU half (constant markup).
+const H100_TEXT: &str = "<p><strong>What an H100 did.</strong> Its subgroups have 32 lanes, read back from every kernel. With no barrier, no read of the next lane's cell in the same subgroup was stale, at any size, while reads of the next subgroup's cell were stale in every run: up to 1,238,975 of 4,194,304 with workgroups of 1,024. The last-warp reduction got no workgroup wrong, and inside the <code>if</code> every active lane's sum covered every kept value of its subgroup: on this GPU a warp's lanes stayed together. WGSL promises none of it, and other GPUs differ (Chromium's software adapter runs its subgroups of 4 one after another). Summing 4,194,304 values in workgroups of 256, subgroupAdd with one barrier took 0.065 ms against 0.143 ms for the tree with a barrier per level. The ballot's compaction, with one atomicAdd per 32 values, was no faster than one atomicAdd per value (0.64 against 0.63 ms): adds to one address are cheap on this GPU, as the histogram lesson's single bin showed.</p>";
 
 /// A warp's sum and a ballot in CUDA, as the reference articles' warp-level primitives write them.
 const CUDA: &str = "__device__ int warp_sum(int value) {\n    // every lane of the warp: take the value of the lane `mask` away, add it\n    for (int mask = 16; mask > 0; mask /= 2)\n        value += __shfl_xor_sync(0xffffffff, value, mask);\n    return value;                      // the warp's sum, in every lane\n}\n\n__device__ int rank_among_kept(bool keep) {\n    unsigned mask = __ballot_sync(0xffffffff, keep);\n    int lane = threadIdx.x % 32;\n    return __popc(mask & ((1u << lane) - 1));   // kept lanes below this one\n}";
@@ -323,7 +335,7 @@ fn SubgroupsReport(result: SubgroupsResult) -> impl IntoView {
         (Some(first), None) => view! {
             <div class="run-report" data-testid="gpu-report" data-partial="true">
                 <p class="notice" data-testid="gpu-first-look">"A first look: the subgroups your GPU formed, read back while the neighbour test, the compactions and the reductions run."</p>
-                <LayoutFigures adapter=adapter first=first params=params />
+                <LayoutFigures adapter=adapter first=first />
             </div>
         }
         .into_any(),
@@ -333,8 +345,7 @@ fn SubgroupsReport(result: SubgroupsResult) -> impl IntoView {
 
 /// What the records showed: the size, the layout, the sums.
 #[component]
-fn LayoutFigures(adapter: AdapterSummary, first: RecordsRun, params: GpuParams) -> impl IntoView {
-    let n = params.invocations;
+fn LayoutFigures(adapter: AdapterSummary, first: RecordsRun) -> impl IntoView {
     let l = &first.layout;
     let said = adapter.subgroups.map_or("—".to_owned(), |s| if s.min == s.max { s.min.to_string() } else { format!("{} to {}", s.min, s.max) });
     let sizes = l.sizes.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
@@ -390,21 +401,28 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, run: SubgroupsRun, wa
     let verdict = if !ok {
         "A result WGSL promises came out wrong (an exact sum, a kept value, a promised reduction): a bug of this GPU or its driver. The tables say where.".to_owned()
     } else {
-        let stale = same.stale + next.stale;
-        let folklore = match (stale, last_warp.map_or(0, |r| r.wrong)) {
-            (0, 0) => "No neighbour read was stale and the last-warp reduction was right this time: this GPU kept its lanes together. WGSL does not promise it; the barrier stays.".to_owned(),
-            (s, w) => format!("Without a barrier, {s} neighbour read(s) were stale and the last-warp reduction got {w} workgroup sum(s) wrong: lockstep was not kept."),
+        let size = run.layout.sizes.first().copied().unwrap_or(0);
+        let (wrong, groups) = last_warp.map_or((0, 0), |r| (r.wrong, r.workgroups));
+        let within = if same.stale == 0 {
+            format!("none of the {n} reads of the next lane in the same subgroup was stale: this GPU kept each subgroup's lanes together this time, which WGSL does not promise")
+        } else {
+            format!("{} of {n} reads of the next lane in the same subgroup were stale: lanes of one subgroup did not keep together", same.stale)
         };
+        let narrow = if size < 32 { format!(" (this GPU's subgroups have {size} lanes, not 32)") } else { String::new() };
+        let folklore = format!(
+            "Without a barrier, {within}; {} of {n} reads in the next subgroup were stale. The last-warp reduction, which trusts 32 lanes to keep together, got {wrong} of {groups} workgroup sums wrong{narrow}.",
+            next.stale
+        );
         format!("Every promise held: subgroupAdd and the butterfly exact for all {n} invocations, both compactions kept the CPU's values, the tree and subgroupAdd reductions exact. {folklore}")
     };
     let export = {
         let (adapter, run) = (adapter.clone(), run.clone());
         move || (format!("syncscope-subgroups-{n}.json"), crate::lessons::subgroups::export::run(&adapter, params, &run, wall_ms).to_pretty())
     };
-    let first = RecordsRun { layout: run.layout.clone(), add: run.add, butterfly: run.butterfly, divergent: run.divergent, first_records: Vec::new() };
+    let first = RecordsRun { layout: run.layout.clone(), add: run.add, butterfly: run.butterfly, divergent: run.divergent, first_records: run.first_records.clone() };
     view! {
         <div class="run-report" data-testid="gpu-report" data-partial="false">
-            <LayoutFigures adapter=adapter.clone() first=first params=params />
+            <LayoutFigures adapter=adapter.clone() first=first />
             <h4>"Lockstep folklore: a neighbour's cell, read with no barrier"</h4>
             <TextTable headers=["neighbour", "fresh", "stale"].map(str::to_owned).to_vec() rows=neighbour_rows test_id="gpu-neighbours" />
             <h4>"A workgroup's sum, three ways"</h4>
@@ -424,7 +442,7 @@ fn MeasuredElsewhere() -> impl IntoView {
     parse_subgroups_report(H100_SUBGROUPS).map(|(adapter, rows)| {
         let at = |r: &SubgroupColumns| format!("{} / {}", r.invocations, r.workgroup_size);
         let ms = |r: &SubgroupColumns| r.gpu_ms_median.map_or(String::new(), |ms| format!("{:.1} µs", ms * 1e3));
-        let pick = |way: &str| rows.iter().filter(move |r| r.way == way);
+        let pick = |way: &'static str| rows.iter().filter(move |r| r.way == way);
         let size = rows.first().map_or(0, |r| r.subgroup_size);
         let folklore: Vec<Vec<String>> = pick("neighbour-same-subgroup")
             .zip(pick("neighbour-next-subgroup"))
@@ -438,6 +456,7 @@ fn MeasuredElsewhere() -> impl IntoView {
             .collect();
         view! {
             <MeasuredDetails adapter=adapter>
+                <div class="prose" inner_html=H100_TEXT></div>
                 <p class="muted">{format!("Subgroups of {size}, read back from the kernels. Five runs per size; each range is the fewest to the most.")}</p>
                 <TextTable headers=["invocations / workgroup", "stale, same subgroup", "stale, next subgroup", "last-warp reduction: wrong workgroups"].map(str::to_owned).to_vec() rows=folklore test_id="measured-folklore" />
                 <TextTable headers=["invocations / workgroup", "tree", "subgroupAdd", "ballot compaction", "atomicAdd per value"].map(str::to_owned).to_vec() rows=speed test_id="measured-speed" />

@@ -36,7 +36,7 @@ fn records(m: &Machine, n: usize) -> Vec<i64> {
 
 #[test]
 fn subgroup_add_gives_every_lane_its_subgroups_sum_under_every_schedule() {
-    for (size, _) in SIZES {
+    for size in SIZES {
         for n in MODEL_THREADS {
             let want = subgroup_sums(n, size, false);
             for schedule in schedules() {
@@ -50,7 +50,7 @@ fn subgroup_add_gives_every_lane_its_subgroups_sum_under_every_schedule() {
 
 #[test]
 fn inside_the_if_only_the_active_lanes_are_summed() {
-    for (size, _) in SIZES {
+    for size in SIZES {
         for n in MODEL_THREADS {
             let v = model_values(n);
             let kept = subgroup_sums(n, size, true);
@@ -80,7 +80,7 @@ fn a_lane_waits_at_a_subgroup_operation_until_no_lane_of_its_subgroup_can_still_
 
 #[test]
 fn the_ballot_compacts_with_one_reservation_per_subgroup() {
-    for (size, _) in SIZES {
+    for size in SIZES {
         for n in MODEL_THREADS {
             let v = model_values(n);
             let want: Vec<u32> = v.iter().copied().filter(|&x| x >= KEEP).collect();
@@ -124,7 +124,7 @@ fn the_ballot_mask_has_one_bit_per_keeping_lane_and_reads_as_bits() {
 
 #[test]
 fn the_butterfly_leaves_the_subgroups_sum_in_every_lane_of_a_full_subgroup() {
-    for (size, _) in SIZES {
+    for size in SIZES {
         for n in MODEL_THREADS {
             let want = subgroup_sums(n, size, false);
             // Lanes of a subgroup with every lane present; in one with lanes missing a shuffle
@@ -143,7 +143,7 @@ fn the_butterfly_leaves_the_subgroups_sum_in_every_lane_of_a_full_subgroup() {
 
 #[test]
 fn without_a_barrier_lockstep_reads_fresh_and_serial_reads_stale() {
-    for (size, _) in SIZES {
+    for size in SIZES {
         for n in MODEL_THREADS {
             let seen = |m: &Machine| m.threads.iter().map(|t| t.regs[crate::lessons::subgroups::SEEN]).collect::<Vec<_>>();
             let lockstep = end(SubgroupStep::NoBarrier, size, n, Schedule::Lockstep);
