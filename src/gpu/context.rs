@@ -81,6 +81,8 @@ impl GpuContext {
         #[cfg(not(target_arch = "wasm32"))]
         let backends = wgpu::Backends::VULKAN;
 
+        #[cfg(target_arch = "wasm32")]
+        ask_browser_for_subgroups();
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor { backends, ..wgpu::InstanceDescriptor::new_without_display_handle() });
         let adapter = instance
             .request_adapter(&wgpu::RequestAdapterOptions {
@@ -94,11 +96,10 @@ impl GpuContext {
 
         // Natively wgpu asks for subgroups like any feature. In the browser wgpu 30 drops
         // SUBGROUP from its device request, so the page's own wrapper asks for it instead
-        // (ask_browser_for_subgroups) and the JS device is asked whether it came.
+        // (ask_browser_for_subgroups, before the adapter is asked for) and the JS device is
+        // asked whether it came.
         let features = adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP);
         let limits = adapter.limits();
-        #[cfg(target_arch = "wasm32")]
-        ask_browser_for_subgroups();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("syncscope"),
@@ -344,22 +345,56 @@ pub fn native_wgsl(source: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// wgpu 30's browser backend builds `requiredFeatures` from a table that lacks `subgroups`
-/// (gfx-rs/wgpu#10146), so this wraps `GPUAdapter.prototype.requestDevice`, once, to add the
-/// feature whenever the adapter offers it. wgpu hands WGSL to the browser untouched, so the
-/// device's feature is all the subgroup kernels need.
+/// (gfx-rs/wgpu#10146), though it hands WGSL to the browser untouched: the device's feature is
+/// all the subgroup kernels need. So `navigator.gpu.requestAdapter` is wrapped, once, and each
+/// adapter it gives gets a `requestDevice` of its own that adds the feature whenever the adapter
+/// offers it. Closures made by wasm-bindgen, no JavaScript text: a page under a strict Content
+/// Security Policy (no `unsafe-eval`) allows them.
 #[cfg(target_arch = "wasm32")]
 fn ask_browser_for_subgroups() {
-    const WRAP: &str = "const A = globalThis.GPUAdapter; if (!A || A.prototype.__syncscopeSubgroups) return; \
-        const request = A.prototype.requestDevice; \
-        A.prototype.requestDevice = function (descriptor) { \
-            const d = Object.assign({}, descriptor || {}); \
-            const wanted = Array.from(d.requiredFeatures || []); \
-            if (this.features.has('subgroups') && !wanted.includes('subgroups')) wanted.push('subgroups'); \
-            d.requiredFeatures = wanted; \
-            return request.call(this, d); \
-        }; \
-        A.prototype.__syncscopeSubgroups = true;";
-    let _ = js_sys::Function::new_no_args(WRAP).call0(&wasm_bindgen::JsValue::UNDEFINED);
+    use js_sys::{Array, Function, Object, Reflect};
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::{JsCast, JsValue};
+    let Some(window) = web_sys::window() else { return };
+    let Ok(gpu) = Reflect::get(&window.navigator(), &"gpu".into()) else { return };
+    let marker: JsValue = "__syncscopeSubgroups".into();
+    if gpu.is_undefined() || gpu.is_null() || Reflect::has(&gpu, &marker).unwrap_or(true) {
+        return;
+    }
+    let Ok(request_adapter) = Reflect::get(&gpu, &"requestAdapter".into()).and_then(JsCast::dyn_into::<Function>) else { return };
+    let with_subgroups = Closure::<dyn FnMut(JsValue) -> JsValue>::new(|adapter: JsValue| {
+        let offers = Reflect::get(&adapter, &"features".into())
+            .and_then(|f| Reflect::get(&f, &"has".into()).and_then(JsCast::dyn_into::<Function>).and_then(|has| has.call1(&f, &"subgroups".into())))
+            .is_ok_and(|v| v.as_bool() == Some(true));
+        if let (true, Ok(request_device)) = (offers, Reflect::get(&adapter, &"requestDevice".into()).and_then(JsCast::dyn_into::<Function>)) {
+            let this = adapter.clone();
+            let own = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |descriptor: JsValue| {
+                let d = Object::assign(&Object::new(), &if descriptor.is_object() { descriptor.unchecked_into() } else { Object::new() });
+                let wanted = Reflect::get(&d, &"requiredFeatures".into()).ok().filter(|v| !v.is_undefined()).map_or_else(Array::new, |v| Array::from(&v));
+                if !wanted.includes(&"subgroups".into(), 0) {
+                    wanted.push(&"subgroups".into());
+                }
+                let _ = Reflect::set(&d, &"requiredFeatures".into(), &wanted);
+                request_device.call1(&this, &d).unwrap_or_else(|e| js_sys::Promise::reject(&e).into())
+            });
+            let _ = Reflect::set(&adapter, &"requestDevice".into(), &own.into_js_value());
+        }
+        adapter
+    })
+    .into_js_value();
+    let gpu_for_call = gpu.clone();
+    let wrapped = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |options: JsValue| {
+        let promise = match request_adapter.call1(&gpu_for_call, &options) {
+            Ok(p) => p,
+            Err(e) => return js_sys::Promise::reject(&e).into(),
+        };
+        match Reflect::get(&promise, &"then".into()).and_then(JsCast::dyn_into::<Function>) {
+            Ok(then) => then.call1(&promise, &with_subgroups).unwrap_or(promise),
+            Err(_) => promise,
+        }
+    });
+    let _ = Reflect::set(&gpu, &"requestAdapter".into(), &wrapped.into_js_value());
+    let _ = Reflect::set(&gpu, &marker, &JsValue::TRUE);
 }
 
 /// Whether the browser's device has the `subgroups` feature: asked of the JS device, since
