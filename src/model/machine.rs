@@ -179,6 +179,16 @@ impl Machine {
         }
     }
 
+    /// Whether `other` is this state of the same program: the program compared by identity,
+    /// not line by line (see `ui::machine_memo`).
+    pub fn same_state(&self, other: &Machine) -> bool {
+        Arc::ptr_eq(&self.program, &other.program)
+            && self.threads == other.threads
+            && self.memory == other.memory
+            && self.barrier_arrivals == other.barrier_arrivals
+            && self.subgroup_size == other.subgroup_size
+    }
+
     /// The same machine with subgroups of `size` lanes (at least 1).
     pub fn with_subgroup_size(mut self, size: usize) -> Self {
         self.subgroup_size = size.max(1);

@@ -45,6 +45,20 @@ pub fn program_of(machine: Memo<Machine>) -> Memo<Arc<Program>> {
     )
 }
 
+/// A memo of the machine `current` gives, waking its readers only when the state changed. The
+/// program is compared by identity (every step of one run shares its Arc; another variant
+/// brings another), so the comparison walks threads and memory, never the program's lines and
+/// names, and the page carries no code that compares two programs.
+pub fn machine_memo(current: impl Fn() -> Machine + Send + Sync + 'static) -> Memo<Machine> {
+    Memo::new_with_compare(
+        move |_| current(),
+        |old, new| match (old, new) {
+            (Some(a), Some(b)) => !a.same_state(b),
+            _ => true,
+        },
+    )
+}
+
 /// Sets what `element` says to `text` (callers have found it changed). Where it holds one text
 /// node already, that node takes the new text: replacing it (as `textContent` does) took a
 /// layout object away and made a new one, sixteen times a lockstep step of the scene.

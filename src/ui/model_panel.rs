@@ -133,7 +133,7 @@ pub fn ModelView(
             }
         })
     });
-    let machine = Memo::new(move |_| session.with(|s| s.current().clone()));
+    let machine = crate::ui::machine_memo(move || session.with(|s| s.current().clone()));
     // The whole run's trace, worked out again only when its known steps change.
     let revision = Memo::new(move |_| session.with(|s| s.revision()));
     let trace = Memo::new(move |_| {
@@ -217,23 +217,25 @@ pub fn KernelCode(#[prop(into)] kernel: Signal<Kernel>, session: RwSignal<Sessio
         let source = kernel.get().source();
         session.with(|s| {
             let m = s.current();
-            // Threads share a handful of program counters: look each one up in the source once.
-            let mut by_pc: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-            for (t, th) in m.threads.iter().enumerate() {
-                by_pc.entry(th.pc).or_default().push(t);
-            }
+            // Threads share a handful of program counters: each is looked up in the source once.
+            // Threads are taken in order, so each line's list comes out sorted.
+            let mut line_of_pc: Vec<(usize, Option<usize>)> = Vec::new();
             let mut lines: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-            for (pc, threads) in by_pc {
-                if let Some(line) = m.program().source_line(pc, source) {
-                    lines.entry(line).or_default().extend(threads);
+            for (t, th) in m.threads.iter().enumerate() {
+                let line = match line_of_pc.iter().find(|(pc, _)| *pc == th.pc) {
+                    Some(&(_, line)) => line,
+                    None => {
+                        let line = m.program().source_line(th.pc, source);
+                        line_of_pc.push((th.pc, line));
+                        line
+                    }
+                };
+                if let Some(line) = line {
+                    lines.entry(line).or_default().push(t);
                 }
             }
             lines
                 .into_iter()
-                .map(|(l, mut t)| {
-                    t.sort_unstable();
-                    (l, t)
-                })
                 .collect::<Vec<_>>()
         })
     });

@@ -1032,7 +1032,7 @@ pub fn ReplayScene(
 /// A still of a scene, for a lesson's card on the index: drawn once, no motion, no controls.
 #[component]
 pub fn SceneThumbnail(machine: Machine) -> impl IntoView {
-    let machine = Memo::new(move |_| machine.clone());
+    let machine = crate::ui::machine_memo(move || machine.clone());
     let trace = Memo::new(|_| Arc::new(Trace::default()));
     view! {
         <div class="thumbnail" aria-hidden="true">

@@ -179,7 +179,7 @@ fn TicketTimeline(tickets: Vec<u32>) -> impl IntoView {
     let seek = Callback::new(move |i: usize| cursor.set(i.min(total)));
     let trace = Memo::new(move |_| trace.clone());
     // Drawn in the model's scene too: each invocation taking its ticket from `next`.
-    let machine = Memo::new(move |_| crate::lessons::atomic_counter::Tickets::replay_machine(&tickets, rows, cursor.get()));
+    let machine = crate::ui::machine_memo(move || crate::lessons::atomic_counter::Tickets::replay_machine(&tickets, rows, cursor.get()));
     let speed = RwSignal::new(1.0);
     view! {
         <h4>{format!("Invocations 0 to {} in the order they got their tickets", rows.saturating_sub(1))}</h4>

@@ -352,7 +352,7 @@ fn TicketReplay(events: Vec<(u32, usize, bool)>, lanes: usize) -> impl IntoView 
     let scene = (lanes <= SCENE_LANES).then(|| {
         let program = std::sync::Arc::new(crate::lessons::barrier::ticket_program());
         let events = events.clone();
-        let machine = Memo::new(move |_| crate::lessons::barrier::ticket_machine(program.clone(), &events, lanes, cursor.get()));
+        let machine = crate::ui::machine_memo(move || crate::lessons::barrier::ticket_machine(program.clone(), &events, lanes, cursor.get()));
         view! { <crate::ui::scene::ReplayScene machine=machine trace=trace cursor=cursor total=total speed=speed test_id="tickets-scene" /> }
     });
     view! {

@@ -248,7 +248,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
             // recorded access, the lost updates marked where they happen.
             let program = Arc::new(v.program());
             let t2 = t.clone();
-            let machine = Memo::new(move |_| t2.machine_at(program.clone(), cursor.get()));
+            let machine = crate::ui::machine_memo(move || t2.machine_at(program.clone(), cursor.get()));
             let speed = RwSignal::new(1.0);
             let t3 = t.clone();
             let narration = move || {

@@ -124,150 +124,96 @@ fn model_outcome(m: &Machine) -> String {
 }
 
 /// The subgroups drawn one under another: each lane's value and state, and what the subgroup
-/// operation of the last step did (the sum, the ballot's bits, the shuffle's partners).
-/// The subgroups drawn one under another: each lane's value and state, and what the subgroup
 /// operation of the last step did (the sum, the ballot's bits, the shuffle's partners). One
-/// piece of markup: numbers and fixed words only, far less code than a component per lane.
+/// piece of markup written straight from the machine: numbers and fixed words only, far less
+/// code than a component per lane.
 fn picture(session: RwSignal<Session>) -> impl IntoView {
     move || {
-        let p = session.with(|s| Picture::of(s.current(), s.last_events()));
-        view! { <div class="subgroups" data-testid="subgroup-picture" aria-label=p.summary.clone() inner_html=p.html()></div> }
+        let (summary, html) = session.with(|s| picture_html(s.current(), s.last_events()));
+        view! { <div class="subgroups" data-testid="subgroup-picture" aria-label=summary inner_html=html></div> }
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-struct Picture {
-    groups: Vec<GroupPicture>,
-    summary: String,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct GroupPicture {
-    note: String,
-    lanes: Vec<LanePicture>,
-    /// The last ballot's mask, lane by lane, once the subgroup has one.
-    bits: Option<Vec<(usize, bool)>>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct LanePicture {
-    thread: usize,
-    lane: usize,
-    value: String,
-    /// In words, so colour is never the only sign: "waits", "skipped", "done" …
-    state: &'static str,
-    class: &'static str,
-    /// For a shuffle just taken: "← t2", the lane whose value it received.
-    from: Option<String>,
-}
-
-impl Picture {
-    /// The picture as markup: a box per subgroup, a box per lane, the ballot's bits.
-    fn html(&self) -> String {
-        let mut out = String::new();
-        for (g, group) in self.groups.iter().enumerate() {
-            let g = g.to_string();
-            for piece in ["<div class=\"subgroup\" data-testid=\"subgroup-", &g, "\"><div class=\"subgroup-head\"><strong>subgroup ", &g, "</strong> <span class=\"muted\">", &group.note, "</span></div><ol class=\"subgroup-lanes\">"] {
-                out.push_str(piece);
+/// The picture's summary (its accessible name) and its markup: a box per subgroup, a box per
+/// lane with its state in words (colour is never the only sign), the ballot's bits.
+fn picture_html(m: &Machine, last: &[Event]) -> (String, String) {
+    use std::fmt::Write;
+    let program = m.program();
+    let size = m.subgroup_size;
+    let n = m.threads.len();
+    let shows_total = program.register_names.get(TOTAL) == Some(&"total");
+    let has_mask = program.register_names.get(MASK) == Some(&"mask");
+    let mut out = String::new();
+    for g in 0..n.div_ceil(size) {
+        let members = g * size..((g + 1) * size).min(n);
+        // What this subgroup's operation did in the last step, if it took one.
+        let just = last.iter().find_map(|e| match e.effect {
+            Effect::SubgroupDone { op, subgroup, lanes, result } if subgroup == g => Some((op, lanes, result)),
+            _ => None,
+        });
+        let note = match just {
+            Some((op, lanes, result)) => {
+                let who = lanes.count_ones();
+                match op {
+                    SubgroupOp::Add { .. } => format!("subgroupAdd over {who} active lane(s): {result}"),
+                    SubgroupOp::Ballot { .. } => format!("subgroupBallot from {who} lane(s)"),
+                    SubgroupOp::ShuffleXor { .. } => format!("subgroupShuffleXor: each of {who} lane(s) takes its partner's value"),
+                    SubgroupOp::BroadcastFirst { .. } => format!("subgroupBroadcastFirst: every lane gets {result}"),
+                    SubgroupOp::Elect { .. } => format!("an election: the lowest of {who} active lane(s) goes on"),
+                }
             }
-            for lane in &group.lanes {
-                let (t, l) = (lane.thread.to_string(), lane.lane.to_string());
-                for piece in ["<li class=\"", lane.class, "\" data-testid=\"lane-", &t, "\"><span class=\"lane-name\">t", &t, " · lane ", &l, "</span><span class=\"lane-value\">", &lane.value, "</span><span class=\"lane-state\">", lane.state, "</span>"] {
-                    out.push_str(piece);
+            None if members.len() < size => format!("{} of {size} lanes: the rest are inactive", members.len()),
+            None => format!("{size} lanes"),
+        };
+        let _ = write!(out, "<div class=\"subgroup\" data-testid=\"subgroup-{g}\"><div class=\"subgroup-head\"><strong>subgroup {g}</strong> <span class=\"muted\">{note}</span></div><ol class=\"subgroup-lanes\">");
+        for t in members.clone() {
+            let th = &m.threads[t];
+            let took_part = just.is_some_and(|d| d.1 & (1u64 << (t % 64)) != 0);
+            let (state, class) = match th.status {
+                ThreadStatus::Done => ("done", " done"),
+                ThreadStatus::InSubgroupOp => ("waits for its subgroup", " waiting"),
+                ThreadStatus::AtBarrier => ("at the barrier", " waiting"),
+                ThreadStatus::Ready if took_part => ("took part", " active"),
+                ThreadStatus::Ready if just.is_some() => ("inactive: skipped it", " skipped"),
+                ThreadStatus::Ready if matches!(program.lines.get(th.pc).map(|l| l.instr), Some(crate::model::Instr::Subgroup(_))) => ("about to join", ""),
+                ThreadStatus::Ready => ("running", ""),
+            };
+            let value = if shows_total && th.regs[TOTAL] != 0 {
+                format!("{} → {}", th.regs[VALUE], th.regs[TOTAL])
+            } else {
+                program.register_text(VALUE, th.regs[VALUE])
+            };
+            let _ = write!(
+                out,
+                "<li class=\"lane-box{class}\" data-testid=\"lane-{t}\"><span class=\"lane-name\">t{t} · lane {}</span><span class=\"lane-value\">{value}</span><span class=\"lane-state\">{state}</span>",
+                t % size
+            );
+            // For a shuffle just taken: the lane whose value this one received.
+            if took_part && matches!(just, Some((SubgroupOp::ShuffleXor { .. }, ..))) {
+                let partner = g * size + ((t % size) ^ th.regs[DISTANCE].max(0) as usize);
+                if partner < n {
+                    let _ = write!(out, "<span class=\"lane-from\">← t{partner}</span>");
+                } else {
+                    out.push_str("<span class=\"lane-from\">← no lane</span>");
                 }
-                if let Some(from) = &lane.from {
-                    for piece in ["<span class=\"lane-from\">", from, "</span>"] {
-                        out.push_str(piece);
-                    }
-                }
-                out.push_str("</li>");
             }
-            out.push_str("</ol>");
-            if let Some(bits) = &group.bits {
-                let mask: String = bits.iter().rev().map(|&(_, on)| if on { '1' } else { '0' }).collect();
-                for piece in ["<div class=\"ballot-bits\" data-testid=\"ballot-", &g, "\" aria-label=\"ballot mask ", &mask, "\"><span class=\"muted\">mask, lane 0 first:</span>"] {
-                    out.push_str(piece);
-                }
-                for &(_, on) in bits {
-                    out.push_str(if on { "<span class=\"bit on\">1</span>" } else { "<span class=\"bit\">0</span>" });
-                }
-                out.push_str("</div>");
+            out.push_str("</li>");
+        }
+        out.push_str("</ol>");
+        // The last ballot's mask, lane by lane, once the subgroup has one.
+        let mask = m.threads[members.start].regs.get(MASK).copied().unwrap_or(0);
+        if has_mask && (mask != 0 || m.threads[members.clone()].iter().any(|t| t.pc > 2)) {
+            let bit = |t: usize| mask & (1i64 << ((t % size) % 62)) != 0;
+            let label: String = members.clone().rev().map(|t| if bit(t) { '1' } else { '0' }).collect();
+            let _ = write!(out, "<div class=\"ballot-bits\" data-testid=\"ballot-{g}\" aria-label=\"ballot mask {label}\"><span class=\"muted\">mask, lane 0 first:</span>");
+            for t in members {
+                out.push_str(if bit(t) { "<span class=\"bit on\">1</span>" } else { "<span class=\"bit\">0</span>" });
             }
             out.push_str("</div>");
         }
-        out
+        out.push_str("</div>");
     }
-
-    fn of(m: &Machine, last: &[Event]) -> Picture {
-        let program = m.program();
-        let size = m.subgroup_size;
-        let n = m.threads.len();
-        let shows_total = program.register_names.get(TOTAL) == Some(&"total");
-        let has_mask = program.register_names.get(MASK) == Some(&"mask");
-        let done_here: Vec<(usize, SubgroupOp, u64, i64)> = last
-            .iter()
-            .filter_map(|e| match e.effect {
-                Effect::SubgroupDone { op, subgroup, lanes, result } => Some((subgroup, op, lanes, result)),
-                _ => None,
-            })
-            .collect();
-        let groups = (0..n.div_ceil(size))
-            .map(|g| {
-                let members = g * size..((g + 1) * size).min(n);
-                let just = done_here.iter().find(|d| d.0 == g);
-                let lanes = members
-                    .clone()
-                    .map(|t| {
-                        let th = &m.threads[t];
-                        let line = program.lines.get(th.pc).map(|l| l.instr);
-                        let took_part = just.is_some_and(|d| d.2 & (1u64 << (t % 64)) != 0);
-                        let (state, class) = match th.status {
-                            ThreadStatus::Done => ("done", "lane-box done"),
-                            ThreadStatus::InSubgroupOp => ("waits for its subgroup", "lane-box waiting"),
-                            ThreadStatus::AtBarrier => ("at the barrier", "lane-box waiting"),
-                            ThreadStatus::Ready if took_part => ("took part", "lane-box active"),
-                            ThreadStatus::Ready if just.is_some() => ("inactive: skipped it", "lane-box skipped"),
-                            ThreadStatus::Ready if matches!(line, Some(crate::model::Instr::Subgroup(_))) => ("about to join", "lane-box"),
-                            ThreadStatus::Ready => ("running", "lane-box"),
-                        };
-                        let value = if shows_total && th.regs[TOTAL] != 0 {
-                            format!("{} → {}", th.regs[VALUE], th.regs[TOTAL])
-                        } else {
-                            program.register_text(VALUE, th.regs[VALUE])
-                        };
-                        let from = just.and_then(|d| match d.1 {
-                            SubgroupOp::ShuffleXor { .. } if took_part => {
-                                let partner = g * size + ((t % size) ^ th.regs[DISTANCE].max(0) as usize);
-                                Some(if partner < n { format!("← t{partner}") } else { "← no lane".to_owned() })
-                            }
-                            _ => None,
-                        });
-                        LanePicture { thread: t, lane: t % size, value, state, class, from }
-                    })
-                    .collect();
-                let note = match just {
-                    Some((_, op, lanes, result)) => {
-                        let who = lanes.count_ones();
-                        match op {
-                            SubgroupOp::Add { .. } => format!("subgroupAdd over {who} active lane(s): {result}"),
-                            SubgroupOp::Ballot { .. } => format!("subgroupBallot from {who} lane(s)"),
-                            SubgroupOp::ShuffleXor { .. } => format!("subgroupShuffleXor: each of {who} lane(s) takes its partner's value"),
-                            SubgroupOp::BroadcastFirst { .. } => format!("subgroupBroadcastFirst: every lane gets {result}"),
-                            SubgroupOp::Elect { .. } => format!("an election: the lowest of {who} active lane(s) goes on"),
-                        }
-                    }
-                    None if members.len() < size => format!("{} of {size} lanes: the rest are inactive", members.len()),
-                    None => format!("{size} lanes"),
-                };
-                let bits = has_mask.then(|| m.threads[members.start].regs[MASK]).filter(|&mask| mask != 0 || m.threads[members.clone()].iter().any(|t| t.pc > 2)).map(|mask| {
-                    members.clone().map(|t| (t % size, mask & (1i64 << ((t % size) % 62)) != 0)).collect()
-                });
-                GroupPicture { note, lanes, bits }
-            })
-            .collect::<Vec<_>>();
-        let summary = format!("{n} threads in {} subgroup(s) of {size} lanes", groups.len());
-        Picture { groups, summary }
-    }
+    (format!("{n} threads in {} subgroup(s) of {size} lanes", n.div_ceil(size)), out)
 }
 
 use crate::model::Event;
