@@ -147,31 +147,6 @@ fn le_bytes(values: &[u32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-/// Nanoseconds per copy of `params.invocations` values (each read once and written once),
-/// over `repeats` copies in one timed pass; `None` where the adapter has no timestamp queries.
-pub async fn time_copy(ctx: &GpuContext, params: GpuParams, repeats: u32) -> Result<Option<f64>, GpuError> {
-    let (n, width) = (params.invocations, params.workgroup_size);
-    let bytes = per_invocation_bytes(ctx, n)?;
-    let pipeline = ctx.pipeline(kernels::COPY, width).await?;
-    let device = &ctx.device;
-    let (input, output) = (storage_buffer(device, "input", bytes), storage_buffer(device, "output", bytes));
-    let group = bind_whole(device, &pipeline, "copy", &[&input, &output, &params_buffer(device, n)]);
-    let Some(timer) = PassTimer::new(ctx) else { return Ok(None) };
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("copy"), timestamp_writes: Some(timer.writes()) });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        for _ in 0..repeats.max(1) {
-            pass.dispatch_workgroups(n.div_ceil(width), 1, 1);
-        }
-    }
-    timer.resolve(&mut encoder);
-    let read = submit_and_read(ctx, scope, encoder, &[(timer.buffer(), PassTimer::BYTES)]).await?;
-    Ok(read.first().and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(repeats.max(1))))
-}
-
 /// `atomicAdd`'s compaction of the same input: the append lesson's kernel.
 pub async fn run_append_beside(ctx: &GpuContext, params: GpuParams) -> Result<crate::lessons::scan::AppendBeside, GpuError> {
     let run = crate::lessons::append::gpu::run_append(ctx, params).await?;

@@ -7,7 +7,8 @@ pub const H100_SCAN: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/d
 
 columns! {
     /// One way and size of a scan report: a tile kernel, the three-dispatch scan, the ordered
-    /// compaction, or a plain copy of the input (the bound on the scan's speed). Times are
+    /// compaction, the single-pass scan with and without its fallback, or a `vec4` copy of the
+    /// input (the bound on a scan's speed). Times are
     /// medians over the runs, per scan; GB/s counts each element read once and written once.
     pub struct ScanColumns {
         pub way: String,
@@ -20,6 +21,12 @@ columns! {
         pub gpu_ms_median: Option<f64>,
         pub cpu_ms_median: Option<f64>,
         pub gb_per_s: Option<f64>,
+        /// The single-pass ways' counters over every run and repeat (0 for the other ways):
+        /// silent tiles summed from the input, look-backs given up, and how many windows of
+        /// tiles each look-back read (`windows:tiles …`).
+        pub fallbacks: u32,
+        pub give_ups: u32,
+        pub lookback_windows: String,
     }
 }
 

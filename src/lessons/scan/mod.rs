@@ -13,6 +13,7 @@ pub mod measured;
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
+pub mod single_pass;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -31,12 +32,14 @@ pub mod kernels {
     pub const WORK_EFFICIENT: Kernel = crate::kernel!("scan", "scan_work_efficient.wgsl");
     pub const TILE_SUMS: Kernel = crate::kernel!("scan", "scan_tile_sums.wgsl");
     pub const ADD_BACK: Kernel = crate::kernel!("scan", "scan_add_back.wgsl");
-    /// A plain copy of the input: what reading and writing every element once costs on this
-    /// GPU, the bound a scan is measured against.
+    /// The whole array in one dispatch: tiles by ticket, decoupled look-back, the fallback.
+    pub const SINGLE_PASS: Kernel = crate::kernel!("scan", "scan_single_pass.wgsl");
+    /// A plain copy of the input as `vec4`s: what reading and writing every element once costs
+    /// on this GPU, the bound a scan is measured against.
     pub const COPY: Kernel = crate::kernel!("scan", "scan_copy.wgsl");
 
     /// Every kernel of the lesson.
-    pub const ALL: &[Kernel] = &[HILLIS_STEELE, ONE_BARRIER, WORK_EFFICIENT, TILE_SUMS, ADD_BACK, COPY];
+    pub const ALL: &[Kernel] = &[HILLIS_STEELE, ONE_BARRIER, WORK_EFFICIENT, TILE_SUMS, ADD_BACK, SINGLE_PASS, COPY];
 }
 
 pub const INFO: super::LessonInfo = super::LessonInfo {

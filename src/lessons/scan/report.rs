@@ -1,7 +1,8 @@
 //! Runs the scan lesson on this machine's GPU (native wgpu over Vulkan) and prints, as JSON:
 //! how many sums each tile kernel got wrong (Hillis–Steele with one barrier taken away at
-//! several workgroup widths), the three-dispatch scan's time against a CPU scan and against a
-//! plain copy of the same input, and whether the compaction kept its order.
+//! several workgroup widths), the three-dispatch scan's time against a CPU scan, whether the
+//! compaction kept its order; then, at sizes up to 2^27 values, the single-pass scan with and
+//! without its fallback, with their counters, and a `vec4` copy of the same bytes.
 //!
 //! ```sh
 //! cargo run --release --example report -- scan > data/<gpu>-scan.json
@@ -15,7 +16,8 @@ use crate::data::measured::names;
 use crate::data::report::count;
 use crate::data::Json;
 use crate::gpu::params::GpuParams;
-use crate::lessons::scan::gpu::{input_values, run_append_beside, run_scan, time_copy};
+use crate::lessons::scan::gpu::{input_values, run_append_beside, run_scan};
+use crate::lessons::scan::single_pass::{run_single_pass, time_copy, LookBack, SinglePassRun, DEPTH_BINS};
 use crate::lessons::scan::{check, inclusive_scan, scan_bytes, ScanWay};
 use crate::site::settings::LessonVariant;
 use std::time::Instant;
@@ -28,6 +30,9 @@ const REPEATS: u32 = 20;
 /// workgroups of 256 (a dispatch has at most 65,535) and 16,384 of 1,024.
 pub const SIZES: [(u32, u32); 8] =
     [(1 << 16, 32), (1 << 16, 64), (1 << 16, 256), (1 << 20, 256), (1 << 22, 256), (1 << 23, 256), (65_280 * 256, 256), (1 << 24, 1024)];
+
+/// Sizes for the single pass and the copy: from what fits in an H100's L2 to buffers of 512 MB.
+pub const SINGLE_PASS_SIZES: [u32; 6] = [1 << 20, 1 << 22, 1 << 24, 1 << 25, 1 << 26, 1 << 27];
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
     v.sort_by(f64::total_cmp);
@@ -57,6 +62,9 @@ pub fn main() {
         );
         let row = |way: &str, exact: usize, wrong: Vec<u32>, gpu_ms: Option<f64>, cpu_ms: Option<f64>| {
             ScanColumns {
+                fallbacks: 0,
+                give_ups: 0,
+                lookback_windows: String::new(),
                 way: way.to_owned(),
                 invocations: n,
                 workgroup_size: w,
@@ -80,8 +88,12 @@ pub fn main() {
         let held = runs.iter().zip(&beside).filter(|(r, a)| r.kept_in_order && check(r, Some(a)).promise_held).count();
         let out_of_place: Vec<u32> = beside.iter().map(|a| a.out_of_place).collect();
         rows.push(row("compaction", held, out_of_place, None, None));
-        let copies: Vec<f64> = (0..RUNS).filter_map(|_| pollster::block_on(time_copy(&ctx, params, REPEATS)).expect("copy")).map(|ns| ns / 1e6).collect();
-        rows.push(row("copy", RUNS, vec![0], median(copies), None));
+    }
+    for n in SINGLE_PASS_SIZES {
+        if 4 * u64::from(n) > limits.max_storage_buffer_binding_size {
+            continue;
+        }
+        rows.extend(single_pass_rows(&ctx, n));
     }
     crate::data::report::print_report(
         "scan/report",
@@ -92,8 +104,47 @@ pub fn main() {
             ("repeats_per_timed_pass", Json::from(REPEATS)),
             (
                 "notes",
-                Json::from("wrong_min/max: sums unlike the CPU's (for compaction: slots where atomicAdd's order differs from the input's). gb_per_s: 8 bytes per value (read once, written once) over the median GPU time."),
+                Json::from("wrong_min/max: sums unlike the CPU's (for compaction: slots where atomicAdd's order differs from the input's; for the single pass, in the last repeat of each run). gb_per_s: 8 bytes per value (read once, written once) over the median GPU time. copy: the same values as vec4s, four per invocation, in workgroups of 256. fallbacks, give_ups, lookback_windows: the single pass's counters summed over every run and repeat."),
             ),
         ],
     );
+}
+
+/// The copy, then the single pass with and without its fallback, at `n` values: `RUNS` runs of
+/// `REPEATS` each, after one to warm up.
+fn single_pass_rows(ctx: &crate::gpu::GpuContext, n: u32) -> Vec<Json> {
+    let copies: Vec<f64> = (0..=RUNS).filter_map(|_| pollster::block_on(time_copy(ctx, n, REPEATS)).expect("copy")).skip(1).map(|ns| ns / 1e6).collect();
+    let mut rows = vec![single_pass_row("copy", n, &[], median(copies))];
+    for way in [LookBack::WithFallback, LookBack::WithoutFallback] {
+        let runs: Vec<SinglePassRun> = (0..=RUNS).map(|_| pollster::block_on(run_single_pass(ctx, n, REPEATS, way)).expect("single pass")).skip(1).collect();
+        let gpu_ms = median(runs.iter().filter_map(|r| r.gpu_ns).map(|ns| ns / 1e6).collect());
+        rows.push(single_pass_row(way.name(), n, &runs, gpu_ms));
+    }
+    rows
+}
+
+fn single_pass_row(way: &str, n: u32, runs: &[SinglePassRun], gpu_ms: Option<f64>) -> Json {
+    let wrong: Vec<u32> = runs.iter().map(|r| r.wrong).collect();
+    let mut depth = [0u32; DEPTH_BINS];
+    for r in runs {
+        for (d, c) in depth.iter_mut().zip(r.depth) {
+            *d += c;
+        }
+    }
+    ScanColumns {
+        way: way.to_owned(),
+        invocations: n,
+        workgroup_size: crate::lessons::scan::single_pass::WIDTH,
+        runs: count(RUNS),
+        runs_exact: count(if runs.is_empty() { RUNS } else { wrong.iter().filter(|&&w| w == 0).count() }),
+        wrong_min: wrong.iter().copied().min().unwrap_or(0),
+        wrong_max: wrong.iter().copied().max().unwrap_or(0),
+        gpu_ms_median: gpu_ms,
+        cpu_ms_median: None,
+        gb_per_s: gpu_ms.map(|ms| scan_bytes(n) / (ms * 1e6)),
+        fallbacks: runs.iter().map(|r| r.fallbacks).sum(),
+        give_ups: runs.iter().map(|r| r.give_ups).sum(),
+        lookback_windows: depth.iter().enumerate().filter(|(_, &c)| c > 0).map(|(w, c)| format!("{w}:{c}")).collect::<Vec<_>>().join(" "),
+    }
+    .to_json()
 }

@@ -37,3 +37,62 @@ fn a_tile_that_is_no_power_of_two_is_refused_with_a_reason() {
     }
     assert!(check_width(64).is_ok());
 }
+
+/// The single pass: exact at every size tried (one value, a partial vec4, a partial tile, many
+/// tiles), every tile's look-back counted once per repeat. Without the fallback a look-back
+/// may give up (a GPU need not run a waiting tile's predecessor), and only then may sums be
+/// wrong; how often it gives up, and how often the fallback fired, is printed, not asserted.
+#[test]
+fn the_single_pass_is_exact_and_counts_every_look_back() {
+    use crate::lessons::scan::single_pass::{run_single_pass, LookBack, TILE};
+    let Some(ctx) = gpu() else { return };
+    if ctx.adapter.subgroups.is_none() {
+        eprintln!("{} has no subgroups: the single pass is not run", ctx.adapter.name);
+        return;
+    }
+    for n in [1, 6, 4096, 4097, 100_000, 1 << 20] {
+        for way in [LookBack::WithFallback, LookBack::WithoutFallback] {
+            let run = pollster::block_on(run_single_pass(&ctx, n, 3, way)).unwrap();
+            eprintln!("{n} {}: {} fallbacks, {} give-ups, windows {:?}", way.name(), run.fallbacks, run.give_ups, run.depth);
+            assert_eq!(run.tiles, n.div_ceil(TILE));
+            assert_eq!(run.depth.iter().sum::<u32>(), run.tiles * run.repeats, "{n} {way:?}");
+            assert_eq!(run.depth[0], run.repeats, "tile 0 looks at nothing, once a repeat");
+            if way == LookBack::WithFallback {
+                assert_eq!((run.wrong, run.give_ups), (0, 0), "{n}");
+            } else {
+                assert_eq!(run.fallbacks, 0);
+                if run.give_ups == 0 {
+                    assert_eq!(run.wrong, 0, "{n}: no look-back gave up, yet sums are wrong");
+                }
+            }
+            let total: u32 = (0..n).map(crate::lessons::scan::gpu_value).fold(0, u32::wrapping_add);
+            assert!(run.wrong > 0 || run.total == total);
+        }
+    }
+}
+
+/// The fallback itself, made to sum every tile before each one from the input: still exact,
+/// and tile t falls back t times.
+#[test]
+fn the_fallback_sums_silent_tiles_exactly() {
+    use crate::lessons::scan::single_pass::{run_single_pass_polling, LookBack, TILE};
+    let Some(ctx) = gpu() else { return };
+    if ctx.adapter.subgroups.is_none() {
+        return;
+    }
+    for n in [TILE + 1, 3 * TILE, 100_000] {
+        let run = pollster::block_on(run_single_pass_polling(&ctx, n, 2, LookBack::WithFallback, 0)).unwrap();
+        eprintln!("{n}: {} fallbacks, windows {:?}", run.fallbacks, run.depth);
+        assert_eq!((run.wrong, run.give_ups), (0, 0), "{n}");
+        assert_eq!(run.depth.iter().sum::<u32>(), run.tiles * 2);
+        assert_eq!(run.fallbacks, run.tiles * (run.tiles - 1), "{n}: tile t sums t tiles, twice");
+    }
+}
+
+#[test]
+fn a_single_pass_too_large_to_bind_is_refused_with_a_reason() {
+    use crate::lessons::scan::single_pass::{run_single_pass, LookBack};
+    let Some(ctx) = gpu() else { return };
+    let e = pollster::block_on(run_single_pass(&ctx, 0, 1, LookBack::WithFallback)).unwrap_err().to_string();
+    assert!(e.contains("binds"), "{e}");
+}

@@ -1,0 +1,229 @@
+//! The single-pass scan on the GPU (`shaders/scan/scan_single_pass.wgsl`): one dispatch,
+//! tiles of 4,096 values handed out by ticket, each tile's sum posted in one atomic word per
+//! half with its state, a look-back over a subgroup's width of tiles at a time, and, where a
+//! tile stays silent, the fallback that sums it from the input. Beside it a `vec4` copy of the
+//! same bytes: the speed a scan, which must read and write every value once, is held to.
+//!
+//! Runs repeat inside one timed pass; each repeat has its own tickets and flags (a slice of one
+//! buffer each), so none starts on another's posts.
+
+use crate::gpu::buffers::{storage_buffer, storage_buffer_with, uniform_words};
+use crate::gpu::dispatch::{bind_whole, run_stride, submit_and_read};
+use crate::gpu::readback::u32s;
+use crate::gpu::PassTimer;
+use crate::gpu::{GpuContext, GpuError};
+use crate::lessons::scan::{gpu_value, inclusive_scan, kernels};
+
+/// The workgroup both kernels are compiled with.
+pub const WIDTH: u32 = 256;
+/// `vec4`s each invocation loads: a tile is `WIDTH × 4 × 4` values.
+pub const VECS_PER_INVOCATION: u32 = 4;
+pub const TILE: u32 = WIDTH * VECS_PER_INVOCATION * 4;
+/// The look-back's depth, in windows read: `[0]` is tile 0 (none), `[7]` seven or more.
+pub const DEPTH_BINS: usize = 8;
+/// Looks at the same silent tile before the fallback sums it (or the way without one gives up).
+pub const POLLS_BEFORE_FALLBACK: u32 = 64;
+/// The way without the fallback waits far longer (every look is a trip to memory), but not
+/// forever: a tile whose workgroup never runs would hang the whole dispatch.
+pub const POLLS_BEFORE_GIVING_UP: u32 = 1 << 20;
+
+/// Whether a silent tile is summed from the input or waited for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LookBack {
+    WithFallback,
+    WithoutFallback,
+}
+
+impl LookBack {
+    pub fn name(self) -> &'static str {
+        match self {
+            LookBack::WithFallback => "single-pass",
+            LookBack::WithoutFallback => "single-pass-no-fallback",
+        }
+    }
+
+    fn params(self) -> (u32, u32) {
+        match self {
+            LookBack::WithFallback => (1, POLLS_BEFORE_FALLBACK),
+            LookBack::WithoutFallback => (0, POLLS_BEFORE_GIVING_UP),
+        }
+    }
+}
+
+/// What the single-pass scan did: its sums against the CPU's, its time, and its counters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SinglePassRun {
+    pub way: LookBack,
+    pub values: u32,
+    pub tiles: u32,
+    /// Sums of the last repeat that differ from the CPU's (every repeat writes the same output).
+    pub wrong: u32,
+    /// The last prefix sum: the total.
+    pub total: u32,
+    pub repeats: u32,
+    /// Nanoseconds per scan, where the adapter has timestamp queries.
+    pub gpu_ns: Option<f64>,
+    /// Over every repeat: silent tiles summed from the input, look-backs given up, and each
+    /// tile's look-back depth.
+    pub fallbacks: u32,
+    pub give_ups: u32,
+    pub depth: [u32; DEPTH_BINS],
+}
+
+/// Words of the kernel's `Stats`: the ticket counter, fallbacks, give-ups, the depth histogram.
+const STATS_WORDS: usize = 3 + DEPTH_BINS;
+
+/// The values padded with zeros to whole `vec4`s, as bytes; refused where the adapter cannot
+/// bind that many.
+fn vec4_bytes(ctx: &GpuContext, n: u32) -> Result<u64, GpuError> {
+    let bytes = 16 * u64::from(n.div_ceil(4));
+    let limit = ctx.adapter.limits.max_storage_buffer_binding_size;
+    if n == 0 || bytes > limit {
+        return Err(GpuError::BadParams(format!("a scan of {n} values needs a {bytes}-byte buffer; this GPU binds 16 to {limit} bytes")));
+    }
+    Ok(bytes)
+}
+
+/// Tiles of `n` values, refused where one dispatch cannot hold that many workgroups.
+fn tiles_of(ctx: &GpuContext, n: u32) -> Result<u32, GpuError> {
+    let tiles = n.div_ceil(TILE);
+    let most = ctx.adapter.limits.max_workgroups_per_dimension;
+    if tiles > most {
+        return Err(GpuError::BadParams(format!("{n} values make {tiles} tiles of {TILE}; one dispatch holds at most {most} workgroups")));
+    }
+    Ok(tiles)
+}
+
+/// Why this adapter cannot run the single-pass scan, if it cannot: the kernel scans each tile
+/// with subgroup operations.
+pub fn single_pass_problem(ctx: &GpuContext) -> Option<String> {
+    ctx.adapter.subgroups.is_none().then(|| {
+        format!(
+            "{} gives this page no subgroups, which the single-pass scan's kernel scans its tiles with (Chromium and Edge 134 or later have them; Firefox does not yet)",
+            ctx.adapter.name
+        )
+    })
+}
+
+/// `n` values scanned `repeats` times in one timed pass, each repeat a single dispatch.
+pub async fn run_single_pass(ctx: &GpuContext, n: u32, repeats: u32, way: LookBack) -> Result<SinglePassRun, GpuError> {
+    run_single_pass_polling(ctx, n, repeats, way, way.params().1).await
+}
+
+/// The same, with the look-back's patience set: after `max_polls` looks at one silent tile the
+/// fallback sums it (or the way without one gives up). With 0 no tile is looked at and the
+/// fallback sums every tile before each one: the tests' way to run the fallback on a GPU that
+/// never leaves a tile silent.
+pub async fn run_single_pass_polling(ctx: &GpuContext, n: u32, repeats: u32, way: LookBack, max_polls: u32) -> Result<SinglePassRun, GpuError> {
+    if let Some(why) = single_pass_problem(ctx) {
+        return Err(GpuError::BadParams(why));
+    }
+    let bytes = vec4_bytes(ctx, n)?;
+    let tiles = tiles_of(ctx, n)?;
+    let repeats = repeats.max(1);
+    ctx.check_alive()?;
+    let pipeline = ctx.pipeline(kernels::SINGLE_PASS, WIDTH).await?;
+    let device = &ctx.device;
+    let values: Vec<u32> = (0..n).map(gpu_value).collect();
+    let mut padded: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    padded.resize(bytes as usize, 0);
+    let input = storage_buffer_with(device, "input", &padded);
+    let output = storage_buffer(device, "scan", bytes);
+    let fallback = way.params().0;
+    let params = uniform_words(device, &[n.div_ceil(4), tiles, fallback, max_polls]);
+    // Each repeat's flags and counters: a slice of one buffer each, zeroed at creation.
+    let flag_bytes = 8 * u64::from(tiles);
+    let stats_bytes = 4 * STATS_WORDS as u64;
+    let (flag_stride, stats_stride) = (run_stride(ctx, flag_bytes), run_stride(ctx, stats_bytes));
+    let flags = storage_buffer(device, "tile flags", flag_stride * u64::from(repeats));
+    let stats = storage_buffer(device, "look-back counters", stats_stride * u64::from(repeats));
+    let layout = pipeline.get_bind_group_layout(0);
+    let groups: Vec<wgpu::BindGroup> = (0..u64::from(repeats))
+        .map(|r| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("single-pass scan"),
+                layout: &layout,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: input.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 1, resource: output.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 2, resource: slice(&flags, r * flag_stride, flag_bytes) },
+                    wgpu::BindGroupEntry { binding: 3, resource: slice(&stats, r * stats_stride, stats_bytes) },
+                    wgpu::BindGroupEntry { binding: 4, resource: params.as_entire_binding() },
+                ],
+            })
+        })
+        .collect();
+    let timer = PassTimer::new(ctx);
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("single-pass scan"), timestamp_writes: timer.as_ref().map(PassTimer::writes) });
+        pass.set_pipeline(&pipeline);
+        for group in &groups {
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(tiles, 1, 1);
+        }
+    }
+    let mut copies: Vec<(&wgpu::Buffer, u64)> = vec![(&output, bytes), (&stats, stats_stride * u64::from(repeats))];
+    if let Some(t) = &timer {
+        t.resolve(&mut encoder);
+        copies.push((t.buffer(), PassTimer::BYTES));
+    }
+    let read = submit_and_read(ctx, scope, encoder, &copies).await?;
+    let gpu_ns = timer.and_then(|_| read.get(2)).and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(repeats));
+    let got = u32s(&read[0]);
+    let want = inclusive_scan(&values);
+    let wrong = want.iter().enumerate().filter(|&(i, w)| got.get(i) != Some(w)).count() as u32;
+    let counters = u32s(&read[1]);
+    let mut run = SinglePassRun {
+        way,
+        values: n,
+        tiles,
+        wrong,
+        total: got.get(n as usize - 1).copied().unwrap_or(0),
+        repeats,
+        gpu_ns,
+        fallbacks: 0,
+        give_ups: 0,
+        depth: [0; DEPTH_BINS],
+    };
+    for r in 0..repeats as usize {
+        let Some(words) = counters.get(r * stats_stride as usize / 4..).and_then(|w| w.get(..STATS_WORDS)) else { break };
+        run.fallbacks += words[1];
+        run.give_ups += words[2];
+        for (bin, count) in run.depth.iter_mut().zip(&words[3..]) {
+            *bin += count;
+        }
+    }
+    Ok(run)
+}
+
+/// `size` bytes of `buffer` from `offset`, as a binding.
+fn slice(buffer: &wgpu::Buffer, offset: u64, size: u64) -> wgpu::BindingResource<'_> {
+    wgpu::BindingResource::Buffer(wgpu::BufferBinding { buffer, offset, size: wgpu::BufferSize::new(size) })
+}
+
+/// Nanoseconds per copy of `n` values as `vec4`s (each read once and written once), over
+/// `repeats` copies in one timed pass; `None` where the adapter has no timestamp queries.
+pub async fn time_copy(ctx: &GpuContext, n: u32, repeats: u32) -> Result<Option<f64>, GpuError> {
+    let bytes = vec4_bytes(ctx, n)?;
+    let groups = n.div_ceil(4).div_ceil(WIDTH * VECS_PER_INVOCATION);
+    let pipeline = ctx.pipeline(kernels::COPY, WIDTH).await?;
+    let device = &ctx.device;
+    let (input, output) = (storage_buffer(device, "input", bytes), storage_buffer(device, "output", bytes));
+    let group = bind_whole(device, &pipeline, "copy", &[&input, &output, &uniform_words(device, &[n.div_ceil(4)])]);
+    let Some(timer) = PassTimer::new(ctx) else { return Ok(None) };
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("copy"), timestamp_writes: Some(timer.writes()) });
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        for _ in 0..repeats.max(1) {
+            pass.dispatch_workgroups(groups, 1, 1);
+        }
+    }
+    timer.resolve(&mut encoder);
+    let read = submit_and_read(ctx, scope, encoder, &[(timer.buffer(), PassTimer::BYTES)]).await?;
+    Ok(read.first().and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(repeats.max(1))))
+}
