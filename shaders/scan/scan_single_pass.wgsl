@@ -1,6 +1,6 @@
 // A whole array's inclusive scan in one dispatch: decoupled look-back with a fallback.
 //
-// Each workgroup takes a ticket (its tile, 4,096 values), scans the tile in registers with
+// Each workgroup takes a ticket (its tile, 8,192 values), scans the tile in registers with
 // subgroup operations, posts the tile's sum, then looks back at the tiles before it until one
 // has posted its inclusive prefix; it adds what it passed and posts its own inclusive prefix.
 // A ticket, not the workgroup id, names the tile: a tile only waits on tiles that already
@@ -18,7 +18,9 @@ struct Params {
     tiles: u32,
     // 1: a tile that stays silent is summed from the input; 0: give up after `max_polls`.
     fallback: u32,
-    // How many looks at the same tile before the fallback (or the give-up); 0: none at all.
+    // How many looks at the same silent tile before the fallback (or the give-up); with 0 no
+    // tile is looked at, each counts as silent and the fallback sums it (how the tests run the
+    // fallback on a GPU that never leaves a tile silent).
     max_polls: u32,
 }
 
@@ -34,7 +36,9 @@ struct Stats {
 const NOT_READY: u32 = 0u;
 const AGGREGATE: u32 = 1u;
 const INCLUSIVE: u32 = 2u;
-const VECS_PER_INVOCATION: u32 = 4u;
+const VECS_PER_INVOCATION: u32 = 8u;
+// A look reads this many rows of a subgroup's width of tiles: 128 tiles with subgroups of 32.
+const WINDOW_ROWS: u32 = 4u;
 // Slots for one value per subgroup: 256 invocations in subgroups of 4 or more.
 const MAX_SUBGROUPS: u32 = 64u;
 
@@ -51,37 +55,121 @@ override workgroup_size: u32 = 256u;
 var<workgroup> ticket: u32;
 var<workgroup> slots_taken: atomic<u32>;
 var<workgroup> subgroup_sums: array<u32, MAX_SUBGROUPS>;
-// The look-back, as its first subgroup leaves it for the whole workgroup.
-var<workgroup> look_at: u32;
-var<workgroup> polls: u32;
 var<workgroup> prefix: u32;
-var<workgroup> found: u32;
-var<workgroup> stalled: u32;
 
 fn post(tile: u32, state: u32, value: u32) {
     atomicMax(&flags[2u * tile], (state << 16u) | (value & 0xffffu));
     atomicMax(&flags[2u * tile + 1u], (state << 16u) | (value >> 16u));
 }
 
-// The sum of one tile's input, by the whole workgroup: what the fallback posts for a silent tile.
-fn tile_sum(tile: u32, slot: u32, lane: u32, size: u32, id: u32) -> u32 {
+// Vec4 `k` of this lane's run in `tile` (0 past the end), as the tile scan reads them.
+fn index(tile: u32, slot: u32, size: u32, k: u32, lane: u32) -> u32 {
+    return tile * workgroup_size * VECS_PER_INVOCATION + slot * size * VECS_PER_INVOCATION + k * size + lane;
+}
+
+fn load(i: u32) -> vec4<u32> {
+    return select(vec4(0u), input[min(i, params.vecs - 1u)], i < params.vecs);
+}
+
+// The look-back, by the first subgroup alone, with no barrier: it reads a window of tiles at
+// once (four a lane, nearest first) and adds them up to the first inclusive prefix; a tile not
+// ready stops the window there. Returns the tile's exclusive prefix.
+//
+// Every branch and the loop's end depend only on subgroup-wide results (subgroupMin,
+// subgroupAdd) and uniforms, so the lanes of the subgroup stay together throughout; the
+// browser's uniformity analysis cannot see that, hence the diagnostic switched off here.
+@diagnostic(off, subgroup_uniformity)
+fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
     var sum = 0u;
-    for (var k = 0u; k < VECS_PER_INVOCATION; k++) {
-        let i = tile * workgroup_size * VECS_PER_INVOCATION + slot * size * VECS_PER_INVOCATION + k * size + lane;
-        let v = select(vec4(0u), input[min(i, params.vecs - 1u)], i < params.vecs);
-        sum += v.x + v.y + v.z + v.w;
+    var at = tile - 1u;
+    var polls = 0u;
+    var windows = 0u;
+    loop {
+        windows++;
+        // One look: every load issued at once, row r lane l reading tile `at - (r × size + l)`.
+        // After a look that found the nearest tile silent, only that tile is read again (one
+        // lane's two loads, not a window's), until it has posted.
+        let rows = select(1u, WINDOW_ROWS, polls == 0u);
+        let width = select(1u, size, polls == 0u);
+        var low: array<u32, WINDOW_ROWS>;
+        var high: array<u32, WINDOW_ROWS>;
+        for (var r = 0u; r < WINDOW_ROWS; r++) {
+            let t = i32(at) - i32(r * size + lane);
+            if r < rows && lane < width && t >= 0 && params.max_polls > 0u {
+                low[r] = atomicLoad(&flags[2u * u32(t)]); // step: look
+                high[r] = atomicLoad(&flags[2u * u32(t) + 1u]);
+            }
+        }
+        // The rows nearest first: each adds its tiles up to the first inclusive prefix if one
+        // comes before any silent tile, else up to the first silent one, which ends the look.
+        var moved = 0u;
+        var found = false;
+        for (var r = 0u; r < WINDOW_ROWS; r++) {
+            if r >= rows {
+                break;
+            }
+            let t = i32(at) - i32(r * size + lane);
+            let state = low[r] >> 16u;
+            // Both halves posted in one state, or the tile is not ready yet (half posted).
+            // Tile 0's own sum is its inclusive prefix, so no look goes past it.
+            let ready = t >= 0 && state != NOT_READY && state == (high[r] >> 16u);
+            let first_inclusive = subgroupMin(select(size, lane, lane < width && ready && (state == INCLUSIVE || t == 0)));
+            let first_silent = subgroupMin(select(size, lane, lane < width && t >= 0 && !ready));
+            let take = min(select(first_silent, first_inclusive + 1u, first_inclusive < first_silent), width);
+            sum += subgroupAdd(select(0u, (low[r] & 0xffffu) | (high[r] << 16u), lane < take));
+            moved += take;
+            if first_inclusive < min(first_silent, width) {
+                found = true;
+                break;
+            }
+            if take < width {
+                break;
+            }
+        }
+        if found {
+            break;
+        }
+        if moved == 0u {
+            polls++;
+        } else {
+            at -= moved;
+            polls = 0u;
+        }
+        if polls < params.max_polls {
+            continue;
+        }
+        // The same tile silent `max_polls` times: give up, or sum it from the input (the fallback).
+        if params.fallback == 0u {
+            if lane == 0u {
+                atomicAdd(&stats.give_ups, 1u);
+            }
+            break;
+        }
+        var part = 0u;
+        for (var slot = 0u; slot < workgroup_size / size; slot++) {
+            for (var k = 0u; k < VECS_PER_INVOCATION; k++) {
+                let v = load(index(at, slot, size, k, lane)); // step: fallback
+                part += v.x + v.y + v.z + v.w;
+            }
+        }
+        let silent = subgroupAdd(part);
+        if lane == 0u {
+            atomicAdd(&stats.fallbacks, 1u);
+            // Tile 0's sum is its inclusive prefix.
+            post(at, select(AGGREGATE, INCLUSIVE, at == 0u), silent);
+        }
+        sum += silent;
+        if at == 0u {
+            break;
+        }
+        at -= 1u;
+        polls = 0u;
     }
-    sum = subgroupAdd(sum);
-    workgroupBarrier();
     if lane == 0u {
-        subgroup_sums[MAX_SUBGROUPS - 1u - slot] = sum;
+        post(tile, INCLUSIVE, sum + aggregate); // step: inclusive
+        atomicAdd(&stats.depth[min(windows, 7u)], 1u);
     }
-    workgroupBarrier();
-    var total = 0u;
-    for (var s = 0u; s < workgroup_size / size; s++) {
-        total += subgroup_sums[MAX_SUBGROUPS - 1u - s];
-    }
-    return total;
+    return sum;
 }
 
 @compute @workgroup_size(workgroup_size)
@@ -101,16 +189,16 @@ fn main(@builtin(local_invocation_index) id: u32, @builtin(subgroup_size) size: 
     }
     let slot = subgroupBroadcastFirst(taken);
 
-    // 1. The tile in registers: vec4 loads, each subgroup scanning its run of them.
-    let first = tile * workgroup_size * VECS_PER_INVOCATION + slot * size * VECS_PER_INVOCATION;
+    // 1. The tile in registers: every vec4 load issued first, then each subgroup scans its run.
     var sums: array<vec4<u32>, VECS_PER_INVOCATION>;
+    for (var k = 0u; k < VECS_PER_INVOCATION; k++) {
+        sums[k] = load(index(tile, slot, size, k, lane)); // step: load
+    }
     var running = 0u;
     for (var k = 0u; k < VECS_PER_INVOCATION; k++) {
-        let i = first + k * size + lane;
-        let v = select(vec4(0u), input[min(i, params.vecs - 1u)], i < params.vecs); // step: load
+        let v = sums[k];
         let within = vec4(v.x, v.x + v.y, v.x + v.y + v.z, v.x + v.y + v.z + v.w);
-        let before = subgroupExclusiveAdd(within.w);
-        sums[k] = within + vec4(running + before);
+        sums[k] = within + vec4(running + subgroupExclusiveAdd(within.w));
         running += subgroupAdd(within.w);
     }
     if lane == 0u {
@@ -124,93 +212,28 @@ fn main(@builtin(local_invocation_index) id: u32, @builtin(subgroup_size) size: 
         aggregate += subgroup_sums[s];
     }
 
-    // 2. Post the tile's sum: the whole prefix for tile 0, the tile's own for the rest.
-    if id == 0u {
-        post(tile, select(AGGREGATE, INCLUSIVE, tile == 0u), aggregate); // step: post
-        look_at = tile - 1u;
-        found = select(0u, 1u, tile == 0u);
-    }
-
-    // 3. Look back: the first subgroup reads a window of tiles at once, nearest first, and
-    //    adds them up to the first inclusive prefix; a tile not ready stops the window there.
-    var windows = 0u;
-    loop {
-        if workgroupUniformLoad(&found) == 1u {
-            break;
+    // 2. Post the tile's sum (for tile 0, its inclusive prefix), then look back.
+    if tile == 0u {
+        if id == 0u {
+            post(0u, INCLUSIVE, aggregate); // step: post
+            atomicAdd(&stats.depth[0], 1u);
         }
-        windows++;
-        // Only the first subgroup reads where it stands; its lane 0 moves it on below.
-        var at = 0u;
-        if slot == 0u {
-            at = look_at;
+    } else if slot == 0u {
+        if lane == 0u {
+            post(tile, AGGREGATE, aggregate);
         }
-        let t = i32(at) - i32(lane);
-        var low = 0u;
-        var high = 0u;
-        // With max_polls 0 no tile is looked at: each counts as silent and the fallback sums it
-        // (how the tests run the fallback on a GPU that never leaves a tile silent).
-        if slot == 0u && t >= 0 && params.max_polls > 0u {
-            low = atomicLoad(&flags[2u * u32(t)]); // step: look
-            high = atomicLoad(&flags[2u * u32(t) + 1u]);
-        }
-        let state = low >> 16u;
-        // Both halves posted in one state, or the tile is not ready yet (half posted). Tile 0's
-        // own sum is its inclusive prefix, so no look goes past it.
-        let ready = t >= 0 && state != NOT_READY && state == (high >> 16u);
-        let first_inclusive = subgroupMin(select(size, lane, ready && (state == INCLUSIVE || t == 0)));
-        let first_silent = subgroupMin(select(size, lane, t >= 0 && !ready));
-        // The tiles this window adds: up to the first inclusive prefix if it comes before any
-        // silent tile, else up to the first silent one.
-        let take = select(first_silent, first_inclusive + 1u, first_inclusive < first_silent);
-        let passed = subgroupAdd(select(0u, (low & 0xffffu) | (high << 16u), lane < take));
-        if slot == 0u && lane == 0u {
-            prefix += passed;
-            if first_inclusive < first_silent {
-                found = 1u;
-            } else if take == 0u {
-                polls++;
-            } else {
-                look_at = at - take;
-                polls = 0u;
-            }
-            stalled = select(0u, 1u, found == 0u && polls >= params.max_polls);
-        }
-        // 4. The same tile silent `max_polls` times: sum it from the input (the fallback), or give up.
-        if workgroupUniformLoad(&stalled) == 1u {
-            if params.fallback == 0u {
-                if id == 0u {
-                    atomicAdd(&stats.give_ups, 1u);
-                    found = 1u;
-                }
-            } else {
-                let silent = look_at;
-                let sum = tile_sum(silent, slot, lane, size, id); // step: fallback
-                if id == 0u {
-                    atomicAdd(&stats.fallbacks, 1u);
-                    // Tile 0's sum is its inclusive prefix.
-                    post(silent, select(AGGREGATE, INCLUSIVE, silent == 0u), sum);
-                    prefix += sum;
-                    polls = 0u;
-                    stalled = 0u;
-                    look_at = silent - 1u;
-                    found = select(0u, 1u, silent == 0u);
-                }
-            }
+        let before = look_back(tile, aggregate, lane, size);
+        if lane == 0u {
+            prefix = before;
         }
     }
 
-    // 5. Post the inclusive prefix, then write every value with what came before it.
-    let before = workgroupUniformLoad(&prefix);
-    if id == 0u {
-        if tile > 0u {
-            post(tile, INCLUSIVE, before + aggregate); // step: inclusive
-        }
-        atomicAdd(&stats.depth[min(windows, 7u)], 1u);
-    }
+    // 3. Every value with what came before it.
+    let before = workgroupUniformLoad(&prefix) + earlier;
     for (var k = 0u; k < VECS_PER_INVOCATION; k++) {
-        let i = first + k * size + lane;
+        let i = index(tile, slot, size, k, lane);
         if i < params.vecs {
-            output[i] = sums[k] + vec4(before + earlier); // step: write
+            output[i] = sums[k] + vec4(before); // step: write
         }
     }
 }

@@ -5,9 +5,31 @@ use crate::data::{adapter, Json};
 use crate::site::settings::LessonVariant;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
+use crate::lessons::scan::single_pass::{SinglePass, SinglePassRun};
 use crate::lessons::scan::{check, scan_bytes, AppendBeside, ScanRun};
 
-pub fn run(gpu: &AdapterSummary, params: GpuParams, run: &ScanRun, beside: &AppendBeside, cpu_ms: f64, wall_ms: f64) -> Json {
+pub fn run(gpu: &AdapterSummary, params: GpuParams, run: &ScanRun, beside: &AppendBeside, single: Option<&SinglePass>, cpu_ms: f64, wall_ms: f64) -> Json {
+    let bytes = scan_bytes(params.invocations);
+    let way = |r: &SinglePassRun| {
+        Json::object([
+            ("wrong_sums", Json::from(r.wrong)),
+            ("total", Json::from(r.total)),
+            ("tiles", Json::from(r.tiles)),
+            ("gpu_ms", r.gpu_ns.map_or(Json::Null, |ns| Json::from(ns / 1e6))),
+            ("gb_per_s", r.gpu_ns.map_or(Json::Null, |ns| Json::from(bytes / ns))),
+            ("fallbacks", Json::from(r.fallbacks)),
+            ("give_ups", Json::from(r.give_ups)),
+            ("lookback_looks", Json::array(r.depth.iter().copied())),
+        ])
+    };
+    let held = check(run, Some(beside)).promise_held && single.is_none_or(SinglePass::promise_held);
+    let single = single.map_or(Json::Null, |s| {
+        Json::object([
+            ("with_fallback", way(&s.with)),
+            ("without_fallback", way(&s.without)),
+            ("copy_gb_per_s", s.copy_ns.map_or(Json::Null, |ns| Json::from(bytes / ns))),
+        ])
+    });
     let tile = |t: &crate::lessons::scan::TileRun| {
         Json::object([
             ("way", Json::from(t.way.name())),
@@ -43,7 +65,8 @@ pub fn run(gpu: &AdapterSummary, params: GpuParams, run: &ScanRun, beside: &Appe
                 ("atomic_add_slots_out_of_input_order", Json::from(beside.out_of_place)),
             ]),
         ),
-        ("promise_held", Json::from(check(run, Some(beside)).promise_held)),
+        ("single_pass", single),
+        ("promise_held", Json::from(held)),
         ("wall_ms", Json::from(wall_ms)),
     ])
 }

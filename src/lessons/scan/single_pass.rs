@@ -1,5 +1,5 @@
 //! The single-pass scan on the GPU (`shaders/scan/scan_single_pass.wgsl`): one dispatch,
-//! tiles of 4,096 values handed out by ticket, each tile's sum posted in one atomic word per
+//! tiles of 8,192 values handed out by ticket, each tile's sum posted in one atomic word per
 //! half with its state, a look-back over a subgroup's width of tiles at a time, and, where a
 //! tile stays silent, the fallback that sums it from the input. Beside it a `vec4` copy of the
 //! same bytes: the speed a scan, which must read and write every value once, is held to.
@@ -16,8 +16,8 @@ use crate::lessons::scan::{gpu_value, inclusive_scan, kernels};
 
 /// The workgroup both kernels are compiled with.
 pub const WIDTH: u32 = 256;
-/// `vec4`s each invocation loads: a tile is `WIDTH × 4 × 4` values.
-pub const VECS_PER_INVOCATION: u32 = 4;
+/// `vec4`s each invocation loads (in both kernels): a tile is `WIDTH × 8 × 4` values.
+pub const VECS_PER_INVOCATION: u32 = 8;
 pub const TILE: u32 = WIDTH * VECS_PER_INVOCATION * 4;
 /// The look-back's depth, in windows read: `[0]` is tile 0 (none), `[7]` seven or more.
 pub const DEPTH_BINS: usize = 8;
@@ -207,7 +207,9 @@ fn slice(buffer: &wgpu::Buffer, offset: u64, size: u64) -> wgpu::BindingResource
 /// `repeats` copies in one timed pass; `None` where the adapter has no timestamp queries.
 pub async fn time_copy(ctx: &GpuContext, n: u32, repeats: u32) -> Result<Option<f64>, GpuError> {
     let bytes = vec4_bytes(ctx, n)?;
-    let groups = n.div_ceil(4).div_ceil(WIDTH * VECS_PER_INVOCATION);
+    // Two vec4s an invocation (the kernel's own count), in rows of at most 32,768 workgroups.
+    let groups = n.div_ceil(4).div_ceil(WIDTH * 2);
+    let (x, y) = (groups.min(32_768), groups.div_ceil(32_768));
     let pipeline = ctx.pipeline(kernels::COPY, WIDTH).await?;
     let device = &ctx.device;
     let (input, output) = (storage_buffer(device, "input", bytes), storage_buffer(device, "output", bytes));
@@ -220,10 +222,35 @@ pub async fn time_copy(ctx: &GpuContext, n: u32, repeats: u32) -> Result<Option<
         pass.set_pipeline(&pipeline);
         pass.set_bind_group(0, &group, &[]);
         for _ in 0..repeats.max(1) {
-            pass.dispatch_workgroups(groups, 1, 1);
+            pass.dispatch_workgroups(x, y, 1);
         }
     }
     timer.resolve(&mut encoder);
     let read = submit_and_read(ctx, scope, encoder, &[(timer.buffer(), PassTimer::BYTES)]).await?;
     Ok(read.first().and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(repeats.max(1))))
+}
+
+/// The page's run of the single pass: both ways over the same values, and the copy beside them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SinglePass {
+    pub with: SinglePassRun,
+    pub without: SinglePassRun,
+    /// Nanoseconds per copy, where the adapter has timestamp queries.
+    pub copy_ns: Option<f64>,
+}
+
+impl SinglePass {
+    /// Whether every promise held: the way with the fallback exact, and the way without it
+    /// exact wherever no look-back gave up.
+    pub fn promise_held(&self) -> bool {
+        self.with.wrong == 0 && self.with.give_ups == 0 && (self.without.give_ups > 0 || self.without.wrong == 0)
+    }
+}
+
+/// Both ways and the copy over `n` values, `repeats` times each in one timed pass.
+pub async fn run_both(ctx: &GpuContext, n: u32, repeats: u32) -> Result<SinglePass, GpuError> {
+    let with = run_single_pass(ctx, n, repeats, LookBack::WithFallback).await?;
+    let without = run_single_pass(ctx, n, repeats, LookBack::WithoutFallback).await?;
+    let copy_ns = time_copy(ctx, n, repeats).await?;
+    Ok(SinglePass { with, without, copy_ns })
 }

@@ -50,7 +50,7 @@ fn the_single_pass_is_exact_and_counts_every_look_back() {
         eprintln!("{} has no subgroups: the single pass is not run", ctx.adapter.name);
         return;
     }
-    for n in [1, 6, 4096, 4097, 100_000, 1 << 20] {
+    for n in [1, 6, TILE, TILE + 1, 100_000, 1 << 20] {
         for way in [LookBack::WithFallback, LookBack::WithoutFallback] {
             let run = pollster::block_on(run_single_pass(&ctx, n, 3, way)).unwrap();
             eprintln!("{n} {}: {} fallbacks, {} give-ups, windows {:?}", way.name(), run.fallbacks, run.give_ups, run.depth);
