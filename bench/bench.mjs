@@ -396,9 +396,34 @@ async function litmusThroughput(browser, url) {
   return { rows, ratio: Number(ratio) };
 }
 
+/**
+ * The scan lesson's large ways on this adapter, from one Run at 2^18 values: the single pass,
+ * the three dispatches and a vec4 copy of the same values, as the page reports them (GB/s and
+ * each scan's share of the copy), all from the same run.
+ */
+async function scanWays(browser, url) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${url}?lesson=scan&invocations=262144&workgroup=256`);
+    await showGpuPanel(page);
+    await waitForWarmGpu(page, { timeout: 300_000 });
+    await page.getByTestId('gpu-run').click();
+    await page.getByTestId('gpu-verdict').waitFor({ timeout: 300_000 });
+    const text = async (id) => ((await page.getByTestId(id).count()) ? (await page.getByTestId(id).innerText()).replace(/\s+/g, ' ').trim() : 'missing');
+    return { single: await text('gpu-single-speed'), three: await text('gpu-three-speed'), copy: await text('gpu-copy-speed'), wrong: await text('gpu-single-wrong') };
+  } finally {
+    await page.close();
+  }
+}
+
+function printScanWays(w) {
+  console.log('\nScan, 262,144 values, one run on this adapter (as the page shows them; shares of the vec4 copy):');
+  console.log(`  single pass: ${w.single}\n  three dispatches: ${w.three}\n  vec4 copy: ${w.copy}\n  single pass's sums: ${w.wrong}`);
+}
+
 const server = await serve({ root: DIST, validators: true });
 const browser = await launch();
-// SYNCSCOPE_BENCH_ONLY=steps,lab,pages,clicks=race+scopes: only those parts (and no budget summary).
+// SYNCSCOPE_BENCH_ONLY=steps,lab,scan,pages,clicks=race+scopes: only those parts (and no budget summary).
 const only = process.env.SYNCSCOPE_BENCH_ONLY?.split(',');
 if (only) {
   try {
@@ -409,6 +434,7 @@ if (only) {
       }
     }
     if (only.includes('lab')) printLab(await labGraph(browser, server.url));
+    if (only.includes('scan')) printScanWays(await scanWays(browser, server.url));
     if (only.includes('pages')) {
       const pages = await everyPage(browser, server.url);
       for (const r of pages.rows) console.log(`  ${r.id.padEnd(18)} ${kb(r.gzip).padStart(9)} initial transfer (gzip)`);
@@ -465,6 +491,7 @@ try {
   console.log(`  with "Show all" (every lane drawn, compact), lockstep: median ${median(all.inPage).toFixed(2)} ms, max ${Math.max(...all.inPage).toFixed(2)} ms; per key press ${all.perPress.toFixed(2)} ms`);
   const labParts = await labGraph(browser, server.url);
   printLab(labParts);
+  printScanWays(await scanWays(browser, server.url));
   const play = await playFrames(browser, server.url);
   const sorted = [...play.frames].sort((a, b) => a - b);
   const p95 = sorted[Math.floor(sorted.length * 0.95)];

@@ -63,6 +63,27 @@ test('GPU: tile scans, three dispatches and the ordered compaction are exact; at
   assert.deepEqual(page.errors, []);
 });
 
+test('GPU: the single pass is exact with its fallback, and without it wherever no look-back gave up; a copy beside it', async () => {
+  const page = await LessonPage.open(site, 'scan', '&invocations=40000&workgroup=256');
+  await page.gpuReady();
+  await page.getByTestId('gpu-run').click();
+  await page.getByTestId('gpu-verdict').waitFor({ timeout: 120_000 });
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-promise-held'), 'true', await page.text('gpu-verdict'));
+  const withFallback = await page.text('gpu-single-wrong');
+  assert.match(withFallback, /^0 of 40000 wrong; \d+ fallback\(s\), 0 give-up\(s\)$/);
+  const without = await page.text('gpu-single-no-fallback');
+  const [, wrong, , giveUps] = without.match(/^(\d+) of 40000 wrong; (\d+) fallback\(s\), (\d+) give-up\(s\)$/);
+  if (giveUps === '0') assert.equal(wrong, '0', without);
+  // Five tiles of 8,192: every one but tile 0 looked back at least once.
+  const looks = await page.getByTestId('gpu-single-looks').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Number(tr.cells[1].textContent)));
+  assert.equal(looks.reduce((a, b) => a + b, 0), 4 * 10, looks.join(' '));
+  assert.match(await page.text('gpu-copy-speed'), /B\/s|no timestamps/);
+  assert.match(await page.text('gpu-single-speed'), /% of the copy|no timestamps/);
+  console.log(`# single pass: ${await page.text('gpu-single-speed')}; three dispatches: ${await page.text('gpu-three-speed')}; copy: ${await page.text('gpu-copy-speed')}; without the fallback: ${without}`);
+  assert.equal(await page.getByTestId('measured-h100').locator('table').count(), 2);
+  assert.deepEqual(page.errors, []);
+});
+
 test('GPU: a tile that is no power of two is refused with a reason, and the next run works', async () => {
   const page = await LessonPage.open(site, 'scan', '&invocations=1000&workgroup=48');
   await page.runOnGpu();

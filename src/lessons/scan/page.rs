@@ -16,7 +16,7 @@ use crate::ui::gpu::now_ms;
 use crate::ui::gpu_form::{GpuJob, RunForm, SizeFields};
 use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
-use crate::ui::measured::{range, MeasuredTable};
+use crate::ui::measured::{range, MeasuredDetails};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
 use leptos::prelude::*;
@@ -376,12 +376,12 @@ fn MeasuredElsewhere() -> impl IntoView {
             })
             .collect();
         view! {
-            <MeasuredTable adapter=adapter.clone() rows=table
-                headers=&["values / tile", "wrong sums, one barrier", "three dispatches", "as bandwidth", "one CPU core"]
-                note="Five runs per size (medians), the same kernels run natively on that GPU. Bandwidth counts each value read once and written once; its datasheet gives 3,350 GB/s. Up to 4,194,304 values the scan's input and output together fit the card's 50 MB cache." />
-            <MeasuredTable adapter=adapter rows=single
-                headers=&["values", "single pass exact", "single pass, share of the copy", "without the fallback", "three dispatches", "vec4 copy", "fallbacks / give-ups"]
-                note="Five runs of 20 scans per size (medians), tiles of 8,192 values. Fallbacks and give-ups summed over every scan: an H100 ran every tile it waited on." />
+            <MeasuredDetails adapter=adapter>
+                <TextTable headers=["values / tile", "wrong sums, one barrier", "three dispatches", "as bandwidth", "one CPU core"].map(str::to_owned).to_vec() rows=table />
+                <p class="muted">"Five runs per size (medians), the same kernels run natively on that GPU. Bandwidth counts each value read once and written once; its datasheet gives 3,350 GB/s. Up to 4,194,304 values the scan's input and output together fit the card's 50 MB cache."</p>
+                <TextTable headers=["values", "single pass exact", "single pass, share of the copy", "without the fallback", "three dispatches", "vec4 copy", "fallbacks / give-ups"].map(str::to_owned).to_vec() rows=single />
+                <p class="muted">"The single pass and the copy: five runs of 20 per size (medians), tiles of 8,192 values. Fallbacks and give-ups summed over every scan: an H100 ran every tile it waited on."</p>
+            </MeasuredDetails>
         }
     })
 }
