@@ -66,7 +66,7 @@ with_wasm_toolchain() {
 }
 
 # Runs a release build of the site's wasm: with_wasm_toolchain, plus a std compiled from source.
-# Each unstable flag, and what it was measured to be worth (README, "Figures"; scripts/bench.sh
+# Each unstable flag, and what it was measured to be worth (docs/figures.md; scripts/bench.sh
 # prints the sizes):
 #   RUSTC_BOOTSTRAP=1                     lets the stable compiler take the flags below.
 #   -Zbuild-std=std,panic_abort           a std built with this crate's settings rather than the

@@ -4,7 +4,7 @@
 // (`__wbg_createElement_8a7c…`), and each exported closure shim after its whole Rust type; a page
 // has about 300 of them, written twice (in the wasm's import and export sections and in the glue),
 // and the hashes do not compress. Renamed to `$0`, `$1`, … in both they cost 6 KB less gzip in the
-// wasm and 4 KB less in the glue, on every lesson page (scripts/bench.sh, README "Page weight").
+// wasm and 4 KB less in the glue, on every lesson page (scripts/bench.sh; docs/figures.md, "Page weight").
 //
 // Only names the glue alone uses are renamed: the imports from the glue's own module, and the
 // exports except those another script reads by name (`keep`: the split modules' loader).
