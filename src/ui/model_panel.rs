@@ -234,9 +234,7 @@ pub fn KernelCode(#[prop(into)] kernel: Signal<Kernel>, session: RwSignal<Sessio
                     lines.entry(line).or_default().push(t);
                 }
             }
-            lines
-                .into_iter()
-                .collect::<Vec<_>>()
+            lines.into_iter().collect::<Vec<_>>()
         })
     });
     view! {

@@ -64,7 +64,7 @@ const TEXT: &str = "<p><strong>Tokens and phases.</strong> On arriving, a thread
 <p><strong>What to do in WGSL.</strong> Do the independent work before <code>workgroupBarrier()</code> rather than between an arrive and a wait. Across workgroups there is no barrier at all: end the dispatch, and start another.</p>\n\
 <p><strong>What is guaranteed on the GPU.</strong> Every invocation was released or gave up; each workgroup's arrival tickets are 1 to its size, each once; the split barrier's phase opened once per workgroup. Give-ups and stale reads are what your GPU did, promised to be zero only with <code>workgroupBarrier()</code>.</p>";
 
-/// CUDA's split barrier and latch, as a vendor guide writes them.
+/// CUDA's split barrier and latch, as the reference articles write them.
 const CUDA: &str = "#include <cuda/barrier>\n#include <cuda/latch>\n\n__global__ void split(float *data) {\n    __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n    if (threadIdx.x == 0) init(&bar, blockDim.x);\n    __syncthreads();\n\n    data[threadIdx.x] = produce();\n    auto token = bar.arrive();     // I am done with my part\n    independent_work();            // needs nobody else\n    bar.wait(std::move(token));    // until everyone has arrived\n    consume(data[(threadIdx.x + 1) % blockDim.x]);\n}\n\n__global__ void once() {\n    __shared__ cuda::latch<cuda::thread_scope_block> done;\n    if (threadIdx.x == 0) init(&done, blockDim.x);\n    __syncthreads();\n\n    do_work();\n    done.count_down();             // never blocks\n    done.wait();                   // until the count reaches 0; spent after\n}";
 
 #[derive(Clone)]

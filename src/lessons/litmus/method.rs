@@ -19,7 +19,7 @@ pub struct Method {
     pub test: &'static str,
     /// What the model's reading of the CUDA takes the statements to be.
     pub reading: &'static str,
-    /// Whether a vendor guide or the memory model calls it safe: what the tests hold the
+    /// Whether the tutorial or the memory model calls it safe: what the tests hold the
     /// models' verdicts to.
     pub safe: bool,
 }

@@ -1,6 +1,6 @@
 //! CUDA's handoffs in two memory models that share no code: the visibility model, which the
 //! page steps, reaches the stale read exactly where the scoped (axiomatic) model allows it, and
-//! both agree with what a vendor guide calls safe.
+//! both agree with what the tutorial calls safe.
 
 use crate::lessons::litmus::method::STALE;
 use crate::lessons::producer_consumer::methods::METHODS;
