@@ -111,11 +111,16 @@ struct Whole {
 #[component]
 fn GpuScan(sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<ScanResult>::new();
+    let gpu = expect_context::<crate::ui::gpu::GpuHandle>();
     crate::ui::gpu::warm(move || {
         let w = sizes.opened().workgroup_size;
         let mut k: Vec<_> = ScanWay::ALL.iter().map(|way| (way.kernel(), w)).collect();
         k.extend([(kernels::ADD_BACK, w), (kernels::TILE_SUMS, TILE_SUMS_WIDTH), (crate::lessons::append::Append::kernel(), w)]);
         k.push((kernels::COPY, crate::lessons::scan::single_pass::WIDTH));
+        // The single pass scans its tiles with subgroup operations: compiled only where they are.
+        if gpu.context().is_some_and(|ctx| single_pass_problem(&ctx).is_none()) {
+            k.push((kernels::SINGLE_PASS, crate::lessons::scan::single_pass::WIDTH));
+        }
         k
     });
     let run = Callback::new(move |()| {
