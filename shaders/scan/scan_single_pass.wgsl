@@ -29,7 +29,7 @@ struct Stats {
     tile: atomic<u32>,
     fallbacks: atomic<u32>,
     give_ups: atomic<u32>,
-    // How many windows of tiles each look-back read: [1], [2] … [7 or more]; [0] is tile 0.
+    // How many looks each look-back took: [1], [2] … [7 or more]; [0] is tile 0.
     depth: array<atomic<u32>, 8>,
 }
 
@@ -37,8 +37,6 @@ const NOT_READY: u32 = 0u;
 const AGGREGATE: u32 = 1u;
 const INCLUSIVE: u32 = 2u;
 const VECS_PER_INVOCATION: u32 = 8u;
-// A look reads this many rows of a subgroup's width of tiles: 128 tiles with subgroups of 32.
-const WINDOW_ROWS: u32 = 4u;
 // Slots for one value per subgroup: 256 invocations in subgroups of 4 or more.
 const MAX_SUBGROUPS: u32 = 64u;
 
@@ -62,7 +60,7 @@ fn post(tile: u32, state: u32, value: u32) {
     atomicMax(&flags[2u * tile + 1u], (state << 16u) | (value >> 16u));
 }
 
-// Vec4 `k` of this lane's run in `tile` (0 past the end), as the tile scan reads them.
+// Vec4 `k` of this lane's run in `tile`, as the tile scan reads them.
 fn index(tile: u32, slot: u32, size: u32, k: u32, lane: u32) -> u32 {
     return tile * workgroup_size * VECS_PER_INVOCATION + slot * size * VECS_PER_INVOCATION + k * size + lane;
 }
@@ -71,68 +69,98 @@ fn load(i: u32) -> vec4<u32> {
     return select(vec4(0u), input[min(i, params.vecs - 1u)], i < params.vecs);
 }
 
-// The look-back, by the first subgroup alone, with no barrier: it reads a window of tiles at
-// once (four a lane, nearest first) and adds them up to the first inclusive prefix; a tile not
-// ready stops the window there. Returns the tile's exclusive prefix.
+// The same, where the whole tile lies inside the input (every tile but perhaps the last): no
+// bounds to check, and the loads go out as plain vector loads.
+fn load_tile(i: u32, full: bool) -> vec4<u32> {
+    if full {
+        return input[i];
+    }
+    return load(i);
+}
+
+fn store(i: u32, v: vec4<u32>) {
+    if i < params.vecs {
+        output[i] = v;
+    }
+}
+
+// One vec4 of the subgroup's run: scanned within the lane, then across the subgroup, plus what
+// the rows before it summed to; `running` grows by the row's total.
+fn scan_row(v: vec4<u32>, running: ptr<function, u32>, size: u32) -> vec4<u32> {
+    let within = vec4(v.x, v.x + v.y, v.x + v.y + v.z, v.x + v.y + v.z + v.w);
+    let through = subgroupInclusiveAdd(within.w);
+    let scanned = within + vec4(*running + through - within.w);
+    *running += subgroupShuffle(through, size - 1u);
+    return scanned;
+}
+
+// The look-back, by the first subgroup alone, with no barrier. One look reads a subgroup's
+// width of tiles at once, lane l the tile l places back, and adds them up to the first inclusive
+// prefix; a tile not ready stops it there. Returns the tile's exclusive prefix.
+//
+// Most often the tile holding things up is the nearest one, which took its ticket just before
+// this one and is still loading. Then the look keeps what lies behind it, if that reaches an
+// inclusive prefix, and only the nearest tile is read again: once it posts, the prefix is known
+// without another look.
 //
 // Every branch and the loop's end depend only on subgroup-wide results (subgroupMin,
 // subgroupAdd) and uniforms, so the lanes of the subgroup stay together throughout; the
 // browser's uniformity analysis cannot see that, hence the diagnostic switched off here.
 @diagnostic(off, subgroup_uniformity)
 fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
+    // The sum of the tiles after `at` up to this one, and the nearest tile not yet added.
     var sum = 0u;
     var at = tile - 1u;
+    // Looks in a row that found `at` silent, and looks in all.
     var polls = 0u;
-    var windows = 0u;
+    var looks = 0u;
+    // The sum from the tile before `at` back to an inclusive prefix, where a look found it.
+    var behind = 0u;
+    var have_behind = false;
     loop {
-        windows++;
-        // One look: every load issued at once, row r lane l reading tile `at - (r × size + l)`.
-        // After a look that found the nearest tile silent, only that tile is read again (one
-        // lane's two loads, not a window's), until it has posted.
-        let rows = select(1u, WINDOW_ROWS, polls == 0u);
-        let width = select(1u, size, polls == 0u);
-        var low: array<u32, WINDOW_ROWS>;
-        var high: array<u32, WINDOW_ROWS>;
-        for (var r = 0u; r < WINDOW_ROWS; r++) {
-            let t = i32(at) - i32(r * size + lane);
-            if r < rows && lane < width && t >= 0 && params.max_polls > 0u {
-                low[r] = atomicLoad(&flags[2u * u32(t)]); // step: look
-                high[r] = atomicLoad(&flags[2u * u32(t) + 1u]);
-            }
+        looks++;
+        let width = select(size, 1u, have_behind);
+        let t = i32(at) - i32(lane);
+        var low = 0u;
+        var high = 0u;
+        if lane < width && t >= 0 && params.max_polls > 0u {
+            low = atomicLoad(&flags[2u * u32(t)]); // step: look
+            high = atomicLoad(&flags[2u * u32(t) + 1u]);
         }
-        // The rows nearest first: each adds its tiles up to the first inclusive prefix if one
-        // comes before any silent tile, else up to the first silent one, which ends the look.
-        var moved = 0u;
-        var found = false;
-        for (var r = 0u; r < WINDOW_ROWS; r++) {
-            if r >= rows {
-                break;
-            }
-            let t = i32(at) - i32(r * size + lane);
-            let state = low[r] >> 16u;
-            // Both halves posted in one state, or the tile is not ready yet (half posted).
-            // Tile 0's own sum is its inclusive prefix, so no look goes past it.
-            let ready = t >= 0 && state != NOT_READY && state == (high[r] >> 16u);
-            let first_inclusive = subgroupMin(select(size, lane, lane < width && ready && (state == INCLUSIVE || t == 0)));
-            let first_silent = subgroupMin(select(size, lane, lane < width && t >= 0 && !ready));
-            let take = min(select(first_silent, first_inclusive + 1u, first_inclusive < first_silent), width);
-            sum += subgroupAdd(select(0u, (low[r] & 0xffffu) | (high[r] << 16u), lane < take));
-            moved += take;
-            if first_inclusive < min(first_silent, width) {
-                found = true;
-                break;
-            }
-            if take < width {
-                break;
-            }
-        }
-        if found {
+        let state = low >> 16u;
+        // Both halves posted in one state, or the tile is not ready yet (half posted).
+        // Tile 0's own sum is its inclusive prefix, so no look goes past it.
+        let ready = t >= 0 && state != NOT_READY && state == (high >> 16u);
+        let value = (low & 0xffffu) | (high << 16u);
+        let inclusive = lane < width && ready && (state == INCLUSIVE || t == 0);
+        let silent = lane < width && t >= 0 && !ready;
+        let first_inclusive = subgroupMin(select(size, lane, inclusive));
+        let first_silent = subgroupMin(select(size, lane, silent));
+        if first_inclusive < first_silent {
+            // Ready all the way to an inclusive prefix.
+            sum += subgroupAdd(select(0u, value, lane <= first_inclusive));
             break;
         }
-        if moved == 0u {
+        if have_behind && first_silent != 0u {
+            // The nearest tile posted its sum; what lies behind it was found before.
+            sum += subgroupAdd(select(0u, value, lane == 0u)) + behind;
+            break;
+        }
+        if first_silent == 0u {
+            if !have_behind {
+                // Keep what lies behind the silent tile, if it reaches an inclusive prefix.
+                let past = subgroupMin(select(size, lane, lane > 0u && silent));
+                if first_inclusive < past {
+                    behind = subgroupAdd(select(0u, value, lane > 0u && lane <= first_inclusive));
+                    have_behind = true;
+                }
+            }
             polls++;
         } else {
-            at -= moved;
+            // Ready tiles and no inclusive prefix among them: add them and look further back.
+            let take = min(first_silent, width);
+            sum += subgroupAdd(select(0u, value, lane < take));
+            at -= take;
             polls = 0u;
         }
         if polls < params.max_polls {
@@ -152,13 +180,17 @@ fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
                 part += v.x + v.y + v.z + v.w;
             }
         }
-        let silent = subgroupAdd(part);
+        let summed = subgroupAdd(part);
         if lane == 0u {
             atomicAdd(&stats.fallbacks, 1u);
             // Tile 0's sum is its inclusive prefix.
-            post(at, select(AGGREGATE, INCLUSIVE, at == 0u), silent);
+            post(at, select(AGGREGATE, INCLUSIVE, at == 0u), summed);
         }
-        sum += silent;
+        sum += summed;
+        if have_behind {
+            sum += behind;
+            break;
+        }
         if at == 0u {
             break;
         }
@@ -167,7 +199,7 @@ fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
     }
     if lane == 0u {
         post(tile, INCLUSIVE, sum + aggregate); // step: inclusive
-        atomicAdd(&stats.depth[min(windows, 7u)], 1u);
+        atomicAdd(&stats.depth[min(looks, 7u)], 1u);
     }
     return sum;
 }
@@ -190,17 +222,26 @@ fn main(@builtin(local_invocation_index) id: u32, @builtin(subgroup_size) size: 
     let slot = subgroupBroadcastFirst(taken);
 
     // 1. The tile in registers: every vec4 load issued first, then each subgroup scans its run.
-    var sums: array<vec4<u32>, VECS_PER_INVOCATION>;
-    for (var k = 0u; k < VECS_PER_INVOCATION; k++) {
-        sums[k] = load(index(tile, slot, size, k, lane)); // step: load
-    }
+    // Eight named values, not an array: an array indexed in a loop was kept in memory by one
+    // driver's compiler, and the whole scan ran at a third of the speed.
+    let full = (tile + 1u) * workgroup_size * VECS_PER_INVOCATION <= params.vecs;
+    var v0 = load_tile(index(tile, slot, size, 0u, lane), full); // step: load
+    var v1 = load_tile(index(tile, slot, size, 1u, lane), full);
+    var v2 = load_tile(index(tile, slot, size, 2u, lane), full);
+    var v3 = load_tile(index(tile, slot, size, 3u, lane), full);
+    var v4 = load_tile(index(tile, slot, size, 4u, lane), full);
+    var v5 = load_tile(index(tile, slot, size, 5u, lane), full);
+    var v6 = load_tile(index(tile, slot, size, 6u, lane), full);
+    var v7 = load_tile(index(tile, slot, size, 7u, lane), full);
     var running = 0u;
-    for (var k = 0u; k < VECS_PER_INVOCATION; k++) {
-        let v = sums[k];
-        let within = vec4(v.x, v.x + v.y, v.x + v.y + v.z, v.x + v.y + v.z + v.w);
-        sums[k] = within + vec4(running + subgroupExclusiveAdd(within.w));
-        running += subgroupAdd(within.w);
-    }
+    v0 = scan_row(v0, &running, size);
+    v1 = scan_row(v1, &running, size);
+    v2 = scan_row(v2, &running, size);
+    v3 = scan_row(v3, &running, size);
+    v4 = scan_row(v4, &running, size);
+    v5 = scan_row(v5, &running, size);
+    v6 = scan_row(v6, &running, size);
+    v7 = scan_row(v7, &running, size);
     if lane == 0u {
         subgroup_sums[slot] = running;
     }
@@ -229,11 +270,13 @@ fn main(@builtin(local_invocation_index) id: u32, @builtin(subgroup_size) size: 
     }
 
     // 3. Every value with what came before it.
-    let before = workgroupUniformLoad(&prefix) + earlier;
-    for (var k = 0u; k < VECS_PER_INVOCATION; k++) {
-        let i = index(tile, slot, size, k, lane);
-        if i < params.vecs {
-            output[i] = sums[k] + vec4(before); // step: write
-        }
-    }
+    let before = vec4(workgroupUniformLoad(&prefix) + earlier);
+    store(index(tile, slot, size, 0u, lane), v0 + before); // step: write
+    store(index(tile, slot, size, 1u, lane), v1 + before);
+    store(index(tile, slot, size, 2u, lane), v2 + before);
+    store(index(tile, slot, size, 3u, lane), v3 + before);
+    store(index(tile, slot, size, 4u, lane), v4 + before);
+    store(index(tile, slot, size, 5u, lane), v5 + before);
+    store(index(tile, slot, size, 6u, lane), v6 + before);
+    store(index(tile, slot, size, 7u, lane), v7 + before);
 }

@@ -17,7 +17,7 @@ use crate::data::report::count;
 use crate::data::Json;
 use crate::gpu::params::GpuParams;
 use crate::lessons::scan::gpu::{input_values, run_append_beside, run_scan};
-use crate::lessons::scan::single_pass::{run_single_pass, time_copy, LookBack, SinglePassRun, DEPTH_BINS};
+use crate::lessons::scan::single_pass::{time_copy, LookBack, SinglePassBuffers, SinglePassRun, SinglePassTiming, DEPTH_BINS};
 use crate::lessons::scan::{check, inclusive_scan, scan_bytes, ScanWay};
 use crate::site::settings::LessonVariant;
 use std::time::Instant;
@@ -31,8 +31,9 @@ const REPEATS: u32 = 20;
 pub const SIZES: [(u32, u32); 8] =
     [(1 << 16, 32), (1 << 16, 64), (1 << 16, 256), (1 << 20, 256), (1 << 22, 256), (1 << 23, 256), (65_280 * 256, 256), (1 << 24, 1024)];
 
-/// Sizes for the single pass and the copy: from what fits in an H100's L2 to buffers of 512 MB.
-pub const SINGLE_PASS_SIZES: [u32; 6] = [1 << 20, 1 << 22, 1 << 24, 1 << 25, 1 << 26, 1 << 27];
+/// Sizes for the single pass and the copy: from what fits in an H100's L2 to buffers of 512 MB,
+/// the two that the scan is held to first (see `main`).
+pub const SINGLE_PASS_SIZES: [u32; 6] = [1 << 24, 1 << 25, 1 << 20, 1 << 22, 1 << 26, 1 << 27];
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
     v.sort_by(f64::total_cmp);
@@ -44,13 +45,13 @@ pub fn main() {
     let ctx = crate::data::report::gpu_or_exit();
     let limits = ctx.adapter.limits;
     let mut rows = Vec::new();
-    // The single pass and the copy first: later, after the buffers of every earlier size have
-    // come and gone, the same kernels ran up to half as fast on an H100.
-    for n in SINGLE_PASS_SIZES {
-        if 4 * u64::from(n) > limits.max_storage_buffer_binding_size {
-            continue;
-        }
-        rows.extend(single_pass_rows(&ctx, n));
+    // The single pass and the copy first, 2^24 and 2^25 values before the rest: a few seconds
+    // into a process the same kernels ran up to 45 % slower on an H100, copy and scan alike,
+    // even with every buffer allocated once and reused.
+    let sizes: Vec<u32> = SINGLE_PASS_SIZES.into_iter().filter(|&n| 4 * u64::from(n) <= limits.max_storage_buffer_binding_size).collect();
+    let timed: Vec<_> = sizes.iter().map(|&n| time_single_pass(&ctx, n)).collect();
+    for (&n, timed) in sizes.iter().zip(timed) {
+        rows.extend(single_pass_rows(&ctx, n, timed));
     }
     for (n, w) in SIZES {
         assert!(n.div_ceil(w) <= limits.max_workgroups_per_dimension && w <= limits.max_invocations_per_workgroup, "{n} / {w}");
@@ -106,31 +107,40 @@ pub fn main() {
             ("repeats_per_timed_pass", Json::from(REPEATS)),
             (
                 "notes",
-                Json::from("wrong_min/max: sums unlike the CPU's (for compaction: slots where atomicAdd's order differs from the input's; for the single pass, in the last repeat of each run). gb_per_s: 8 bytes per value (read once, written once) over the median GPU time. copy: the same values as vec4s, four per invocation, in workgroups of 256. fallbacks, give_ups, lookback_windows: the single pass's counters summed over every run and repeat."),
+                Json::from("wrong_min/max: sums unlike the CPU's (for compaction: slots where atomicAdd's order differs from the input's; for the single pass, in the last repeat of each checked run). gb_per_s: 8 bytes per value (read once, written once) over the median GPU time. copy: the same values as vec4s, two per invocation, in workgroups of 256. The single pass is timed first, every size, on buffers made once per size whose passes read back only timestamps and counters; then each way runs 5 more passes read back and checked. fallbacks, give_ups, lookback_windows: the single pass's counters summed over every timed and checked run and repeat."),
             ),
         ],
     );
 }
 
-/// The copy, then the single pass with and without its fallback, at `n` values: `RUNS` runs of
-/// `REPEATS` each, after one to warm up.
-fn single_pass_rows(ctx: &crate::gpu::GpuContext, n: u32) -> Vec<Json> {
+/// The copy, then the single pass with and without its fallback, at `n` values: `RUNS` timed
+/// passes of `REPEATS` each after one to warm up, the scan's on buffers made once that read back
+/// only timestamps and counters (see `SinglePassBuffers`).
+fn time_single_pass(ctx: &crate::gpu::GpuContext, n: u32) -> (Option<f64>, [Vec<SinglePassTiming>; 2]) {
     let copies: Vec<f64> = (0..=RUNS).filter_map(|_| pollster::block_on(time_copy(ctx, n, REPEATS)).expect("copy")).skip(1).map(|ns| ns / 1e6).collect();
-    let mut rows = vec![single_pass_row("copy", n, &[], median(copies))];
-    for way in [LookBack::WithFallback, LookBack::WithoutFallback] {
-        let runs: Vec<SinglePassRun> = (0..=RUNS).map(|_| pollster::block_on(run_single_pass(ctx, n, REPEATS, way)).expect("single pass")).skip(1).collect();
-        let gpu_ms = median(runs.iter().filter_map(|r| r.gpu_ns).map(|ns| ns / 1e6).collect());
-        rows.push(single_pass_row(way.name(), n, &runs, gpu_ms));
+    let buffers = SinglePassBuffers::new(ctx, n, REPEATS).expect("single pass");
+    let time = |way| (0..=RUNS).map(|_| pollster::block_on(buffers.time(ctx, way)).expect("single pass")).skip(1).collect();
+    (median(copies), [time(LookBack::WithFallback), time(LookBack::WithoutFallback)])
+}
+
+/// The rows of one size: its timings, then `RUNS` passes of each way read back and checked.
+fn single_pass_rows(ctx: &crate::gpu::GpuContext, n: u32, (copy_ms, timed): (Option<f64>, [Vec<SinglePassTiming>; 2])) -> Vec<Json> {
+    let mut rows = vec![single_pass_row("copy", n, &[], &[], copy_ms)];
+    let buffers = SinglePassBuffers::new(ctx, n, REPEATS).expect("single pass");
+    for (way, timed) in [LookBack::WithFallback, LookBack::WithoutFallback].into_iter().zip(timed) {
+        let checked: Vec<SinglePassRun> = (0..RUNS).map(|_| pollster::block_on(buffers.check(ctx, way, way.max_polls())).expect("single pass")).collect();
+        let gpu_ms = median(timed.iter().filter_map(|t| t.gpu_ns).map(|ns| ns / 1e6).collect());
+        rows.push(single_pass_row(way.name(), n, &checked, &timed, gpu_ms));
     }
     rows
 }
 
-fn single_pass_row(way: &str, n: u32, runs: &[SinglePassRun], gpu_ms: Option<f64>) -> Json {
-    let wrong: Vec<u32> = runs.iter().map(|r| r.wrong).collect();
+fn single_pass_row(way: &str, n: u32, checked: &[SinglePassRun], timed: &[SinglePassTiming], gpu_ms: Option<f64>) -> Json {
+    let wrong: Vec<u32> = checked.iter().map(|r| r.wrong).collect();
     let mut depth = [0u32; DEPTH_BINS];
-    for r in runs {
-        for (d, c) in depth.iter_mut().zip(r.depth) {
-            *d += c;
+    for d in checked.iter().map(|r| r.depth).chain(timed.iter().map(|t| t.depth)) {
+        for (sum, c) in depth.iter_mut().zip(d) {
+            *sum += c;
         }
     }
     ScanColumns {
@@ -138,14 +148,14 @@ fn single_pass_row(way: &str, n: u32, runs: &[SinglePassRun], gpu_ms: Option<f64
         invocations: n,
         workgroup_size: crate::lessons::scan::single_pass::WIDTH,
         runs: count(RUNS),
-        runs_exact: count(if runs.is_empty() { RUNS } else { wrong.iter().filter(|&&w| w == 0).count() }),
+        runs_exact: count(if checked.is_empty() { RUNS } else { wrong.iter().filter(|&&w| w == 0).count() }),
         wrong_min: wrong.iter().copied().min().unwrap_or(0),
         wrong_max: wrong.iter().copied().max().unwrap_or(0),
         gpu_ms_median: gpu_ms,
         cpu_ms_median: None,
         gb_per_s: gpu_ms.map(|ms| scan_bytes(n) / (ms * 1e6)),
-        fallbacks: runs.iter().map(|r| r.fallbacks).sum(),
-        give_ups: runs.iter().map(|r| r.give_ups).sum(),
+        fallbacks: checked.iter().map(|r| r.fallbacks).chain(timed.iter().map(|t| t.fallbacks)).sum(),
+        give_ups: checked.iter().map(|r| r.give_ups).chain(timed.iter().map(|t| t.give_ups)).sum(),
         lookback_windows: depth.iter().enumerate().filter(|(_, &c)| c > 0).map(|(w, c)| format!("{w}:{c}")).collect::<Vec<_>>().join(" "),
     }
     .to_json()

@@ -7,7 +7,7 @@
 //! Runs repeat inside one timed pass; each repeat has its own tickets and flags (a slice of one
 //! buffer each), so none starts on another's posts.
 
-use crate::gpu::buffers::{storage_buffer, storage_buffer_with, uniform_words};
+use crate::gpu::buffers::{clearable_storage_buffer, storage_buffer, storage_buffer_with, uniform_words};
 use crate::gpu::dispatch::{bind_whole, run_stride, submit_and_read};
 use crate::gpu::readback::u32s;
 use crate::gpu::PassTimer;
@@ -40,6 +40,11 @@ impl LookBack {
             LookBack::WithFallback => "single-pass",
             LookBack::WithoutFallback => "single-pass-no-fallback",
         }
+    }
+
+    /// Looks at one silent tile before the fallback sums it, or the way without one gives up.
+    pub fn max_polls(self) -> u32 {
+        self.params().1
     }
 
     fn params(self) -> (u32, u32) {
@@ -115,87 +120,151 @@ pub async fn run_single_pass(ctx: &GpuContext, n: u32, repeats: u32, way: LookBa
 /// fallback sums every tile before each one: the tests' way to run the fallback on a GPU that
 /// never leaves a tile silent.
 pub async fn run_single_pass_polling(ctx: &GpuContext, n: u32, repeats: u32, way: LookBack, max_polls: u32) -> Result<SinglePassRun, GpuError> {
-    if let Some(why) = single_pass_problem(ctx) {
-        return Err(GpuError::BadParams(why));
-    }
-    let bytes = vec4_bytes(ctx, n)?;
-    let tiles = tiles_of(ctx, n)?;
-    let repeats = repeats.max(1);
-    ctx.check_alive()?;
-    let pipeline = ctx.pipeline(kernels::SINGLE_PASS, WIDTH).await?;
-    let device = &ctx.device;
-    let values: Vec<u32> = (0..n).map(gpu_value).collect();
-    let mut padded: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-    padded.resize(bytes as usize, 0);
-    let input = storage_buffer_with(device, "input", &padded);
-    let output = storage_buffer(device, "scan", bytes);
-    let fallback = way.params().0;
-    let params = uniform_words(device, &[n.div_ceil(4), tiles, fallback, max_polls]);
-    // Each repeat's flags and counters: a slice of one buffer each, zeroed at creation.
-    let flag_bytes = 8 * u64::from(tiles);
-    let stats_bytes = 4 * STATS_WORDS as u64;
-    let (flag_stride, stats_stride) = (run_stride(ctx, flag_bytes), run_stride(ctx, stats_bytes));
-    let flags = storage_buffer(device, "tile flags", flag_stride * u64::from(repeats));
-    let stats = storage_buffer(device, "look-back counters", stats_stride * u64::from(repeats));
-    let layout = pipeline.get_bind_group_layout(0);
-    let groups: Vec<wgpu::BindGroup> = (0..u64::from(repeats))
-        .map(|r| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("single-pass scan"),
-                layout: &layout,
-                entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: input.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 1, resource: output.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 2, resource: slice(&flags, r * flag_stride, flag_bytes) },
-                    wgpu::BindGroupEntry { binding: 3, resource: slice(&stats, r * stats_stride, stats_bytes) },
-                    wgpu::BindGroupEntry { binding: 4, resource: params.as_entire_binding() },
-                ],
-            })
+    SinglePassBuffers::new(ctx, n, repeats)?.check(ctx, way, max_polls).await
+}
+
+/// A pass's time and counters, without its output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SinglePassTiming {
+    /// Nanoseconds per scan, where the adapter has timestamp queries.
+    pub gpu_ns: Option<f64>,
+    pub fallbacks: u32,
+    pub give_ups: u32,
+    pub depth: [u32; DEPTH_BINS],
+}
+
+/// One size's buffers, made once: the input uploaded, the flags and counters of every repeat
+/// (a slice of one buffer each, so none starts on another's posts) cleared before each pass.
+///
+/// Passes over them that read back only their timestamps and counters are how the report
+/// times the scan: on an H100, a few seconds of large uploads and readbacks between passes left
+/// every kernel after them up to 45 % slower (the copy went from 2.9 TB/s to 1.55), whatever
+/// buffers it ran on.
+pub struct SinglePassBuffers {
+    values: Vec<u32>,
+    bytes: u64,
+    tiles: u32,
+    repeats: u32,
+    input: wgpu::Buffer,
+    output: wgpu::Buffer,
+    flags: wgpu::Buffer,
+    stats: wgpu::Buffer,
+    flag_stride: u64,
+    stats_stride: u64,
+}
+
+impl SinglePassBuffers {
+    /// Refused with a reason where the adapter has no subgroups or cannot bind `n` values.
+    pub fn new(ctx: &GpuContext, n: u32, repeats: u32) -> Result<SinglePassBuffers, GpuError> {
+        if let Some(why) = single_pass_problem(ctx) {
+            return Err(GpuError::BadParams(why));
+        }
+        let bytes = vec4_bytes(ctx, n)?;
+        let tiles = tiles_of(ctx, n)?;
+        let repeats = repeats.max(1);
+        ctx.check_alive()?;
+        let device = &ctx.device;
+        let values: Vec<u32> = (0..n).map(gpu_value).collect();
+        let mut padded: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        padded.resize(bytes as usize, 0);
+        let (flag_stride, stats_stride) = (run_stride(ctx, 8 * u64::from(tiles)), run_stride(ctx, 4 * STATS_WORDS as u64));
+        Ok(SinglePassBuffers {
+            values,
+            bytes,
+            tiles,
+            repeats,
+            input: storage_buffer_with(device, "input", &padded),
+            output: storage_buffer(device, "scan", bytes),
+            flags: clearable_storage_buffer(device, "tile flags", flag_stride * u64::from(repeats)),
+            stats: clearable_storage_buffer(device, "look-back counters", stats_stride * u64::from(repeats)),
+            flag_stride,
+            stats_stride,
         })
-        .collect();
-    let timer = PassTimer::new(ctx);
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("single-pass scan"), timestamp_writes: timer.as_ref().map(PassTimer::writes) });
-        pass.set_pipeline(&pipeline);
-        for group in &groups {
-            pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups(tiles, 1, 1);
+    }
+
+    /// One timed pass of every repeat, its output read back and checked against the CPU's scan.
+    pub async fn check(&self, ctx: &GpuContext, way: LookBack, max_polls: u32) -> Result<SinglePassRun, GpuError> {
+        let (timing, output) = self.pass(ctx, way, max_polls, true).await?;
+        let got = u32s(output.as_deref().unwrap_or_default());
+        let want = inclusive_scan(&self.values);
+        let SinglePassTiming { gpu_ns, fallbacks, give_ups, depth } = timing;
+        Ok(SinglePassRun {
+            way,
+            values: self.values.len() as u32,
+            tiles: self.tiles,
+            wrong: want.iter().enumerate().filter(|&(i, w)| got.get(i) != Some(w)).count() as u32,
+            total: got.get(self.values.len() - 1).copied().unwrap_or(0),
+            repeats: self.repeats,
+            gpu_ns,
+            fallbacks,
+            give_ups,
+            depth,
+        })
+    }
+
+    /// One timed pass of every repeat, reading back only its timestamps and counters.
+    pub async fn time(&self, ctx: &GpuContext, way: LookBack) -> Result<SinglePassTiming, GpuError> {
+        Ok(self.pass(ctx, way, way.params().1, false).await?.0)
+    }
+
+    async fn pass(&self, ctx: &GpuContext, way: LookBack, max_polls: u32, read_output: bool) -> Result<(SinglePassTiming, Option<Vec<u8>>), GpuError> {
+        let pipeline = ctx.pipeline(kernels::SINGLE_PASS, WIDTH).await?;
+        let device = &ctx.device;
+        let n = self.values.len() as u32;
+        let params = uniform_words(device, &[n.div_ceil(4), self.tiles, way.params().0, max_polls]);
+        let (flag_bytes, stats_bytes) = (8 * u64::from(self.tiles), 4 * STATS_WORDS as u64);
+        let layout = pipeline.get_bind_group_layout(0);
+        let groups: Vec<wgpu::BindGroup> = (0..u64::from(self.repeats))
+            .map(|r| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("single-pass scan"),
+                    layout: &layout,
+                    entries: &[
+                        wgpu::BindGroupEntry { binding: 0, resource: self.input.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 1, resource: self.output.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 2, resource: slice(&self.flags, r * self.flag_stride, flag_bytes) },
+                        wgpu::BindGroupEntry { binding: 3, resource: slice(&self.stats, r * self.stats_stride, stats_bytes) },
+                        wgpu::BindGroupEntry { binding: 4, resource: params.as_entire_binding() },
+                    ],
+                })
+            })
+            .collect();
+        let timer = PassTimer::new(ctx);
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.clear_buffer(&self.flags, 0, None);
+        encoder.clear_buffer(&self.stats, 0, None);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("single-pass scan"), timestamp_writes: timer.as_ref().map(PassTimer::writes) });
+            pass.set_pipeline(&pipeline);
+            for group in &groups {
+                pass.set_bind_group(0, group, &[]);
+                pass.dispatch_workgroups(self.tiles, 1, 1);
+            }
         }
-    }
-    let mut copies: Vec<(&wgpu::Buffer, u64)> = vec![(&output, bytes), (&stats, stats_stride * u64::from(repeats))];
-    if let Some(t) = &timer {
-        t.resolve(&mut encoder);
-        copies.push((t.buffer(), PassTimer::BYTES));
-    }
-    let read = submit_and_read(ctx, scope, encoder, &copies).await?;
-    let gpu_ns = timer.and_then(|_| read.get(2)).and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(repeats));
-    let got = u32s(&read[0]);
-    let want = inclusive_scan(&values);
-    let wrong = want.iter().enumerate().filter(|&(i, w)| got.get(i) != Some(w)).count() as u32;
-    let counters = u32s(&read[1]);
-    let mut run = SinglePassRun {
-        way,
-        values: n,
-        tiles,
-        wrong,
-        total: got.get(n as usize - 1).copied().unwrap_or(0),
-        repeats,
-        gpu_ns,
-        fallbacks: 0,
-        give_ups: 0,
-        depth: [0; DEPTH_BINS],
-    };
-    for r in 0..repeats as usize {
-        let Some(words) = counters.get(r * stats_stride as usize / 4..).and_then(|w| w.get(..STATS_WORDS)) else { break };
-        run.fallbacks += words[1];
-        run.give_ups += words[2];
-        for (bin, count) in run.depth.iter_mut().zip(&words[3..]) {
-            *bin += count;
+        let counters_bytes = self.stats_stride * u64::from(self.repeats);
+        let mut copies: Vec<(&wgpu::Buffer, u64)> = vec![(&self.stats, counters_bytes)];
+        if read_output {
+            copies.push((&self.output, self.bytes));
         }
+        if let Some(t) = &timer {
+            t.resolve(&mut encoder);
+            copies.push((t.buffer(), PassTimer::BYTES));
+        }
+        let mut read = submit_and_read(ctx, scope, encoder, &copies).await?;
+        let gpu_ns = timer.and_then(|_| read.last()).and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(self.repeats));
+        let counters = u32s(&read[0]);
+        let mut timing = SinglePassTiming { gpu_ns, fallbacks: 0, give_ups: 0, depth: [0; DEPTH_BINS] };
+        for r in 0..self.repeats as usize {
+            let Some(words) = counters.get(r * self.stats_stride as usize / 4..).and_then(|w| w.get(..STATS_WORDS)) else { break };
+            timing.fallbacks += words[1];
+            timing.give_ups += words[2];
+            for (bin, count) in timing.depth.iter_mut().zip(&words[3..]) {
+                *bin += count;
+            }
+        }
+        Ok((timing, read_output.then(|| read.swap_remove(1))))
     }
-    Ok(run)
 }
 
 /// `size` bytes of `buffer` from `offset`, as a binding.
