@@ -273,7 +273,7 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
 fn SinglePassReport(single: Result<SinglePass, String>, n: u32, three_gb: Option<f64>, adapter: AdapterSummary) -> impl IntoView {
     let single = match single {
         Ok(single) => single,
-        Err(why) => return view! { <h4>"The whole array in one pass"</h4> <p class="notice" data-testid="gpu-single-missing">{why}". The model above still steps it."</p> }.into_any(),
+        Err(why) => return view! { <h4>"The whole array in one pass"</h4> <p class="notice" data-testid="gpu-single-missing">{why}". The tile scans and the three dispatches above ran without them."</p> }.into_any(),
     };
     let gb = |ns: Option<f64>| ns.map(|ns| scan_bytes(n) / ns);
     let copy_gb = gb(single.copy_ns);
