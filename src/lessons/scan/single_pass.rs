@@ -128,6 +128,9 @@ pub async fn run_single_pass_polling(ctx: &GpuContext, n: u32, repeats: u32, way
 pub struct SinglePassTiming {
     /// Nanoseconds per scan, where the adapter has timestamp queries.
     pub gpu_ns: Option<f64>,
+    /// Over every repeat: tickets handed out (one a workgroup, so the tiles when every repeat
+    /// began from a cleared counter), silent tiles summed, look-backs given up, their depths.
+    pub tickets: u32,
     pub fallbacks: u32,
     pub give_ups: u32,
     pub depth: [u32; DEPTH_BINS],
@@ -187,7 +190,7 @@ impl SinglePassBuffers {
         let (timing, output) = self.pass(ctx, way, max_polls, true).await?;
         let got = u32s(output.as_deref().unwrap_or_default());
         let want = inclusive_scan(&self.values);
-        let SinglePassTiming { gpu_ns, fallbacks, give_ups, depth } = timing;
+        let SinglePassTiming { gpu_ns, fallbacks, give_ups, depth, .. } = timing;
         Ok(SinglePassRun {
             way,
             values: self.values.len() as u32,
@@ -254,9 +257,10 @@ impl SinglePassBuffers {
         let mut read = submit_and_read(ctx, scope, encoder, &copies).await?;
         let gpu_ns = timer.and_then(|_| read.last()).and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(self.repeats));
         let counters = u32s(&read[0]);
-        let mut timing = SinglePassTiming { gpu_ns, fallbacks: 0, give_ups: 0, depth: [0; DEPTH_BINS] };
+        let mut timing = SinglePassTiming { gpu_ns, tickets: 0, fallbacks: 0, give_ups: 0, depth: [0; DEPTH_BINS] };
         for r in 0..self.repeats as usize {
             let Some(words) = counters.get(r * self.stats_stride as usize / 4..).and_then(|w| w.get(..STATS_WORDS)) else { break };
+            timing.tickets += words[0];
             timing.fallbacks += words[1];
             timing.give_ups += words[2];
             for (bin, count) in timing.depth.iter_mut().zip(&words[3..]) {

@@ -89,6 +89,29 @@ fn the_fallback_sums_silent_tiles_exactly() {
     }
 }
 
+/// Passes over buffers made once, as the report times them: each starts from cleared flags and
+/// counters (every tile's look-back counted once a repeat, pass after pass, not piling up or
+/// finding the tickets spent), and a check after them is still exact.
+#[test]
+fn passes_over_the_same_buffers_start_afresh() {
+    use crate::lessons::scan::single_pass::{LookBack, SinglePassBuffers, TILE};
+    let Some(ctx) = gpu() else { return };
+    if ctx.adapter.subgroups.is_none() {
+        return;
+    }
+    let n = 3 * TILE + 5;
+    let buffers = SinglePassBuffers::new(&ctx, n, 2).unwrap();
+    for way in [LookBack::WithFallback, LookBack::WithoutFallback, LookBack::WithFallback] {
+        let timed = pollster::block_on(buffers.time(&ctx, way)).unwrap();
+        assert_eq!(timed.tickets, 4 * 2, "{way:?}: four tiles, two repeats, each from a cleared counter");
+        assert_eq!(timed.depth.iter().sum::<u32>(), 4 * 2, "{way:?}");
+        assert_eq!(timed.depth[0], 2, "tile 0 looks at nothing, once a repeat");
+    }
+    let run = pollster::block_on(buffers.check(&ctx, LookBack::WithFallback, LookBack::WithFallback.max_polls())).unwrap();
+    assert_eq!((run.wrong, run.give_ups, run.tiles), (0, 0, 4));
+    assert_eq!(run.depth.iter().sum::<u32>(), 4 * 2);
+}
+
 #[test]
 fn a_single_pass_too_large_to_bind_is_refused_with_a_reason() {
     use crate::lessons::scan::single_pass::{run_single_pass, LookBack};
