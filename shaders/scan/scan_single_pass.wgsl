@@ -110,7 +110,7 @@ fn scan_row(v: vec4<u32>, running: ptr<function, u32>, size: u32) -> vec4<u32> {
 fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
     // The sum of the tiles after `at` up to this one, and the nearest tile not yet added.
     var sum = 0u;
-    var at = tile - 1u;
+    var at = tile - 1u; // step: start
     // Looks in a row that found `at` silent, and looks in all.
     var polls = 0u;
     var looks = 0u;
@@ -136,7 +136,7 @@ fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
         let silent = lane < width && t >= 0 && !ready;
         let first_inclusive = subgroupMin(select(size, lane, inclusive));
         let first_silent = subgroupMin(select(size, lane, silent));
-        if first_inclusive < first_silent {
+        if first_inclusive < first_silent { // step: found
             // Ready all the way to an inclusive prefix.
             sum += subgroupAdd(select(0u, value, lane <= first_inclusive));
             break;
@@ -155,21 +155,21 @@ fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
                     have_behind = true;
                 }
             }
-            polls++;
+            polls++; // step: silent
         } else {
             // Ready tiles and no inclusive prefix among them: add them and look further back.
             let take = min(first_silent, width);
-            sum += subgroupAdd(select(0u, value, lane < take));
-            at -= take;
+            sum += subgroupAdd(select(0u, value, lane < take)); // step: passed
+            at -= take; // step: step-back
             polls = 0u;
         }
-        if polls < params.max_polls {
+        if polls < params.max_polls { // step: again
             continue;
         }
         // The same tile silent `max_polls` times: give up, or sum it from the input (the fallback).
         if params.fallback == 0u {
             if lane == 0u {
-                atomicAdd(&stats.give_ups, 1u);
+                atomicAdd(&stats.give_ups, 1u); // step: give-up
             }
             break;
         }
@@ -182,11 +182,11 @@ fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
         }
         let summed = subgroupAdd(part);
         if lane == 0u {
-            atomicAdd(&stats.fallbacks, 1u);
+            atomicAdd(&stats.fallbacks, 1u); // step: tally
             // Tile 0's sum is its inclusive prefix.
-            post(at, select(AGGREGATE, INCLUSIVE, at == 0u), summed);
+            post(at, select(AGGREGATE, INCLUSIVE, at == 0u), summed); // step: rescue
         }
-        sum += summed;
+        sum += summed; // step: add-rescued
         if have_behind {
             sum += behind;
             break;
@@ -254,14 +254,14 @@ fn main(@builtin(local_invocation_index) id: u32, @builtin(subgroup_size) size: 
     }
 
     // 2. Post the tile's sum (for tile 0, its inclusive prefix), then look back.
-    if tile == 0u {
+    if tile == 0u { // step: first-tile
         if id == 0u {
             post(0u, INCLUSIVE, aggregate); // step: post
             atomicAdd(&stats.depth[0], 1u);
         }
     } else if slot == 0u {
         if lane == 0u {
-            post(tile, AGGREGATE, aggregate);
+            post(tile, AGGREGATE, aggregate); // step: aggregate
         }
         let before = look_back(tile, aggregate, lane, size);
         if lane == 0u {

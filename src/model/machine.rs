@@ -434,6 +434,23 @@ impl Machine {
                 self.threads[t].regs[old] = held;
                 Effect::AtomicAdded { addr, old: held, new: held + add }
             }
+            Instr::Post { base, index, state, value, .. } => {
+                let addr = self.indexed(t, base, index)?;
+                let (held, word) = (self.read(addr)?, super::program::pack(state, self.threads[t].regs[value]));
+                let new = held.max(word);
+                self.write(addr, new)?;
+                Effect::Rmw { addr, op: RmwOp::Max, operand: word, old: held, new }
+            }
+            Instr::BranchIfState { reg, state, target } => {
+                let taken = super::program::unpack(self.threads[t].regs[reg]).0 == state;
+                return Ok(self.branch(t, pc, taken, target));
+            }
+            Instr::AddPosted { reg, flag } => {
+                let regs = &mut self.threads[t].regs;
+                let from = regs[reg];
+                regs[reg] = from + super::program::unpack(regs[flag]).1;
+                Effect::Added { from, to: regs[reg] }
+            }
             Instr::BreakIfAtLeast { reg, limit, target } => {
                 let taken = self.threads[t].regs[reg] >= limit;
                 return Ok(self.branch(t, pc, taken, target));
@@ -688,7 +705,15 @@ impl Machine {
                 format!("thread {t} fails to swap {}: expected {}, it holds {}", cell(*addr), v(*addr, *expected), v(*addr, *old))
             }
             Effect::Rmw { addr, op, operand, old, new } => {
-                format!("thread {t}: {}(&{}, {operand}) returns {old}; {} is now {new}", op.function(), cell(*addr), cell(*addr))
+                format!(
+                    "thread {t}: {}(&{}, {}) returns {}; {} is now {}",
+                    op.function(),
+                    cell(*addr),
+                    v(*addr, *operand),
+                    v(*addr, *old),
+                    cell(*addr),
+                    v(*addr, *new)
+                )
             }
             Effect::Computed { value } => format!("thread {t} computes {value}"),
             Effect::Copied { from, addr, value } => format!("thread {t} copies {value} from {} to {}", cell(*from), cell(*addr)),

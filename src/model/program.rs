@@ -126,6 +126,42 @@ pub enum Instr {
     /// `reg = array[next lane]` — the cell of the next lane of the thread's own subgroup
     /// (the last lane's next is lane 0), in an array of one cell per thread.
     LoadNextLane { array: &'static str, base: Addr, reg: Reg },
+    /// `atomicMax(&array[index], pack(state, value))`: a state and a value posted in one word
+    /// (see [`pack`]). The state sits above the value, so the larger word is the later state and
+    /// a post never undoes a later one.
+    Post { array: &'static str, base: Addr, index: Reg, state: i64, value: Reg },
+    /// `if state(flag) == state { go to target }` — a test of a word [`Instr::Post`] wrote.
+    BranchIfState { reg: Reg, state: i64, target: usize },
+    /// `reg = reg + value(flag)` — the value a posted word carries, added.
+    AddPosted { reg: Reg, flag: Reg },
+}
+
+/// The bits under a posted word's state: its value. The single-pass scan packs its tiles'
+/// states the same way, 16 bits of value under the state.
+pub const STATE_SHIFT: u32 = 16;
+
+/// What [`Instr::Post`] writes: `state` above `value`'s low bits.
+pub fn pack(state: i64, value: i64) -> i64 {
+    (state << STATE_SHIFT) | (value & ((1 << STATE_SHIFT) - 1))
+}
+
+/// A posted word's state and value.
+pub fn unpack(word: i64) -> (i64, i64) {
+    (word >> STATE_SHIFT, word & ((1 << STATE_SHIFT) - 1))
+}
+
+/// The states a posted word moves through, in order, as the kernel names them.
+pub const POSTED_STATES: [&str; 3] = ["NOT_READY", "AGGREGATE", "INCLUSIVE"];
+
+/// A posted word as the site writes it: "—" before anything is posted, then the tile's own
+/// sum ("sum 14"), then its inclusive prefix ("incl 23").
+pub fn posted_text(word: i64) -> String {
+    match unpack(word) {
+        (0, _) => "—".to_owned(),
+        (1, v) => format!("sum {v}"),
+        (2, v) => format!("incl {v}"),
+        (s, v) => format!("{s}:{v}"),
+    }
 }
 
 /// A subgroup operation. A lane that reaches one waits until no lane of its subgroup can still
@@ -218,6 +254,9 @@ pub struct Program {
     /// The registers and arrays (by name) that hold an f32's bits rather than an integer:
     /// written as floats wherever the site shows them, so that −0.0 and +0.0 differ.
     pub floats: &'static [&'static str],
+    /// The registers and arrays (by name) that hold a state and a value in one word (see
+    /// [`pack`]): written as the state's word and the value.
+    pub packed: &'static [&'static str],
     /// Registers that hold one bit per lane (a ballot's mask), written as that many binary
     /// digits, lane 0 rightmost, as a GPU's mask reads.
     pub masks: &'static [&'static str],
@@ -360,6 +399,8 @@ impl Program {
         let name = self.register_names.get(r);
         if name.is_some_and(|n| self.floats.contains(n)) {
             float_text(f32_of(value))
+        } else if name.is_some_and(|n| self.packed.contains(n)) {
+            posted_text(value)
         } else if let Some(rules) = self.subgroups.filter(|_| name.is_some_and(|n| self.masks.contains(n))) {
             (rules.mask_text)(value, self.mask_lanes)
         } else {
@@ -371,8 +412,23 @@ impl Program {
     pub fn cell_text(&self, a: Addr, value: i64) -> String {
         if self.floats.contains(&self.array_of(a)) {
             float_text(f32_of(value))
+        } else if self.packed.contains(&self.array_of(a)) {
+            posted_text(value)
         } else {
             value.to_string()
+        }
+    }
+
+    /// For a cell holding a posted word, its state as a class name ("posted-aggregate",
+    /// "posted-inclusive"); `None` for every other cell and for a word not yet posted.
+    pub fn cell_tone(&self, a: Addr, value: i64) -> Option<&'static str> {
+        if !self.packed.contains(&self.array_of(a)) {
+            return None;
+        }
+        match unpack(value).0 {
+            1 => Some("posted-aggregate"),
+            2 => Some("posted-inclusive"),
+            _ => None,
         }
     }
 
@@ -442,6 +498,14 @@ impl Program {
             Instr::ReserveBits { reg: r, addr, mask } => format!("{} = atomicAdd(&{}, countOneBits({}))", reg(r), cell(addr), reg(mask)),
             Instr::IfNonZero { reg: r, .. } => format!("if {} {{", reg(r)),
             Instr::LoadNextLane { array, reg: r, .. } => format!("{} = {array}[next lane]", reg(r)),
+            Instr::Post { array, index, state, value, .. } => {
+                let state = POSTED_STATES.get(state as usize).copied().unwrap_or("?");
+                format!("atomicMax(&{array}[{}], pack({state}, {}))", reg(index), reg(value))
+            }
+            Instr::BranchIfState { reg: r, state, .. } => {
+                format!("if state({}) == {} {{ break; }}", reg(r), POSTED_STATES.get(state as usize).copied().unwrap_or("?"))
+            }
+            Instr::AddPosted { reg: r, flag } => format!("{0} = {0} + value({1})", reg(r), reg(flag)),
         }
     }
 
@@ -456,7 +520,8 @@ impl Program {
             | Instr::BranchIfZero { target, .. }
             | Instr::BranchUnlessIdBelowReg { target, .. }
             | Instr::BreakIfDiffers { target, .. }
-            | Instr::BreakIfAtLeast { target, .. } => Some(target),
+            | Instr::BreakIfAtLeast { target, .. }
+            | Instr::BranchIfState { target, .. } => Some(target),
             _ => None,
         }
     }

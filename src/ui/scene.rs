@@ -390,6 +390,9 @@ struct CellState {
     lost: Option<usize>,
     /// What this step did to the cell, said beside it: "t0 wrote 1", "t2: 0→1", "4 read 0".
     change: Option<String>,
+    /// The state a posted word is in (see [`Program::cell_tone`]), tinting the cell; its word
+    /// is in the value, so the tint is never the only sign.
+    tone: Option<&'static str>,
 }
 
 /// What the accesses of one step did to cell `cell`, short enough to sit under it.
@@ -491,6 +494,7 @@ pub fn Scene(
                         CellState {
                             change: change_of(m.program(), a, &accesses),
                             value: m.program().cell_text(a, m.memory[a]),
+                            tone: m.program().cell_tone(a, m.memory[a]),
                             held: here().any(|x| x.kind == AccessKind::ReadModifyWrite),
                             touched: here().next().is_some(),
                             lost: here().find_map(|x| match x.mark {
@@ -598,6 +602,10 @@ pub fn Scene(
                         if on {
                             c.push_str(name);
                         }
+                    }
+                    if let Some(tone) = s.tone {
+                        c.push(' ');
+                        c.push_str(tone);
                     }
                     c
                 })

@@ -12,6 +12,7 @@ fn machine(lines: Vec<Instr>, cells: usize) -> Machine {
         grids: Vec::new(),
         workgroup: &[],
         floats: &[],
+        packed: &[],
         masks: &[],
         mask_lanes: 0,
         subgroups: None,

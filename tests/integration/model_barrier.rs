@@ -16,6 +16,7 @@ fn write_barrier_read(threads: usize) -> Machine {
         grids: Vec::new(),
         workgroup: &[],
         floats: &[],
+        packed: &[],
         masks: &[],
         mask_lanes: 0,
         subgroups: None,

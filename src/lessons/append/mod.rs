@@ -90,7 +90,7 @@ impl Append {
             register_names: vec!["value", "slot"],
             grids: Vec::new(),
             workgroup: &[],
-            floats: &[], masks: &[], mask_lanes: 0, subgroups: None,
+            floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
             spans: Vec::new(),
         }
     }

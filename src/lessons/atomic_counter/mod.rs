@@ -72,7 +72,7 @@ impl Tickets {
             register_names: vec!["ticket"],
             grids: Vec::new(),
             workgroup: &[],
-            floats: &[], masks: &[], mask_lanes: 0, subgroups: None,
+            floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
             spans: Vec::new(),
         }
     }

@@ -109,7 +109,7 @@ impl BarrierVariant {
         lines.extend(read);
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("cells[{t}]")).collect();
         memory_names.extend((0..threads).map(|t| format!("out[{t}]")));
-        Program { lines, memory_names, register_names: vec!["value", "got"], grids: Vec::new(), workgroup: &["cells"], floats: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
+        Program { lines, memory_names, register_names: vec!["value", "got"], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
     }
 
     pub fn machine(self, threads: usize) -> Machine {
@@ -133,7 +133,7 @@ pub fn ticket_program() -> Program {
         register_names: vec!["ticket"],
         grids: Vec::new(),
         workgroup: &["counter"],
-        floats: &[], masks: &[], mask_lanes: 0, subgroups: None,
+        floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
         spans: Vec::new(),
     }
 }

@@ -110,7 +110,7 @@ impl CasInputs {
             register_names: vec!["value", "old", "exchanged", "retries"],
             grids: Vec::new(),
             workgroup: &[],
-            floats: &["value", "old", "best", "input"], masks: &[], mask_lanes: 0, subgroups: None,
+            floats: &["value", "old", "best", "input"], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
             spans: Vec::new(),
         }
     }

@@ -138,7 +138,7 @@ impl HistogramVariant {
             register_names: vec!["bin", "count", "one"],
             grids: Vec::new(),
             workgroup: if self == HistogramVariant::Private { &["local"] } else { &[] },
-            floats: &[], masks: &[], mask_lanes: 0, subgroups: None,
+            floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
             spans: Vec::new(),
         }
     }

@@ -181,7 +181,7 @@ impl Handoff {
             register_names: vec!["value", "one", "flag_seen", "data_seen", "tries", "old"],
             grids: Vec::new(),
             workgroup: &[],
-            floats: &[], masks: &[], mask_lanes: 0, subgroups: None,
+            floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
             spans,
         }
     }

@@ -88,7 +88,7 @@ impl Variant {
             ],
             Variant::Atomic => vec![Line { instr: Instr::AtomicAdd { reg: VALUE, addr: COUNTER, imm: 1 }, marker: "atomic-add" }],
         };
-        Program { lines, memory_names: vec!["counter".into()], register_names: vec!["value"], grids: Vec::new(), workgroup: &[], floats: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
+        Program { lines, memory_names: vec!["counter".into()], register_names: vec!["value"], grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
     }
 
     /// A fresh model: `threads` threads, the counter at 0.

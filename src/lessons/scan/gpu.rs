@@ -38,14 +38,14 @@ pub async fn run_tiles(ctx: &GpuContext, params: GpuParams) -> Result<Vec<TileRu
     ctx.check_alive()?;
     let tiles = params.workgroups();
     let mut pipelines = Vec::new();
-    for way in ScanWay::ALL {
+    for way in ScanWay::TILE_WAYS {
         pipelines.push(ctx.pipeline(way.kernel(), w).await?);
     }
     let device = &ctx.device;
     let values = input_values(n);
     let input = storage_buffer_with(device, "input", &le_bytes(&values));
     let of_values = uniform_words(device, &[n, 0]);
-    let outputs: Vec<wgpu::Buffer> = ScanWay::ALL.iter().map(|_| storage_buffer(device, "tile scan", bytes)).collect();
+    let outputs: Vec<wgpu::Buffer> = ScanWay::TILE_WAYS.iter().map(|_| storage_buffer(device, "tile scan", bytes)).collect();
     let groups: Vec<wgpu::BindGroup> = pipelines
         .iter()
         .zip(&outputs)
@@ -64,7 +64,7 @@ pub async fn run_tiles(ctx: &GpuContext, params: GpuParams) -> Result<Vec<TileRu
     let copies: Vec<(&wgpu::Buffer, u64)> = outputs.iter().map(|b| (b, bytes)).collect();
     let read = submit_and_read(ctx, scope, encoder, &copies).await?;
     let want = tile_scans(&values, w as usize);
-    Ok(ScanWay::ALL.iter().zip(&read).map(|(&way, got)| tile_run(way, &u32s(got), &want, w as usize)).collect())
+    Ok(ScanWay::TILE_WAYS.iter().zip(&read).map(|(&way, got)| tile_run(way, &u32s(got), &want, w as usize)).collect())
 }
 
 /// The large scan in three dispatches (scan each tile, scan the tiles' sums, add back),

@@ -8,6 +8,7 @@
 
 pub mod export;
 pub mod gpu;
+pub mod look_back;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
@@ -93,25 +94,39 @@ pub enum ScanWay {
     /// Up-sweep (sums of blocks of 2, 4, 8 … at each block's end), then down-sweep (each
     /// block's total carried into the block after it): fewer additions, one barrier a level.
     WorkEfficient,
+    /// The whole array in one pass, one model thread a workgroup and one digit a tile: tickets,
+    /// each tile's sum posted, the look-back, and the fallback for a tile that stays silent.
+    SinglePass,
+    /// The same without the fallback: a look-back that finds a tile silent gives up.
+    NoFallback,
 }
 
 impl ScanWay {
-    pub const ALL: [ScanWay; 3] = [ScanWay::HillisSteele, ScanWay::OneBarrier, ScanWay::WorkEfficient];
+    pub const ALL: [ScanWay; 5] = [ScanWay::HillisSteele, ScanWay::OneBarrier, ScanWay::WorkEfficient, ScanWay::SinglePass, ScanWay::NoFallback];
+
+    /// The ways that scan one tile per workgroup: the GPU panel runs each kernel over the input.
+    pub const TILE_WAYS: [ScanWay; 3] = [ScanWay::HillisSteele, ScanWay::OneBarrier, ScanWay::WorkEfficient];
 
     pub fn kernel(self) -> Kernel {
         match self {
             ScanWay::HillisSteele => kernels::HILLIS_STEELE,
             ScanWay::OneBarrier => kernels::ONE_BARRIER,
             ScanWay::WorkEfficient => kernels::WORK_EFFICIENT,
+            ScanWay::SinglePass | ScanWay::NoFallback => kernels::SINGLE_PASS,
         }
     }
 
     /// Whether every schedule ends with every prefix sum right.
     pub fn promised(self) -> bool {
-        self != ScanWay::OneBarrier
+        !matches!(self, ScanWay::OneBarrier | ScanWay::NoFallback)
     }
 
     pub fn program(self, threads: usize) -> Program {
+        match self {
+            ScanWay::SinglePass => return look_back::program(true, threads),
+            ScanWay::NoFallback => return look_back::program(false, threads),
+            _ => {}
+        }
         let n = threads as i64;
         let cells = cells_base(threads);
         let mut lines = vec![
@@ -171,14 +186,18 @@ impl ScanWay {
                 lines.push(Line { instr: Instr::Jump { target: down }, marker: "down-next" });
                 debug_assert_eq!(lines.len(), down_end);
             }
+            ScanWay::SinglePass | ScanWay::NoFallback => unreachable!("returned above"),
         }
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("input[{t}]")).collect();
         memory_names.extend((0..threads).map(|t| format!("cells[{t}]")));
         let distance = if self == ScanWay::WorkEfficient { "d" } else { "offset" };
-        Program { lines, memory_names, register_names: vec!["value", "other", distance], grids: Vec::new(), workgroup: &["cells"], floats: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
+        Program { lines, memory_names, register_names: vec!["value", "other", distance], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
     }
 
     pub fn machine(self, threads: usize) -> Machine {
+        if matches!(self, ScanWay::SinglePass | ScanWay::NoFallback) {
+            return look_back::machine(self == ScanWay::SinglePass, &model_values(threads));
+        }
         let mut memory = vec![0i64; 2 * threads];
         for (t, v) in model_values(threads).into_iter().enumerate() {
             memory[INPUT + t] = i64::from(v);
@@ -211,10 +230,16 @@ impl crate::site::settings::LessonVariant for ScanWay {
             ScanWay::WorkEfficient => {
                 "Play lockstep and count the reads of a partner's cell: with 8 threads, 11 here against 17 for Hillis–Steele. No thread reads a cell written in the same level, so one barrier a level is enough."
             }
+            ScanWay::SinglePass => {
+                "Each thread is a workgroup and each tile one digit. Pick manual: step t0 once (it takes ticket 0), then step only t1. Its look-back finds flags[0] silent twice, sums input[0] itself and posts it: the fallback. Step t0 on: its own post leaves the larger word, and every sum is right."
+            }
+            ScanWay::NoFallback => {
+                "Pick manual again: step t0 once, then only t1. After two silent looks t1 gives up and posts what it has, and every tile after builds on a wrong prefix. Unbounded, t1 would wait for t0 for ever, and nothing in WGSL promises that t0 runs again."
+            }
         }
     }
 
-    const NAMES: &'static [&'static str] = &["hillis-steele", "one-barrier", "work-efficient"];
+    const NAMES: &'static [&'static str] = &["hillis-steele", "one-barrier", "work-efficient", "single-pass", "no-fallback"];
     const DEFAULT: ScanWay = ScanWay::HillisSteele;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;
     const DEFAULT_THREADS: usize = 8;
@@ -226,6 +251,8 @@ impl crate::site::settings::LessonVariant for ScanWay {
             ScanWay::HillisSteele => "hillis-steele",
             ScanWay::OneBarrier => "one-barrier",
             ScanWay::WorkEfficient => "work-efficient",
+            ScanWay::SinglePass => "single-pass",
+            ScanWay::NoFallback => "no-fallback",
         }
     }
 

@@ -8,7 +8,7 @@ use crate::gpu::AdapterSummary;
 use crate::lessons::scan::gpu::{input_values, run_append_beside, run_large, run_tiles};
 use crate::lessons::scan::measured::{parse_scan_report, H100_SCAN};
 use crate::lessons::scan::single_pass::{run_both, single_pass_problem, SinglePass, SinglePassRun, TILE};
-use crate::lessons::scan::{cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, shown_slots, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
+use crate::lessons::scan::{look_back, cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, shown_slots, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
@@ -36,6 +36,8 @@ pub fn ScanLesson() -> impl IntoView {
                 (ScanWay::HillisSteele, "Hillis–Steele"),
                 (ScanWay::OneBarrier, "One barrier taken away"),
                 (ScanWay::WorkEfficient, "Work-efficient sweeps"),
+                (ScanWay::SinglePass, "One pass, with the fallback"),
+                (ScanWay::NoFallback, "One pass, no fallback"),
             ] /> }
             start="Start: each thread holds one digit of the input; cells is the workgroup's memory."
             outcome=model_outcome
@@ -53,6 +55,9 @@ pub fn gpu_half(part: GpuPart) -> AnyView {
 fn model_outcome(m: &Machine) -> String {
     if !m.is_finished() {
         return String::new();
+    }
+    if look_back::is_single_pass(m.program()) {
+        return look_back::outcome(m);
     }
     let n = m.threads.len();
     let want = inclusive_scan(&model_values(n));
@@ -114,7 +119,7 @@ fn GpuScan(sizes: SizeFields) -> impl IntoView {
     let gpu = expect_context::<crate::ui::gpu::GpuHandle>();
     crate::ui::gpu::warm(move || {
         let w = sizes.opened().workgroup_size;
-        let mut k: Vec<_> = ScanWay::ALL.iter().map(|way| (way.kernel(), w)).collect();
+        let mut k: Vec<_> = ScanWay::TILE_WAYS.iter().map(|way| (way.kernel(), w)).collect();
         k.extend([(kernels::ADD_BACK, w), (kernels::TILE_SUMS, TILE_SUMS_WIDTH), (crate::lessons::append::Append::kernel(), w)]);
         k.push((kernels::COPY, crate::lessons::scan::single_pass::WIDTH));
         // The single pass scans its tiles with subgroup operations: compiled only where they are.
@@ -157,6 +162,8 @@ fn way_label(way: ScanWay) -> &'static str {
         ScanWay::HillisSteele => "Hillis–Steele",
         ScanWay::OneBarrier => "one barrier taken away",
         ScanWay::WorkEfficient => "work-efficient",
+        ScanWay::SinglePass => "single pass",
+        ScanWay::NoFallback => "single pass, no fallback",
     }
 }
 

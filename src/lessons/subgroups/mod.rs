@@ -147,6 +147,7 @@ impl SubgroupModel {
             grids: Vec::new(),
             workgroup,
             floats: &[],
+            packed: &[],
             masks,
             mask_lanes: self.size.min(threads),
             subgroups: Some(&crate::model::SUBGROUP_RULES),
