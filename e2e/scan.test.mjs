@@ -36,6 +36,32 @@ test('model: 3, 1, 4, 1, 5, 9, 2, 6 scans to 3, 4, 8, 9, 14, 23, 25, 31 both way
   assert.deepEqual(lockstep.errors, []);
 });
 
+test('model: one pass; a workgroup held back after its ticket has its tile summed by the next one, and without the fallback the next one gives up', async () => {
+  const page = await LessonPage.open(site, 'scan', '&variant=single-pass&threads=4&schedule=serial');
+  await page.toEnd();
+  assert.match(await page.text('model-outcome'), /every tile holds the sum of the input up to it, 9 in the last/);
+  assert.equal(await page.text('model-flags[3]'), 'incl 9');
+  // t0 takes ticket 0 and is never stepped again; t1 alone runs to its end, which takes 25
+  // steps with the fallback (two silent looks, then tile 0 summed) and 21 without (a give-up).
+  const held = async (variant, steps) => {
+    const p = await LessonPage.open(site, 'scan', `&variant=${variant}&threads=4&schedule=manual`);
+    await p.testId('step-thread-0').click();
+    for (let i = 0; i < steps; i++) await p.testId('step-thread-1').click();
+    return p;
+  };
+  const rescued = await held('single-pass', 25);
+  assert.equal(await rescued.text('model-flags[0]'), 'sum 3', 'the fallback posted tile 0 for it');
+  assert.equal(await rescued.text('model-fallbacks'), '1');
+  assert.equal(await rescued.text('model-output[1]'), '4');
+  await rescued.getByTestId('scene').screenshot({ path: screenshotPath('scan-single-pass-fallback') });
+  assert.deepEqual(rescued.errors, []);
+  const gaveUp = await held('no-fallback', 21);
+  assert.equal(await gaveUp.text('model-flags[0]'), '—', 'nobody posted tile 0');
+  assert.equal(await gaveUp.text('model-give_ups'), '1');
+  assert.equal(await gaveUp.text('model-output[1]'), '1', 'tile 1 posted what it had: its own digit');
+  assert.deepEqual(gaveUp.errors, []);
+});
+
 test('GPU: tile scans, three dispatches and the ordered compaction are exact; atomicAdd keeps the same values', async () => {
   const page = await LessonPage.open(site, 'scan', '&invocations=4000&workgroup=64');
   await page.gpuReady();

@@ -26,7 +26,7 @@ struct Params {
 
 struct Stats {
     // Tickets handed out.
-    tile: atomic<u32>,
+    next_tile: atomic<u32>,
     fallbacks: atomic<u32>,
     give_ups: atomic<u32>,
     // How many looks each look-back took: [1], [2] … [7 or more]; [0] is tile 0.
@@ -208,7 +208,7 @@ fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
 fn main(@builtin(local_invocation_index) id: u32, @builtin(subgroup_size) size: u32,
         @builtin(subgroup_invocation_id) lane: u32) {
     if id == 0u {
-        ticket = atomicAdd(&stats.tile, 1u); // step: ticket
+        ticket = atomicAdd(&stats.next_tile, 1u); // step: ticket
     }
     let tile = workgroupUniformLoad(&ticket);
     if tile >= params.tiles {

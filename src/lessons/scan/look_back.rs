@@ -108,7 +108,7 @@ pub fn program(fallback: bool, tiles: usize) -> Program {
     let mut memory_names: Vec<String> = (0..tiles).map(|t| format!("input[{t}]")).collect();
     memory_names.extend((0..tiles).map(|t| format!("flags[{t}]")));
     memory_names.extend((0..tiles).map(|t| format!("output[{t}]")));
-    memory_names.extend(["stats.tile", "stats.fallbacks", "stats.give_ups"].map(str::to_owned));
+    memory_names.extend(["next_tile", "fallbacks", "give_ups"].map(str::to_owned));
     let spans = Span::between(&lines, "looking back", "look", "again").into_iter().collect();
     Program {
         lines,
