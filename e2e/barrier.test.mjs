@@ -102,3 +102,19 @@ test('storage buffers: seen within a workgroup and after a dispatch, not promise
   await page.locator('.gpu-panel').screenshot({ path: screenshotPath('barrier-across') });
   assert.deepEqual(page.errors, []);
 });
+
+test('what a barrier costs: the run with barriers is exact, both ways are timed, and one barrier is worked out from them', async () => {
+  const page = await LessonPage.open(site, 'barrier');
+  await waitForGpu(page);
+  await page.getByTestId('cost-run').click();
+  await page.getByTestId('cost-verdict').waitFor({ timeout: 120_000 });
+  assert.equal(await page.getByTestId('cost-verdict').getAttribute('data-ok'), 'true', await page.text('cost-verdict'));
+  const rows = await page.getByTestId('cost-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows.map((r) => r[0]), ['1', '64']);
+  // Timed both ways where the adapter has timestamps; the cost is whatever this GPU gave.
+  for (const r of rows) assert.match(r.slice(1).join(' | '), /^(\d+\.\d{3} ms \| \d+\.\d{3} ms \| (\d+\.\d ns|none measurable.*)|no timestamps \| no timestamps \| —)$/, r.join(' | '));
+  console.log(`# barrier cost on ${await page.getByTestId('adapter-name').textContent()}: ${rows.map((r) => `${r[0]} workgroup(s): ${r[3]}`).join('; ')}`);
+  assert.equal(await page.getByTestId('measured-h100').count() > 0, true);
+  await page.locator('.gpu-panel').screenshot({ path: screenshotPath('barrier-cost') });
+  assert.deepEqual(page.errors, []);
+});

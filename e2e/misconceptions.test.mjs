@@ -14,7 +14,7 @@ const NAMED = {
   reduction: ['reduction-5000'],
   subgroups: ['lockstep'],
   histogram: ['one-address', 'privatization-factor'],
-  barrier: ['error-checking', 'divergent-barrier'],
+  barrier: ['error-checking', 'divergent-barrier', 'barrier-cycles'],
   spinlock: ['cas-mutex'],
   scopes: ['atomic-default-scope'],
   'producer-consumer': ['volatile-fence', 'plain-flag'],

@@ -107,3 +107,26 @@ impl From<AcrossColumns> for MeasuredAcross {
 pub fn parse_across_report(text: &str) -> Option<(String, Vec<MeasuredAcross>)> {
     report(text, ACROSS_SCHEMA, |r| AcrossColumns::read(&r).map(MeasuredAcross::from))
 }
+
+pub const H100_BARRIER_COST: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-barrier-cost.json"));
+
+columns! {
+    /// One size of the barrier-cost report: `workgroups` workgroups of 256 running `rounds`
+    /// rounds with two barriers each, then without; times are medians of the timed passes.
+    pub struct CostColumns {
+        pub workgroups: u32,
+        pub workgroup_size: u32,
+        pub rounds: u32,
+        pub runs: u32,
+        pub runs_exact: u32,
+        pub with_ns_median: Option<f64>,
+        pub without_ns_median: Option<f64>,
+        pub ns_per_barrier: Option<f64>,
+    }
+}
+
+pub const COST_SCHEMA: Schema = CostColumns::SCHEMA;
+
+pub fn parse_cost_report(text: &str) -> Option<(String, Vec<CostColumns>)> {
+    report(text, COST_SCHEMA, |r| CostColumns::read(&r))
+}

@@ -6,6 +6,9 @@
 pub mod across;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod across_report;
+pub mod cost;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cost_report;
 pub mod export;
 pub mod gpu;
 pub mod measured;
@@ -29,11 +32,13 @@ pub mod kernels {
     pub const WITH_BARRIER: Kernel = crate::kernel!("barrier", "barrier.wgsl");
     pub const MISSING_BARRIER: Kernel = crate::kernel!("barrier", "barrier_missing.wgsl");
     pub const ACROSS_WORKGROUPS: Kernel = crate::kernel!("barrier", "across_workgroups.wgsl");
+    /// Rounds of a neighbour exchange with two barriers a round, or none: what a barrier costs.
+    pub const BARRIER_COST: Kernel = crate::kernel!("barrier", "barrier_cost.wgsl");
     /// Shown, and compiled to show the browser's refusal; never dispatched, so not in [`ALL`].
     pub const IN_BRANCH: Kernel = crate::kernel!("barrier", "rejected/barrier_in_branch.wgsl");
 
     /// Every kernel of the lesson that compiles everywhere.
-    pub const ALL: &[Kernel] = &[WITH_BARRIER, MISSING_BARRIER, ACROSS_WORKGROUPS];
+    pub const ALL: &[Kernel] = &[WITH_BARRIER, MISSING_BARRIER, ACROSS_WORKGROUPS, BARRIER_COST];
 }
 
 pub const INFO: super::LessonInfo = super::LessonInfo {
@@ -48,11 +53,12 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::BarrierLesson()),
     #[cfg(not(target_arch = "wasm32"))]
-    reports: &[("barrier", report::main), ("across", across_report::main)],
+    reports: &[("barrier", report::main), ("across", across_report::main), ("barrier-cost", cost_report::main)],
     #[cfg(not(target_arch = "wasm32"))]
     measured: &[
         crate::data::measured::MeasuredFile { file: "h100-barrier.json", text: measured::H100_BARRIER, schema: Some(measured::SCHEMA) },
         crate::data::measured::MeasuredFile { file: "h100-across.json", text: measured::H100_ACROSS, schema: Some(measured::ACROSS_SCHEMA) },
+        crate::data::measured::MeasuredFile { file: "h100-barrier-cost.json", text: measured::H100_BARRIER_COST, schema: Some(measured::COST_SCHEMA) },
     ],
 };
 

@@ -54,3 +54,21 @@ fn storage_writes_are_seen_within_a_workgroup_and_after_a_dispatch_ends() {
         }
     }
 }
+
+#[test]
+fn the_cost_kernel_with_barriers_leaves_the_cpus_values_and_is_timed_both_ways() {
+    use crate::lessons::barrier::cost::{expected, run_cost};
+    // Two rounds by hand: x starts at the lane and each round adds the right-hand neighbour's.
+    assert_eq!(expected(4, 1), [1, 3, 5, 3]);
+    assert_eq!(expected(4, 2), [4, 8, 8, 4]);
+    let Some(ctx) = gpu() else { return };
+    for (workgroups, rounds) in [(1, 1), (3, 17), (2, 256)] {
+        let cost = pollster::block_on(run_cost(&ctx, workgroups, rounds)).unwrap();
+        assert!(cost.exact, "{workgroups} × {rounds}: {cost:?}");
+        assert_eq!(cost.barriers(), 2 * rounds);
+        // Timestamps where the adapter has them; what they say is the adapter's business.
+        assert_eq!(cost.with_ns.is_some(), ctx.adapter.has_timestamps, "{cost:?}");
+        assert_eq!(cost.ns_per_barrier().is_some(), ctx.adapter.has_timestamps);
+        eprintln!("barrier cost on {}: {cost:?}, {:?} ns a barrier", ctx.adapter.name, cost.ns_per_barrier());
+    }
+}
