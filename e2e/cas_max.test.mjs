@@ -70,3 +70,25 @@ for (const [variant, bits] of [['mixed', null], ['non-positive', '0x00000000']])
     assert.deepEqual(page.errors, []);
   });
 }
+
+test('float sum: serial leaves 2^24 (every one rounds away); on the GPU the additions form one chain, and an oversized sum is refused', async () => {
+  const page = await LessonPage.open(site, 'cas-max', '&variant=float-sum&threads=4&schedule=serial');
+  await page.toEnd();
+  assert.equal(await page.text('model-total'), '16777216.0');
+  assert.match(await page.text('model-outcome'), /total is 16777216\.0, the sum of the inputs is 16777219.*every 1\.0 after it rounded away/);
+  await waitForGpu(page);
+  await page.getByTestId('gpu-run').click();
+  await page.getByTestId('gpu-report').waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-ok'), 'true', await page.text('gpu-verdict'));
+  const [before, of] = (await page.text('gpu-ones-before')).split(' of ').map(Number);
+  assert.equal(of, 1023);
+  assert.ok(before >= 0 && before <= 1023);
+  assert.equal(await page.text('gpu-sum-input-order'), '16777216.0');
+  assert.equal(await page.text('gpu-sum-exact'), '16778239');
+  console.log(`# float sum on ${await page.getByTestId('adapter-name').textContent()}: total ${await page.text('gpu-sum-total')}, ${before} of 1023 ones first`);
+  await page.getByTestId('gpu-report').screenshot({ path: screenshotPath('cas-max-float-sum') });
+  await page.getByTestId('gpu-invocations').fill('100000');
+  await page.runOnGpu();
+  assert.match(await page.text('gpu-error'), /at most 65536 invocations, not 100000/);
+  assert.deepEqual(page.errors, []);
+});

@@ -445,6 +445,12 @@ impl Machine {
                 let taken = super::program::unpack(self.threads[t].regs[reg]).0 == state;
                 return Ok(self.branch(t, pc, taken, target));
             }
+            Instr::AddFloat { reg, a, b } => {
+                let regs = &mut self.threads[t].regs;
+                let sum = super::program::f32_of(regs[a]) + super::program::f32_of(regs[b]);
+                regs[reg] = super::program::bits_of(sum);
+                Effect::Computed { value: regs[reg] }
+            }
             Instr::AddPosted { reg, flag } => {
                 let regs = &mut self.threads[t].regs;
                 let from = regs[reg];
@@ -715,7 +721,11 @@ impl Machine {
                     v(*addr, *new)
                 )
             }
-            Effect::Computed { value } => format!("thread {t} computes {value}"),
+            Effect::Computed { value } => match self.program.lines.get(event.pc).map(|l| l.instr) {
+                // A float's bits, said as the float.
+                Some(Instr::AddFloat { reg, .. }) => format!("thread {t} computes {}", self.program.register_text(reg, *value)),
+                _ => format!("thread {t} computes {value}"),
+            },
             Effect::Copied { from, addr, value } => format!("thread {t} copies {value} from {} to {}", cell(*from), cell(*addr)),
             Effect::BarrierReleased { threads } => {
                 format!("thread {t} arrives last: the barrier releases all {threads} threads")

@@ -134,6 +134,9 @@ pub enum Instr {
     BranchIfState { reg: Reg, state: i64, target: usize },
     /// `reg = reg + value(flag)` — the value a posted word carries, added.
     AddPosted { reg: Reg, flag: Reg },
+    /// `reg = a + b` on two registers holding an f32's bits each, rounded as an f32 addition
+    /// is: the kernel adds after `bitcast`.
+    AddFloat { reg: Reg, a: Reg, b: Reg },
 }
 
 /// The bits under a posted word's state: its value. The single-pass scan packs its tiles'
@@ -506,6 +509,7 @@ impl Program {
                 format!("if state({}) == {} {{ break; }}", reg(r), POSTED_STATES.get(state as usize).copied().unwrap_or("?"))
             }
             Instr::AddPosted { reg: r, flag } => format!("{0} = {0} + value({1})", reg(r), reg(flag)),
+            Instr::AddFloat { reg: r, a, b } => format!("{} = {} + {}", reg(r), reg(a), reg(b)),
         }
     }
 

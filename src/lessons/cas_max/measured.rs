@@ -54,3 +54,30 @@ impl From<CasColumns> for MeasuredCas {
 pub fn parse_cas_report(text: &str) -> Option<(String, Vec<MeasuredCas>)> {
     report(text, SCHEMA, |r| CasColumns::read(&r).map(MeasuredCas::from))
 }
+
+pub const H100_CAS_ADD: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-cas-add.json"));
+
+columns! {
+    /// One size of the float-sum report: input 0 is 2^24, the rest 1.0, summed by a
+    /// compare-exchange loop. Totals are f32 values; `ones_before` counts the ones the GPU added
+    /// before the large value in a run.
+    pub struct SumColumns {
+        pub invocations: u32,
+        pub workgroup_size: u32,
+        pub runs: u32,
+        pub runs_one_chain: u32,
+        pub gave_up: u32,
+        pub ones_before_min: u32,
+        pub ones_before_max: u32,
+        pub total_min: f64,
+        pub total_max: f64,
+        pub exact_sum: f64,
+        pub retries_in_all_median: u32,
+    }
+}
+
+pub const SUM_SCHEMA: Schema = SumColumns::SCHEMA;
+
+pub fn parse_sum_report(text: &str) -> Option<(String, Vec<SumColumns>)> {
+    report(text, SUM_SCHEMA, |r| SumColumns::read(&r))
+}

@@ -5,6 +5,9 @@
 pub mod export;
 pub mod gpu;
 pub mod measured;
+pub mod sum;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod sum_report;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
 #[cfg(not(target_arch = "wasm32"))]
@@ -23,9 +26,11 @@ pub mod kernels {
     use crate::gpu::Kernel;
 
     pub const CAS_MAX: Kernel = crate::kernel!("cas-max", "cas_max.wgsl");
+    /// The same loop adding floats: WGSL has no float atomicAdd either.
+    pub const CAS_ADD: Kernel = crate::kernel!("cas-max", "cas_add.wgsl");
 
     /// Every kernel of the lesson that compiles everywhere.
-    pub const ALL: &[Kernel] = &[CAS_MAX];
+    pub const ALL: &[Kernel] = &[CAS_MAX, CAS_ADD];
 }
 
 pub const INFO: super::LessonInfo = super::LessonInfo {
@@ -40,9 +45,12 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     #[cfg(target_arch = "wasm32")]
     page: || leptos::prelude::IntoAny::into_any(page::CasMaxLesson()),
     #[cfg(not(target_arch = "wasm32"))]
-    reports: &[("cas-max", report::main)],
+    reports: &[("cas-max", report::main), ("cas-add", sum_report::main)],
     #[cfg(not(target_arch = "wasm32"))]
-    measured: &[crate::data::measured::MeasuredFile { file: "h100-cas-max.json", text: measured::H100_CAS, schema: Some(measured::SCHEMA) }],
+    measured: &[
+        crate::data::measured::MeasuredFile { file: "h100-cas-max.json", text: measured::H100_CAS, schema: Some(measured::SCHEMA) },
+        crate::data::measured::MeasuredFile { file: "h100-cas-add.json", text: measured::H100_CAS_ADD, schema: Some(measured::SUM_SCHEMA) },
+    ],
 };
 
 /// The cell that holds the best value so far.
@@ -68,6 +76,9 @@ pub enum CasInputs {
     /// Only values ≤ 0, with −0.0 and +0.0 among them: the maximum is +0.0, which an
     /// integer comparison of the bits would get wrong (negative floats' bits are huge).
     NonPositive,
+    /// Not a maximum but a sum, by the same loop: 16,777,216.0 (2^24) and ones, whose total
+    /// depends on the order the additions were served.
+    Sum,
 }
 
 impl CasInputs {
@@ -81,6 +92,7 @@ impl CasInputs {
             CasInputs::NonPositive if i % 7 == 3 => -0.0,
             CasInputs::NonPositive if i % 29 == 11 => 0.0,
             CasInputs::NonPositive => -magnitude - 1.0,
+            CasInputs::Sum => sum::value(i),
         }
     }
 
@@ -116,6 +128,9 @@ impl CasInputs {
     }
 
     pub fn machine(self, threads: usize) -> Machine {
+        if self == CasInputs::Sum {
+            return sum::machine(threads);
+        }
         let mut memory = vec![0i64; INPUT + 2 * threads];
         memory[BEST] = MODEL_START;
         for t in 0..threads {
@@ -124,8 +139,18 @@ impl CasInputs {
         Machine::new(Arc::new(Self::program(threads)), threads, memory)
     }
 
+    /// The maximum's kernel.
     pub fn kernel() -> Kernel {
         kernels::CAS_MAX
+    }
+
+    /// The kernel these inputs run: the sum's for [`CasInputs::Sum`], else the maximum's.
+    pub fn kernel_of(self) -> Kernel {
+        if self == CasInputs::Sum {
+            kernels::CAS_ADD
+        } else {
+            kernels::CAS_MAX
+        }
     }
 }
 
@@ -134,11 +159,12 @@ impl crate::site::settings::LessonVariant for CasInputs {
         match self.name() {
             "mixed" => "Pick round-robin and step: a thread whose compare-exchange finds best already changed tries again with the value it found. Whatever the order, best ends at the largest input.",
             "non-positive" => "Give it 12 threads and step to the end: thread 3 brings −0.0 and thread 11 brings 0.0, equal as floats but not as bits. best ends at 0.0 whatever the order, because above() ranks +0.0 over −0.0; a plain > would keep whichever came first.",
+            "float-sum" => "Pick serial: t0 adds 16777216.0 first, and each 1.0 after it rounds away: the total stays 16777216.0. Now pick a random schedule and step until t0 comes last: ones added first count, and the total ends higher. Same inputs, same additions, another order.",
             _ => "",
         }
     }
 
-    const NAMES: &'static [&'static str] = &["mixed", "non-positive"];
+    const NAMES: &'static [&'static str] = &["mixed", "non-positive", "float-sum"];
     const DEFAULT: CasInputs = CasInputs::Mixed;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;
     const DEFAULT_THREADS: usize = 4;
@@ -147,6 +173,7 @@ impl crate::site::settings::LessonVariant for CasInputs {
         match self {
             CasInputs::Mixed => "mixed",
             CasInputs::NonPositive => "non-positive",
+            CasInputs::Sum => "float-sum",
         }
     }
 
@@ -154,6 +181,7 @@ impl crate::site::settings::LessonVariant for CasInputs {
         match name {
             "mixed" => Some(CasInputs::Mixed),
             "non-positive" => Some(CasInputs::NonPositive),
+            "float-sum" => Some(CasInputs::Sum),
             _ => None,
         }
     }
@@ -206,5 +234,5 @@ pub fn check(inputs: CasInputs, params: GpuParams, best_bits: u32, retries: &[u3
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
-    vec![(CasInputs::program(4), CasInputs::kernel())]
+    vec![(CasInputs::program(4), CasInputs::kernel()), (sum::program(4), kernels::CAS_ADD)]
 }

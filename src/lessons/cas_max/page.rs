@@ -4,7 +4,8 @@
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::cas_max::gpu::{run_cas_max, CasRun};
-use crate::lessons::cas_max::{check, CasInputs, BEST, INPUT, MODEL_START};
+use crate::lessons::cas_max::sum::{self, run_sum, SumCheck, SumRun};
+use crate::lessons::cas_max::{check, kernels, CasInputs, BEST, INPUT, MODEL_START};
 use crate::model::Machine;
 use crate::site::settings::LessonVariant;
 use crate::ui::download::DownloadJson;
@@ -28,9 +29,10 @@ pub fn CasMaxLesson() -> impl IntoView {
             bar=move || view! { <VariantToggle model=model choices=&[
                 (CasInputs::Mixed, "Inputs of both signs"),
                 (CasInputs::NonPositive, "Inputs ≤ 0, with −0.0 and +0.0"),
+                (CasInputs::Sum, "A float sum: 2^24 and ones"),
             ] /> }
-            start="Start: best is below every input; each thread is about to read its own." outcome=model_outcome
-            kernel=Signal::derive(CasInputs::kernel) cuda=CUDA.to_owned()
+            start="Start: best is below every input (for the sum, total is 0.0); each thread is about to read its own input." outcome=model_outcome
+            kernel=Signal::derive(move || inputs.get().kernel_of()) cuda=CUDA.to_owned()
             gpu=gpu_half!(Part::Panel, (inputs, sizes)) />
     }
 }
@@ -38,7 +40,7 @@ pub fn CasMaxLesson() -> impl IntoView {
 /// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
 /// fetched as the reader nears the GPU panel.
 pub fn gpu_half(part: GpuPart) -> AnyView {
-    part.view(|(inputs, sizes): (RwSignal<CasInputs>, SizeFields)| view! { <GpuCasMax inputs=inputs sizes=sizes /> <MeasuredElsewhere /> })
+    part.view(|(inputs, sizes): (RwSignal<CasInputs>, SizeFields)| view! { <GpuCasMax inputs=inputs sizes=sizes /> <MeasuredElsewhere /> <MeasuredSum /> })
 }
 
 fn model_outcome(m: &Machine) -> String {
@@ -47,6 +49,20 @@ fn model_outcome(m: &Machine) -> String {
     }
     let n = m.threads.len();
     let retries: i64 = m.memory[INPUT + n..].iter().sum();
+    if m.program().memory_names.first().is_some_and(|name| name == "total") {
+        let total = crate::model::f32_of(m.memory[BEST]);
+        let exact = f64::from(sum::LARGE) + (n - 1) as f64;
+        let ones_after = (0..n as u32).rev().map(|before| (before, sum::total_with(n as u32, before))).find(|(_, t)| t.to_bits() == total.to_bits()).map(|(b, _)| b);
+        let why = match ones_after {
+            Some(0) => " 16777216.0 went first, and every 1.0 after it rounded away.".to_owned(),
+            Some(b) => format!(" That is the total with {b} one(s) added before 16777216.0: the ones after it round."),
+            None => String::new(),
+        };
+        return format!(
+            "Finished: total is {}, the sum of the inputs is {exact}; the threads retried {retries} time(s) in all.{why}",
+            m.program().cell_text(BEST, m.memory[BEST])
+        );
+    }
     let best = m.memory[BEST];
     let shown = if best == MODEL_START { "unchanged".to_owned() } else { m.program().cell_text(BEST, best) };
     format!("Finished: best is {shown}, the largest input; the threads retried {retries} time(s) in all.")
@@ -57,7 +73,8 @@ const CAS_MAX_LEAD: &str = "<p>WGSL's atomics work on <code>u32</code> and <code
 
 /// The lesson's explanation: constant markup written here, never text from outside.
 const CAS_MAX_TEXT: &str = "<p>Keep the float's bits in an <code>atomic&lt;u32&gt;</code>. Read them, and while your value is above the one you read, try to swap yours in. If the swap fails, someone else changed <code>best</code> first: take the value they left and test again. The comparison is done on floats, after <code>bitcast</code>: compared as integers, the bits of negative floats sort above the positive ones, and <code>-0.0</code> and <code>+0.0</code> are different bit patterns of the same number. The kernel says <code>+0.0</code> is above <code>-0.0</code> so the answer is always the same bits.</p>\n\
-<p>\"Weak\" means the swap may also fail for no reason on some hardware; the loop just tries again. Every failed swap is a retry, and the retries are what contention costs: many invocations reading the same <code>best</code> and racing to replace it. Step the model in lockstep to see all but one thread fail, then count the retries on your GPU.</p>";
+<p>\"Weak\" means the swap may also fail for no reason on some hardware; the loop just tries again. Every failed swap is a retry, and the retries are what contention costs: many invocations reading the same <code>best</code> and racing to replace it. Step the model in lockstep to see all but one thread fail, then count the retries on your GPU.</p>\n\
+<p><strong>A float sum, the same way.</strong> WGSL has no float <code>atomicAdd</code> either; CUDA has one built in. The same loop builds it: read the total, add your value as floats, and swap the sum in if the total still holds what you read; if not, add to what you found and try again. Every addition lands exactly once, but float addition rounds, so the total depends on the order the GPU served them. Pick “A float sum”: input 0 is 16777216.0 (2^24), where neighbouring floats lie 2 apart, and every other input is 1.0. A one added after the large value rounds away; ones added before it count. The GPU panel counts how many ones your GPU served first, and checks that the additions form one chain from 0.0 to the total. On the H100, with 1,024 invocations, ten runs added 256 to 668 of the 1,023 ones first and ended between 16777472.0 and 16777884.0, where the sum without rounding is 16778239; every run formed one chain.</p>";
 
 #[component]
 fn LessonText() -> impl IntoView {
@@ -73,31 +90,47 @@ struct CasResult {
     adapter: AdapterSummary,
     inputs: CasInputs,
     params: GpuParams,
-    run: CasRun,
+    run: CasOutcome,
     wall_ms: f64,
+}
+
+/// A run of the maximum, or of the sum.
+#[derive(Clone)]
+enum CasOutcome {
+    Max(CasRun),
+    Sum(SumRun),
 }
 
 #[component]
 fn GpuCasMax(inputs: RwSignal<CasInputs>, sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<CasResult>::new();
-    crate::ui::gpu::warm(move || vec![(CasInputs::kernel(), sizes.opened().workgroup_size)]);
+    crate::ui::gpu::warm(move || {
+        let w = sizes.opened().workgroup_size;
+        vec![(kernels::CAS_MAX, w), (kernels::CAS_ADD, w)]
+    });
     let run = Callback::new(move |()| {
         let inputs = inputs.get_untracked();
         job.start(sizes, move |ctx, params| async move {
             let t0 = now_ms();
-            let run = run_cas_max(&ctx, inputs, params).await?;
+            let run = match inputs {
+                CasInputs::Sum => CasOutcome::Sum(run_sum(&ctx, params).await?),
+                _ => CasOutcome::Max(run_cas_max(&ctx, inputs, params).await?),
+            };
             Ok(CasResult { adapter: ctx.adapter.clone(), inputs, params, run, wall_ms: now_ms() - t0 })
         })
     });
     view! {
         <RunForm sizes=sizes job=job on_run=run />
-        {move || job.result.get().map(|r| view! { <CasReport result=r /> })}
+        {move || job.result.get().map(|r| match r.run.clone() {
+            CasOutcome::Max(run) => view! { <CasReport result=r run=run /> }.into_any(),
+            CasOutcome::Sum(run) => view! { <SumReport adapter=r.adapter params=r.params run=run wall_ms=r.wall_ms /> }.into_any(),
+        })}
     }
 }
 
 #[component]
-fn CasReport(result: CasResult) -> impl IntoView {
-    let CasResult { adapter, inputs, params, run, wall_ms } = result;
+fn CasReport(result: CasResult, run: CasRun) -> impl IntoView {
+    let CasResult { adapter, inputs, params, wall_ms, .. } = result;
     let c = check(inputs, params, run.best_bits, &run.retries);
     let ok = c.exact && run.gave_up == 0;
     let float = |x: f32| format!("{x:?} (bits {:#010x})", x.to_bits());
@@ -135,6 +168,71 @@ fn CasReport(result: CasResult) -> impl IntoView {
             <pre class="raw" hidden data-testid="gpu-retry-list">{run.retries.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
         </div>
     }
+}
+
+/// The float sum on the reader's GPU: its total beside the totals two orders give, how many
+/// ones came before the large value, and whether the additions form one chain.
+#[component]
+fn SumReport(adapter: AdapterSummary, params: GpuParams, run: SumRun, wall_ms: f64) -> impl IntoView {
+    let n = params.invocations;
+    let c: SumCheck = sum::check(n, &run);
+    let ok = c.promise_held(run.gave_up);
+    let float = |x: f32| crate::model::float_text(x);
+    let verdict = if ok {
+        format!(
+            "Every addition replaced the total another left, in one chain from 0.0 to {}. The GPU served {} of the {} ones before 16777216.0; in that order the CPU's rounding gives the same total, bit for bit.",
+            float(c.total),
+            c.ones_before,
+            n.saturating_sub(1)
+        )
+    } else if run.gave_up > 0 {
+        format!("{} invocation(s) gave up at the bound on tries; the total is {}.", run.gave_up, float(c.total))
+    } else {
+        format!("The additions do not form one chain ending at {}: this GPU broke compare-exchange's promise.", float(c.total))
+    };
+    let mean = c.total_retries as f64 / f64::from(n.max(1));
+    view! {
+        <div class="run-report" data-testid="gpu-report">
+            <Figures items=vec![
+                figure("Inputs", format!("16777216.0 and {} × 1.0", n.saturating_sub(1))),
+                figure("Total (GPU)", float(c.total)).id("gpu-sum-total").raw(format!("{:#010x}", run.total_bits)),
+                figure("Ones added before 16777216.0", format!("{} of {}", c.ones_before, n.saturating_sub(1))).id("gpu-ones-before"),
+                figure("In input order (CPU)", float(c.input_order)).id("gpu-sum-input-order"),
+                figure("Every one first (CPU)", float(c.ones_first)).id("gpu-sum-ones-first"),
+                figure("Without rounding", format!("{}", c.exact)).id("gpu-sum-exact"),
+                figure("Retries in all", c.total_retries.to_string()).id("gpu-retries"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+            ] />
+            <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
+            <p class="muted">{format!("{mean:.3} retries per invocation on average. Adapter: {}.", adapter.name)}</p>
+        </div>
+    }
+}
+
+/// The float sum on a data-centre GPU, from `data/h100-cas-add.json`.
+#[component]
+fn MeasuredSum() -> impl IntoView {
+    use crate::lessons::cas_max::measured::{parse_sum_report, H100_CAS_ADD};
+    parse_sum_report(H100_CAS_ADD).map(|(adapter, rows)| {
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                vec![
+                    format!("{} / {}", r.invocations, r.workgroup_size),
+                    format!("{} of {}", r.runs_one_chain, r.runs),
+                    format!("{}–{}", r.ones_before_min, r.ones_before_max),
+                    format!("{}–{}", r.total_min, r.total_max),
+                    format!("{}", r.exact_sum),
+                    r.retries_in_all_median.to_string(),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredTable adapter=adapter rows=rows
+                headers=&["invocations / workgroup", "runs in one chain", "ones before 2^24", "totals", "without rounding", "retries (median run)"]
+                note="The float sum: ten runs per size after a warm-up, the same kernel run natively on that GPU." />
+        }
+    })
 }
 
 /// The same kernel on a data-centre GPU, from `data/h100-cas-max.json`.

@@ -3,3 +3,4 @@
 mod gpu;
 mod measured;
 mod model;
+mod sum;
