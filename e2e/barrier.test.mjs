@@ -56,7 +56,7 @@ test('GPU with the barrier: every read right, every arrival before every departu
   const kinds = await tickets.locator('[data-step]').evaluateAll((steps) => steps.map((s) => (s.querySelector('.tl-depart') ? 'D' : 'A')));
   assert.equal(kinds.join(''), 'A'.repeat(64) + 'D'.repeat(64));
   assert.match(await page.getByTestId('measured-h100').first().locator('summary').textContent(), /H100/);
-  assert.equal(await page.getByTestId('measured-h100').count(), 2, 'the barrier figures and the storage-buffer figures');
+  assert.equal(await page.getByTestId('measured-h100').count(), 3, 'the barrier figures, the storage-buffer figures and what a barrier costs');
   assert.deepEqual(page.errors, []);
 });
 

@@ -22,6 +22,13 @@ const MAX_TRIES: u32 = 1048576u;
 
 override workgroup_size: u32 = 64u;
 
+// x is a NaN: all exponent bits set and a fraction. Read from the bits, with integer operations:
+// WGSL lets a compiler assume no NaN reaches a float operation, so a float comparison with one
+// may give anything.
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+
 // a is above b: greater, or +0.0 over -0.0, which compare equal as floats.
 fn above(a: f32, b: f32) -> bool {
     return a > b || (a == b && bitcast<u32>(a) == 0u && bitcast<u32>(b) == 0x80000000u);
@@ -35,6 +42,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let value = input[id.x]; // step: load-value
     var old = atomicLoad(&best); // step: load-old
     var tries = 0u;
+    // A NaN takes no part, as CUDA's fmaxf leaves one out: the maximum of the other inputs.
+    if is_nan(value) { retries[id.x] = 0u; return; } // step: nan
     loop {
         if !above(value, bitcast<f32>(old)) { break; } // step: test
         let r = atomicCompareExchangeWeak(&best, old, bitcast<u32>(value)); old = r.old_value; // step: cas

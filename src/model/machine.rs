@@ -445,6 +445,10 @@ impl Machine {
                 let taken = super::program::unpack(self.threads[t].regs[reg]).0 == state;
                 return Ok(self.branch(t, pc, taken, target));
             }
+            Instr::BranchIfNan { reg, target } => {
+                let taken = (self.threads[t].regs[reg] & 0x7fff_ffff) > 0x7f80_0000;
+                return Ok(self.branch(t, pc, taken, target));
+            }
             Instr::AddFloat { reg, a, b } => {
                 let regs = &mut self.threads[t].regs;
                 let sum = super::program::f32_of(regs[a]) + super::program::f32_of(regs[b]);

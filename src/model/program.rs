@@ -134,6 +134,9 @@ pub enum Instr {
     BranchIfState { reg: Reg, state: i64, target: usize },
     /// `reg = reg + value(flag)` — the value a posted word carries, added.
     AddPosted { reg: Reg, flag: Reg },
+    /// `if is_nan(reg) { go to target }` on a register holding an f32's bits: all exponent bits
+    /// set and a fraction, read from the bits as the kernel does.
+    BranchIfNan { reg: Reg, target: usize },
     /// `reg = a + b` on two registers holding an f32's bits each, rounded as an f32 addition
     /// is: the kernel adds after `bitcast`.
     AddFloat { reg: Reg, a: Reg, b: Reg },
@@ -510,6 +513,7 @@ impl Program {
             }
             Instr::AddPosted { reg: r, flag } => format!("{0} = {0} + value({1})", reg(r), reg(flag)),
             Instr::AddFloat { reg: r, a, b } => format!("{} = {} + {}", reg(r), reg(a), reg(b)),
+            Instr::BranchIfNan { reg: r, .. } => format!("if is_nan({}) {{ return; }}", reg(r)),
         }
     }
 
@@ -525,7 +529,8 @@ impl Program {
             | Instr::BranchUnlessIdBelowReg { target, .. }
             | Instr::BreakIfDiffers { target, .. }
             | Instr::BreakIfAtLeast { target, .. }
-            | Instr::BranchIfState { target, .. } => Some(target),
+            | Instr::BranchIfState { target, .. }
+            | Instr::BranchIfNan { target, .. } => Some(target),
             _ => None,
         }
     }

@@ -76,6 +76,8 @@ pub enum CasInputs {
     /// Only values ≤ 0, with −0.0 and +0.0 among them: the maximum is +0.0, which an
     /// integer comparison of the bits would get wrong (negative floats' bits are huge).
     NonPositive,
+    /// The mixed inputs with a NaN every fifth: the loop leaves it out, by its bits.
+    WithNan,
     /// Not a maximum but a sum, by the same loop: 16,777,216.0 (2^24) and ones, whose total
     /// depends on the order the additions were served.
     Sum,
@@ -92,6 +94,8 @@ impl CasInputs {
             CasInputs::NonPositive if i % 7 == 3 => -0.0,
             CasInputs::NonPositive if i % 29 == 11 => 0.0,
             CasInputs::NonPositive => -magnitude - 1.0,
+            CasInputs::WithNan if i % 5 == 2 => f32::NAN,
+            CasInputs::WithNan => CasInputs::Mixed.value(i),
             CasInputs::Sum => sum::value(i),
         }
     }
@@ -106,16 +110,17 @@ impl CasInputs {
         let mut memory_names = vec!["best".to_owned()];
         memory_names.extend((0..threads).map(|t| format!("input[{t}]")));
         memory_names.extend((0..threads).map(|t| format!("retries[{t}]")));
-        let done = 7;
+        let (test, done) = (3, 8);
         Program {
             lines: vec![
                 Line { instr: Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, marker: "load-value" },
                 Line { instr: Instr::Load { reg: OLD, addr: BEST }, marker: "load-old" },
+                Line { instr: Instr::BranchIfNan { reg: VALUE, target: done }, marker: "nan" },
                 Line { instr: Instr::BranchUnlessAbove { a: VALUE, b: OLD, target: done }, marker: "test" },
                 Line { instr: Instr::CompareExchange { addr: BEST, expected: OLD, desired: VALUE, old: OLD, exchanged: EXCHANGED }, marker: "cas" },
                 Line { instr: Instr::BranchIfNonZero { reg: EXCHANGED, target: done }, marker: "exchanged" },
                 Line { instr: Instr::AddImm { reg: RETRIES, imm: 1 }, marker: "retry" },
-                Line { instr: Instr::Jump { target: 2 }, marker: "continue" },
+                Line { instr: Instr::Jump { target: test }, marker: "continue" },
                 Line { instr: Instr::StoreOwn { array: "retries", base: retries, reg: RETRIES }, marker: "record" },
             ],
             memory_names,
@@ -159,12 +164,13 @@ impl crate::site::settings::LessonVariant for CasInputs {
         match self.name() {
             "mixed" => "Pick round-robin and step: a thread whose compare-exchange finds best already changed tries again with the value it found. Whatever the order, best ends at the largest input.",
             "non-positive" => "Give it 12 threads and step to the end: thread 3 brings −0.0 and thread 11 brings 0.0, equal as floats but not as bits. best ends at 0.0 whatever the order, because above() ranks +0.0 over −0.0; a plain > would keep whichever came first.",
+            "with-nan" => "Thread 2 brings NaN. Step it: is_nan() reads its bits and it leaves at once, retries 0. The others race as before, and best ends at the largest of the numbers, whatever the order.",
             "float-sum" => "Pick serial: t0 adds 16777216.0 first, and each 1.0 after it rounds away: the total stays 16777216.0. Now pick a random schedule and step until t0 comes last: ones added first count, and the total ends higher. Same inputs, same additions, another order.",
             _ => "",
         }
     }
 
-    const NAMES: &'static [&'static str] = &["mixed", "non-positive", "float-sum"];
+    const NAMES: &'static [&'static str] = &["mixed", "non-positive", "with-nan", "float-sum"];
     const DEFAULT: CasInputs = CasInputs::Mixed;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;
     const DEFAULT_THREADS: usize = 4;
@@ -173,6 +179,7 @@ impl crate::site::settings::LessonVariant for CasInputs {
         match self {
             CasInputs::Mixed => "mixed",
             CasInputs::NonPositive => "non-positive",
+            CasInputs::WithNan => "with-nan",
             CasInputs::Sum => "float-sum",
         }
     }
@@ -181,6 +188,7 @@ impl crate::site::settings::LessonVariant for CasInputs {
         match name {
             "mixed" => Some(CasInputs::Mixed),
             "non-positive" => Some(CasInputs::NonPositive),
+            "with-nan" => Some(CasInputs::WithNan),
             "float-sum" => Some(CasInputs::Sum),
             _ => None,
         }

@@ -29,6 +29,7 @@ pub fn CasMaxLesson() -> impl IntoView {
             bar=move || view! { <VariantToggle model=model choices=&[
                 (CasInputs::Mixed, "Inputs of both signs"),
                 (CasInputs::NonPositive, "Inputs ≤ 0, with −0.0 and +0.0"),
+                (CasInputs::WithNan, "With a NaN every fifth"),
                 (CasInputs::Sum, "A float sum: 2^24 and ones"),
             ] /> }
             start="Start: best is below every input (for the sum, total is 0.0); each thread is about to read its own input." outcome=model_outcome
@@ -52,10 +53,12 @@ fn model_outcome(m: &Machine) -> String {
     if m.program().memory_names.first().is_some_and(|name| name == "total") {
         let total = crate::model::f32_of(m.memory[BEST]);
         let exact = f64::from(sum::LARGE) + (n - 1) as f64;
-        let ones_after = (0..n as u32).rev().map(|before| (before, sum::total_with(n as u32, before))).find(|(_, t)| t.to_bits() == total.to_bits()).map(|(b, _)| b);
-        let why = match ones_after {
-            Some(0) => " 16777216.0 went first, and every 1.0 after it rounded away.".to_owned(),
-            Some(b) => format!(" That is the total with {b} one(s) added before 16777216.0: the ones after it round."),
+        // The fewest ones before the large value that give this total (one 1.0 first rounds
+        // the same as none).
+        let before = (0..n as u32).find(|&before| sum::total_with(n as u32, before).to_bits() == total.to_bits());
+        let why = match before {
+            Some(0) => " That is the total when 16777216.0 goes first: every 1.0 after it rounds away.".to_owned(),
+            Some(b) => format!(" That is the total when {b} one(s) go before 16777216.0: they count, and the ones after it round."),
             None => String::new(),
         };
         return format!(
@@ -74,6 +77,7 @@ const CAS_MAX_LEAD: &str = "<p>WGSL's atomics work on <code>u32</code> and <code
 /// The lesson's explanation: constant markup written here, never text from outside.
 const CAS_MAX_TEXT: &str = "<p>Keep the float's bits in an <code>atomic&lt;u32&gt;</code>. Read them, and while your value is above the one you read, try to swap yours in. If the swap fails, someone else changed <code>best</code> first: take the value they left and test again. The comparison is done on floats, after <code>bitcast</code>: compared as integers, the bits of negative floats sort above the positive ones, and <code>-0.0</code> and <code>+0.0</code> are different bit patterns of the same number. The kernel says <code>+0.0</code> is above <code>-0.0</code> so the answer is always the same bits.</p>\n\
 <p>\"Weak\" means the swap may also fail for no reason on some hardware; the loop just tries again. Every failed swap is a retry, and the retries are what contention costs: many invocations reading the same <code>best</code> and racing to replace it. Step the model in lockstep to see all but one thread fail, then count the retries on your GPU.</p>\n\
+<p><strong>NaN.</strong> A NaN is above nothing and nothing is above it, so a loop that only compares floats would never swap one in. But WGSL lets a compiler assume no NaN reaches a float operation, and a comparison with one may then give anything. So the kernel finds a NaN by its bits (every exponent bit set and a fraction), with integer operations that mean what they say, and leaves it out, as CUDA's <code>fmaxf</code> does: the maximum of the other inputs. Pick “With a NaN every fifth”: thread 2's NaN leaves at its first test. On the H100 every run with a NaN every fifth, up to 1,048,576 invocations, ended at exactly the largest number.</p>\n\
 <p><strong>A float sum, the same way.</strong> WGSL has no float <code>atomicAdd</code> either; CUDA has one built in. The same loop builds it: read the total, add your value as floats, and swap the sum in if the total still holds what you read; if not, add to what you found and try again. Every addition lands exactly once, but float addition rounds, so the total depends on the order the GPU served them. Pick “A float sum”: input 0 is 16777216.0 (2^24), where neighbouring floats lie 2 apart, and every other input is 1.0. A one added after the large value rounds away; ones added before it count. The GPU panel counts how many ones your GPU served first, and checks that the additions form one chain from 0.0 to the total. On the H100, with 1,024 invocations, ten runs added 256 to 668 of the 1,023 ones first and ended between 16777472.0 and 16777884.0, where the sum without rounding is 16778239; every run formed one chain.</p>";
 
 #[component]
@@ -153,7 +157,11 @@ fn CasReport(result: CasResult, run: CasRun) -> impl IntoView {
     view! {
         <div class="run-report" data-testid="gpu-report">
             <Figures items=vec![
-                figure("Inputs", format!("{} × {}", params.invocations, if inputs == CasInputs::Mixed { "both signs" } else { "≤ 0" })),
+                figure("Inputs", format!("{} × {}", params.invocations, match inputs {
+                    CasInputs::NonPositive => "≤ 0",
+                    CasInputs::WithNan => "both signs, a NaN every fifth",
+                    _ => "both signs",
+                })),
                 figure("Expected (CPU)", format!("{:?}", c.expected)).id("gpu-expected"),
                 figure("Observed (GPU)", format!("{:?}", c.observed)).id("gpu-observed").raw(format!("{:#010x}", run.best_bits)),
                 figure("Retries in all", c.total_retries.to_string()).id("gpu-retries"),

@@ -24,7 +24,7 @@ pub fn main() {
     let ctx = crate::data::report::gpu_or_exit();
     let limits = ComputeLimits::from(ctx.adapter.limits);
     let mut rows = Vec::new();
-    for inputs in [CasInputs::Mixed, CasInputs::NonPositive] {
+    for inputs in [CasInputs::Mixed, CasInputs::NonPositive, CasInputs::WithNan] {
         for (invocations, workgroup_size) in [(1024, 64), (65_536, 256), (1 << 20, 256)] {
             let params = check_params(GpuParams { invocations, workgroup_size }, &limits).expect("sizes");
             pollster::block_on(run_cas_max(&ctx, inputs, params)).expect("warm-up");

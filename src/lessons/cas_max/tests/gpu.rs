@@ -8,9 +8,9 @@ use crate::lessons::cas_max::{check, CasInputs};
 use crate::testing::{gpu, limits};
 
 #[test]
-fn the_result_is_the_true_maximum_for_both_input_sets() {
+fn the_result_is_the_true_maximum_for_every_input_set() {
     let Some(ctx) = gpu() else { return };
-    for inputs in [CasInputs::Mixed, CasInputs::NonPositive] {
+    for inputs in [CasInputs::Mixed, CasInputs::NonPositive, CasInputs::WithNan] {
         for (invocations, workgroup_size) in [(1, 1), (1024, 64), (1000, 256), (65_537, 128)] {
             let p = check_params(GpuParams { invocations, workgroup_size }, &limits(&ctx)).unwrap();
             let run = pollster::block_on(run_cas_max(&ctx, inputs, p)).unwrap();

@@ -6,7 +6,7 @@ use crate::model::{bits_of, f32_of, splitmix64, Effect, Schedule, Session};
 
 #[test]
 fn every_schedule_ends_at_the_largest_input() {
-    for inputs in [CasInputs::Mixed, CasInputs::NonPositive] {
+    for inputs in [CasInputs::Mixed, CasInputs::NonPositive, CasInputs::WithNan] {
         for n in MODEL_THREADS {
             // The model holds the kernel's own inputs: it must end at the CPU's maximum, bit for bit.
             let want = bits_of(true_max(inputs, n as u32));
@@ -92,4 +92,18 @@ fn floats_are_written_as_the_kernel_holds_them() {
             assert_eq!(float_text(x).parse::<f32>().unwrap().to_bits(), x.to_bits(), "{x}");
         }
     }
+}
+
+#[test]
+fn a_nan_takes_no_part_and_leaves_at_once() {
+    let n = 4;
+    assert!(CasInputs::WithNan.value(2).is_nan() && !CasInputs::WithNan.value(1).is_nan());
+    let want = (0..n).filter(|&i| i != 2).map(|i| CasInputs::Mixed.value(i)).fold(f32::NEG_INFINITY, f32::max);
+    assert_eq!(true_max(CasInputs::WithNan, n), want, "the maximum of the numbers");
+    let mut m = CasInputs::WithNan.machine(n as usize);
+    for _ in 0..3 {
+        m.step(2).unwrap(); // its input, best, then the NaN test
+    }
+    assert_eq!(m.threads[2].pc, m.program().len() - 1, "straight to recording 0 retries");
+    assert!(m.program().describe(2).contains("is_nan(value)"));
 }
