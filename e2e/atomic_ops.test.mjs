@@ -102,3 +102,20 @@ test('GPU: one workgroup per invocation, 100 runs of add, every run explained', 
   console.log(`# workgroup each: ${await page.text('gpu-patterns')} sets of returned values in 100 runs`);
   assert.deepEqual(page.errors, []);
 });
+
+test("CUDA's atomicInc and atomicDec, built from compare-exchange: both walks come back whole", async () => {
+  const page = await LessonPage.open(site, 'atomic-ops');
+  await page.gpuReady();
+  await page.getByTestId('wrap-run').click();
+  await page.getByTestId('wrap-verdict').waitFor({ timeout: 120_000 });
+  assert.equal(await page.getByTestId('wrap-verdict').getAttribute('data-ok'), 'true', await page.text('wrap-verdict'));
+  const rows = await page.getByTestId('wrap-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  // 1,000 invocations from 0, wrapping at 9: each of 0 … 9 returned 100 times, the cell back at 0.
+  assert.deepEqual(rows, [
+    ['atomicInc(&cell, 9)', '0', Array(10).fill('100').join(' '), '0'],
+    ['atomicDec(&cell, 9)', '0', Array(10).fill('100').join(' '), '0'],
+  ]);
+  assert.match(await page.text('wrap-cuda'), /atomicInc\(&cell, 9\)/);
+  await page.locator('.gpu-panel').screenshot({ path: screenshotPath('atomic-ops-inc-dec') });
+  assert.deepEqual(page.errors, []);
+});

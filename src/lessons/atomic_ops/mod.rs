@@ -4,6 +4,7 @@
 
 pub mod export;
 pub mod gpu;
+pub mod inc_dec;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
@@ -24,9 +25,11 @@ pub mod kernels {
     use crate::gpu::Kernel;
 
     pub const ATOMIC_OPS: Kernel = crate::kernel!("atomic-ops", "atomic_ops.wgsl");
+    /// CUDA's atomicInc and atomicDec, which wrap at a limit, from a compare-exchange loop.
+    pub const INC_DEC: Kernel = crate::kernel!("atomic-ops", "atomic_inc_dec.wgsl");
 
     /// Every kernel of the lesson that compiles everywhere.
-    pub const ALL: &[Kernel] = &[ATOMIC_OPS];
+    pub const ALL: &[Kernel] = &[ATOMIC_OPS, INC_DEC];
 }
 
 pub const INFO: super::LessonInfo = super::LessonInfo {

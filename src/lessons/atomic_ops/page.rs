@@ -32,7 +32,7 @@ pub fn AtomicOpsLesson() -> impl IntoView {
 /// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
 /// fetched as the reader nears the GPU panel.
 pub fn gpu_half(part: GpuPart) -> AnyView {
-    part.view(|model: ModelState<AtomicSetup>| view! { <GpuAtomicOps model=model /> <MeasuredElsewhere /> })
+    part.view(|model: ModelState<AtomicSetup>| view! { <GpuAtomicOps model=model /> <MeasuredElsewhere /> <GpuWrap /> })
 }
 
 fn model_outcome(m: &Machine) -> String {
@@ -48,7 +48,8 @@ const ATOMIC_OPS_LEAD: &str = "<p>WGSL has eleven atomic built-ins, all on <code
 /// The lesson's explanation: constant markup written here, never text from outside.
 const ATOMIC_OPS_TEXT: &str = "<p>Whatever order the GPU serves the invocations in, the result is one they could have given one at a time. That is the whole promise, and it is enough to check a run: the page looks for an order of the invocations that returns exactly what each got back and leaves exactly the final value. With add, sub, max, min, and, or and xor the final value is the same in every order; only the returned values show who went first. The default operands 1, 2, 4, 8… make that readable: the value an invocation gets back from <code>atomicAdd</code> is the sum of the operands of everyone before it. With <code>atomicExchange</code> and <code>atomicStore</code> the last one wins.</p>\n\
 <p>The type matters where the bits are read as numbers: <code>0xFFFFFFFF</code> is the largest <code>u32</code> but <code>-1</code> as an <code>i32</code>, so <code>atomicMax</code> picks differently, and add and sub wrap around at 32 bits on both types. Switching the type keeps every value's bits.</p>\n\
-<p><code>atomicCompareExchangeWeak(&amp;cell, expected, value)</code> writes <code>value</code> only if the cell holds <code>expected</code>, and returns a struct: <code>old_value</code>, what the cell held, and <code>exchanged</code>, whether it wrote. Make every invocation expect the starting value, each with a new value that differs from it, and at most one wins: the first exchange changes the cell, so every later comparison fails (with the default operands exactly one does, unless every try fails spuriously). If some new value equals the starting value, the cell still holds what the others expect, and more than one can win. \"Weak\" means the exchange may also fail when the cell did hold <code>expected</code> (hardware built on load-linked/store-conditional can lose its reservation); it then returns <code>exchanged = false</code> with <code>old_value == expected</code>, and the cell is unchanged. Code must retry in a loop, as the compare-exchange maximum lesson does. The page counts such spurious failures in every run; the model never has them.</p>";
+<p><code>atomicCompareExchangeWeak(&amp;cell, expected, value)</code> writes <code>value</code> only if the cell holds <code>expected</code>, and returns a struct: <code>old_value</code>, what the cell held, and <code>exchanged</code>, whether it wrote. Make every invocation expect the starting value, each with a new value that differs from it, and at most one wins: the first exchange changes the cell, so every later comparison fails (with the default operands exactly one does, unless every try fails spuriously). If some new value equals the starting value, the cell still holds what the others expect, and more than one can win. \"Weak\" means the exchange may also fail when the cell did hold <code>expected</code> (hardware built on load-linked/store-conditional can lose its reservation); it then returns <code>exchanged = false</code> with <code>old_value == expected</code>, and the cell is unchanged. Code must retry in a loop, as the compare-exchange maximum lesson does. The page counts such spurious failures in every run; the model never has them.</p>\n\
+<p><strong>Ops WGSL lacks, built.</strong> CUDA has two more: <code>atomicInc(&amp;cell, limit)</code> stores <code>old + 1</code>, or 0 once <code>old</code> has reached the limit, a counter that wraps around; <code>atomicDec(&amp;cell, limit)</code> stores <code>old - 1</code>, or the limit once <code>old</code> is 0 (or above the limit). A compare-exchange loop builds either: read the cell, work out the new value, and swap it in if the cell still holds what you read, else start again from what you found. Every invocation applies the same step, so whatever the order, the values they get back are the first steps of the cell's walk, each once: 0, 1, … 9, 0, 1 … for an increment from 0 that wraps at 9. The end of the GPU panel runs both and checks exactly that.</p>";
 
 /// CUDA's atomics return the old value the same way; compare-exchange is atomicCAS.
 const CUDA: &str = "__global__ void apply(unsigned *cell, const unsigned *operands, unsigned *olds,\n                      unsigned *swapped, unsigned expected, int op) {\n    unsigned i = threadIdx.x, v = operands[i];\n    switch (op) {\n        case 2: olds[i] = atomicAdd(cell, v); break;\n        case 3: olds[i] = atomicSub(cell, v); break;\n        case 4: olds[i] = atomicMax(cell, v); break;   // int overloads compare signed\n        case 6: olds[i] = atomicAnd(cell, v); break;\n        case 9: olds[i] = atomicExch(cell, v); break;\n        case 10: {\n            unsigned old = atomicCAS(cell, expected, v);  // never fails spuriously\n            olds[i] = old;\n            swapped[i] = old == expected;\n        }\n    }\n}";
@@ -262,3 +263,52 @@ fn MeasuredElsewhere() -> impl IntoView {
         }
     })
 }
+
+/// CUDA's wrapping increment and decrement, built from a compare-exchange loop, run from
+/// [`INVOCATIONS`](crate::lessons::atomic_ops::inc_dec::INVOCATIONS) invocations each and
+/// checked against the cell's walk.
+#[component]
+fn GpuWrap() -> impl IntoView {
+    use crate::lessons::atomic_ops::inc_dec::{run_wrap, Wrap, WrapRun, INVOCATIONS, LIMIT};
+    let job = GpuJob::<(AdapterSummary, Vec<WrapRun>)>::new();
+    crate::ui::gpu::warm(|| vec![(crate::lessons::atomic_ops::kernels::INC_DEC, 64)]);
+    let run = Callback::new(move |()| {
+        job.start_fixed(move |ctx| async move {
+            let mut runs = Vec::new();
+            for way in Wrap::BOTH {
+                runs.push(run_wrap(&ctx, way, INVOCATIONS, 0, LIMIT).await?);
+            }
+            Ok((ctx.adapter.clone(), runs))
+        })
+    });
+    view! {
+        <h3>"atomicInc and atomicDec, built"</h3>
+        <p class="muted">{format!("{INVOCATIONS} invocations apply CUDA's atomicInc(&cell, {LIMIT}), then {INVOCATIONS} its atomicDec, each from a compare-exchange loop on a cell that starts at 0.")}</p>
+        <pre class="code-snippet" data-testid="wrap-cuda">{WRAP_CUDA}</pre>
+        <RunForm job=job on_run=run name="wrap" label="Run both on my GPU" />
+        {move || job.result.get().map(|(adapter, runs)| {
+            let ok = runs.iter().all(|r| r.promise_held(0, LIMIT));
+            let rows: Vec<Vec<String>> = runs
+                .iter()
+                .map(|r| {
+                    let counts = r.counts(LIMIT).iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+                    vec![format!("{}(&cell, {LIMIT})", r.way.cuda()), r.final_value.to_string(), counts, r.gave_up.to_string()]
+                })
+                .collect();
+            view! {
+                <TextTable headers=vec!["op".to_owned(), "cell after".to_owned(), format!("how many got 0, 1 … {LIMIT} back"), "gave up".to_owned()] rows=rows test_id="wrap-table" />
+                <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="wrap-verdict" data-ok=ok.to_string()>
+                    {if ok {
+                        format!("Both walks came back whole: every value from 0 to {LIMIT} was returned {} times each way, and the cell ended where the walk does. Which invocation got which value is the order your GPU served them.", INVOCATIONS / (LIMIT + 1))
+                    } else {
+                        "A walk came back wrong: some value returned too often or too rarely, or the cell ended elsewhere. Compare-exchange promised otherwise.".to_owned()
+                    }}
+                </p>
+                <p class="muted">{format!("Adapter: {}.", adapter.name)}</p>
+            }
+        })}
+    }
+}
+
+/// CUDA's own, and the same steps as the WGSL kernel takes them.
+const WRAP_CUDA: &str = "// CUDA: built in, on unsigned int.\nunsigned old = atomicInc(&cell, 9);   // ((old >= 9) ? 0 : old + 1)\nunsigned back = atomicDec(&cell, 9);  // ((old == 0 || old > 9) ? 9 : old - 1)\n\n// WGSL: a compare-exchange loop (shaders/atomic-ops/atomic_inc_dec.wgsl).\nvar old = atomicLoad(&cell);\nloop {\n    let next = select(old + 1u, 0u, old >= limit);\n    let r = atomicCompareExchangeWeak(&cell, old, next);\n    if r.exchanged { break; }\n    old = r.old_value;\n}";
