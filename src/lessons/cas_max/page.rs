@@ -52,7 +52,8 @@ fn model_outcome(m: &Machine) -> String {
     let retries: i64 = m.memory[INPUT + n..].iter().sum();
     if m.program().memory_names.first().is_some_and(|name| name == "total") {
         let total = crate::model::f32_of(m.memory[BEST]);
-        let exact = f64::from(sum::LARGE) + (n - 1) as f64;
+        // Whole numbers, written as integers: an f64's formatting would weigh on the page.
+        let exact = sum::LARGE as u64 + (n as u64 - 1);
         // The fewest ones before the large value that give this total (one 1.0 first rounds
         // the same as none).
         let before = (0..n as u32).find(|&before| sum::total_with(n as u32, before).to_bits() == total.to_bits());
@@ -207,7 +208,7 @@ fn SumReport(adapter: AdapterSummary, params: GpuParams, run: SumRun, wall_ms: f
                 figure("Ones added before 16777216.0", format!("{} of {}", c.ones_before, n.saturating_sub(1))).id("gpu-ones-before"),
                 figure("In input order (CPU)", float(c.input_order)).id("gpu-sum-input-order"),
                 figure("Every one first (CPU)", float(c.ones_first)).id("gpu-sum-ones-first"),
-                figure("Without rounding", format!("{}", c.exact)).id("gpu-sum-exact"),
+                figure("Without rounding", (c.exact as u64).to_string()).id("gpu-sum-exact"),
                 figure("Retries in all", c.total_retries.to_string()).id("gpu-retries"),
                 figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
             ] />
@@ -229,8 +230,8 @@ fn MeasuredSum() -> impl IntoView {
                     format!("{} / {}", r.invocations, r.workgroup_size),
                     format!("{} of {}", r.runs_one_chain, r.runs),
                     format!("{}–{}", r.ones_before_min, r.ones_before_max),
-                    format!("{}–{}", r.total_min, r.total_max),
-                    format!("{}", r.exact_sum),
+                    format!("{}–{}", r.total_min as u64, r.total_max as u64),
+                    (r.exact_sum as u64).to_string(),
                     r.retries_in_all_median.to_string(),
                 ]
             })
