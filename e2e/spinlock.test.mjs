@@ -42,3 +42,27 @@ for (const variant of ['no-lock', 'spin-then-enter', 'enter-in-loop']) {
     assert.deepEqual(page.errors, []);
   });
 }
+
+test('a CUDA lock in the visibility model: without the fences the next holder reads stale data; with both, it cannot', async () => {
+  const page = await LessonPage.open(site, 'spinlock');
+  await page.showGpu();
+  await page.getByTestId('method-unfenced-lock').click();
+  const verdict = page.getByTestId('method-verdict');
+  assert.equal(await verdict.getAttribute('data-stale-allowed'), 'true', await page.text('method-verdict'));
+  assert.match(await page.text('method-verdict'), /T1 can hold the lock and still read the data from before/);
+  // T0 writes x, then lets go (y = 1); T1 takes the lock (reads y = 1), then reads x = 0.
+  await page.getByTestId('vis-step-0').click();
+  await page.getByTestId('vis-step-0').click();
+  await page.getByTestId('vis-read-1-1').click();
+  await page.getByTestId('vis-read-1-0').click();
+  assert.equal(await page.getByTestId('vis-status').getAttribute('data-outcome'), 'r0=1 r1=0');
+  await page.locator('#cuda-lock-heading').scrollIntoViewIfNeeded();
+  await page.locator('.cuda-lock-panel').screenshot({ path: screenshotPath('spinlock-cuda-lock-unfenced') });
+  for (const id of ['fenced-lock', 'acquire-release-lock']) {
+    await page.getByTestId(`method-${id}`).click();
+    assert.equal(await verdict.getAttribute('data-stale-allowed'), 'false', id);
+  }
+  await page.getByTestId('method-release-fence-only').click();
+  assert.equal(await verdict.getAttribute('data-stale-allowed'), 'true', 'a fence on one side is not enough');
+  assert.deepEqual(page.errors, []);
+});

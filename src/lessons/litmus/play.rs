@@ -13,6 +13,10 @@ pub fn PlayTheMemory(
     chosen: RwSignal<&'static Method>,
     /// The challenge's second step, once the stale read is made.
     then: &'static str,
+    /// What the verdict says where the stale read is allowed, and where it is not, when the
+    /// handover is not a producer's flag (a lock's release, say).
+    #[prop(optional)]
+    words: Option<(&'static str, &'static str)>,
 ) -> impl IntoView {
     let choices = RwSignal::new(Vec::<(usize, usize)>::new());
     let pick = move |m: &'static Method| {
@@ -32,10 +36,11 @@ pub fn PlayTheMemory(
             // visibility model reaches it: among the weak outcomes.
             let mut verdicts = SceneVerdicts::of_views(&test);
             let stale = verdicts.weak.iter().any(|o| o == STALE);
-            let verdict = if stale {
-                format!("Allowed: the consumer can see the flag and read stale data ({STALE}). Make it happen below.")
-            } else {
-                format!("Forbidden: no choice of reads ends in {STALE}. Once the consumer has read the flag, its view of the data has moved on.")
+            let verdict = match (words, stale) {
+                (Some((allowed, _)), true) => format!("Allowed: {allowed} ({STALE}). Make it happen below."),
+                (Some((_, forbidden)), false) => format!("Forbidden: no choice of reads ends in {STALE}. {forbidden}"),
+                (None, true) => format!("Allowed: the consumer can see the flag and read stale data ({STALE}). Make it happen below."),
+                (None, false) => format!("Forbidden: no choice of reads ends in {STALE}. Once the consumer has read the flag, its view of the data has moved on."),
             };
             if let Some((c, _)) = &mut verdicts.challenge {
                 c.then = then;

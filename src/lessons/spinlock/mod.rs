@@ -2,6 +2,7 @@
 //! every spin bounded. WGSL promises neither forward progress between invocations nor any
 //! ordering of the counter by the lock, so the page reports what the reader's GPU did.
 
+pub mod cuda_lock;
 pub mod export;
 pub mod gpu;
 pub mod measured;

@@ -31,14 +31,38 @@ pub fn SpinlockLesson() -> impl IntoView {
             ] /> }
             start="Start: the lock is free and the counter is 0." outcome=model_outcome
             kernel=Signal::derive(move || lock.get().kernel()) cuda=CUDA.to_owned()
-            gpu=gpu_half!(Part::Panel, (lock, sizes)) />
+            gpu=gpu_half!(Part::Panel, (lock, sizes))
+            after=gpu_half!(Part::After, ()) />
     }
 }
 
 /// The lesson's GPU half (see [`crate::ui::gpu_half`]): in the built site a chunk of its own,
 /// fetched as the reader nears the GPU panel.
+/// A CUDA lock's handover comes with it: the visibility model and its scene are as heavy as
+/// the GPU panel, and below it.
 pub fn gpu_half(part: GpuPart) -> AnyView {
-    part.view(|(lock, sizes): (RwSignal<Lock>, SizeFields)| view! { <GpuSpinlock lock=lock sizes=sizes /> <MeasuredElsewhere /> })
+    match part.part {
+        Part::After => part.view(|(): ()| view! { <CudaLock /> }),
+        _ => part.view(|(lock, sizes): (RwSignal<Lock>, SizeFields)| view! { <GpuSpinlock lock=lock sizes=sizes /> <MeasuredElsewhere /> }),
+    }
+}
+
+/// CUDA's ways of handing a lock on, each as a test of the visibility model: the reader picks
+/// which thread steps and which write each load reads.
+#[component]
+fn CudaLock() -> impl IntoView {
+    use crate::lessons::litmus::play::PlayTheMemory;
+    use crate::lessons::spinlock::cuda_lock::LOCK_METHODS;
+    use crate::ui::panel::Panel;
+    let chosen = RwSignal::new(&LOCK_METHODS[0]);
+    view! {
+        <Panel id="cuda-lock" title="A correct CUDA lock: play the memory">
+            <p>"A lock has two jobs: one holder at a time, and each holder seeing what the one before it wrote. The first is the compare-exchange's; the second needs order. Below, T0 leaves the critical section, where it wrote the data "<code>"x"</code>", and lets go of the lock "<code>"y"</code>"; T1 takes the lock and reads "<code>"x"</code>", in another block. In the model "<code>"y"</code>" is 1 once T0 has let go, and T1's successful compare-exchange is its read of that 1. You choose which thread steps and, for each load, which write it reads."</p>
+            <PlayTheMemory methods=&LOCK_METHODS chosen=chosen
+                then="Then pick a way that the memory model calls right, and try again."
+                words=("T1 can hold the lock and still read the data from before T0's critical section", "Once T1 holds the lock, it sees everything T0 wrote before letting go.") />
+        </Panel>
+    }
 }
 
 fn model_outcome(m: &Machine) -> String {
@@ -57,6 +81,7 @@ const SPINLOCK_LEAD: &str = "<p>On a CPU a lock around <code>counter++</code> is
 /// The lesson's explanation: constant markup written here, never text from outside.
 const SPINLOCK_TEXT: &str = "<p><strong>Lockstep.</strong> Many GPUs run a group of invocations (a warp, a wavefront, a SIMD group) on one instruction stream. Spin until you have the lock and then go on past the loop, and on such a GPU the one invocation that got the lock may not go on until the rest of its group leaves the loop too; they are waiting for the lock it holds. Without a bound that can hang the GPU. CUDA on Volta and later schedules the threads of a warp independently and promises that the holder eventually gets to run (starvation-free progress); WGSL promises nothing of the kind, and on the H100 below this kernel let only a handful of invocations in. Here every spin gives up after 20,000 tries and is counted. Putting the critical section inside the loop, in the iteration that took the lock, lets the winner finish and release while its neighbours keep trying.</p>\n\
 <div class=\"misconception\" data-misconception=\"cas-mutex\"><p><strong>A common claim:</strong> “a spinlock from compare-exchange is how you build a mutex on the GPU.”</p><p><strong>No ordering.</strong> WGSL's atomics are all relaxed. Taking the lock does not make the previous holder's increment visible, and releasing it does not publish yours: WGSL has no acquire or release, and its barriers order memory only inside one workgroup. CUDA has <code>__threadfence()</code> and <code>cuda::atomic</code> with acquire/release for this; WGSL has nothing that works across workgroups. So no mutex written in WGSL is guaranteed correct, even when it appears to work.</p></div>\n\
+<p><strong>A lock CUDA can write.</strong> The CUDA beside the kernel takes the lock with <code>atomicCAS</code>, then <code>__threadfence()</code>; lets go with <code>__threadfence()</code>, then <code>atomicExch</code>. Both fences are needed: the lock's handover is a message from one holder to the next, and each side of a message needs its own order. The visibility model below the GPU panel steps it beside the ways that go wrong, where the next holder takes the lock and still reads the data from before. WGSL has no such fence across workgroups, which is why the kernels here only count what happened.</p>\n\
 <p><strong>No progress.</strong> WGSL does not promise that an invocation waiting on another will ever see it move; a GPU may run the holder's group only after the waiters' groups have finished spinning. Contention is also costly: every try is an atomic on one address.</p>\n\
 <p>The kernels count, on the GPU, how many invocations entered, how many gave up, how often one entered while another was still inside, and the counter. The only things guaranteed are the accounts: everyone entered or gave up, and the counter is at most the number of entries. Whether the lock excluded and lost nothing is what your GPU did, not what it must do. Prefer a lock-free design: <code>atomicAdd</code> here, per-workgroup results merged at the end, or a second dispatch.</p>";
 
