@@ -32,6 +32,10 @@ test('each named misconception is on its lesson, legible on a 375-px phone', asy
     assert.deepEqual(found, names, lesson);
     for (const name of names) {
       const block = page.locator(`[data-misconception="${name}"]`);
+      // Opened above by its summary, as a reader would; on a loaded machine the text can be drawn
+      // again after that click, closed, so make sure its fold is open before reading it.
+      await block.evaluate((b) => { const fold = b.closest('details'); if (fold && !fold.open) fold.open = true; });
+      await block.waitFor({ state: 'visible' });
       await block.scrollIntoViewIfNeeded();
       assert.match(await block.innerText(), /^A common claim: .+\n+.*\S/s, `${lesson}: ${name}`);
       const look = await block.evaluate((b) => {

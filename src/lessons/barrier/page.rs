@@ -402,7 +402,7 @@ fn GpuCost() -> impl IntoView {
                         ms(c.without_ns),
                         match c.ns_per_barrier() {
                             Some(ns) if ns > 0.0 => format!("{ns:.1} ns"),
-                            Some(_) => "none measurable: the run without was no faster".to_owned(),
+                            Some(_) => "none measurable".to_owned(),
                             None => "—".to_owned(),
                         },
                     ]
@@ -417,6 +417,9 @@ fn GpuCost() -> impl IntoView {
                         "With the barriers some value differs from the CPU's: this GPU broke what workgroupBarrier() promises."
                     }}
                 </p>
+                {costs.iter().any(|c| c.ns_per_barrier().is_some_and(|ns| ns <= 0.0)).then(|| view! {
+                    <p class="muted" data-testid="cost-unmeasurable">"None measurable: the run without the barriers was no faster, so what the barriers cost is lost in this adapter's timing."</p>
+                })}
                 <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>
             }
         })}
