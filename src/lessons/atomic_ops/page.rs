@@ -311,4 +311,4 @@ fn GpuWrap() -> impl IntoView {
 }
 
 /// CUDA's own, and the same steps as the WGSL kernel takes them.
-const WRAP_CUDA: &str = "// CUDA: built in, on unsigned int.\nunsigned old = atomicInc(&cell, 9);   // ((old >= 9) ? 0 : old + 1)\nunsigned back = atomicDec(&cell, 9);  // ((old == 0 || old > 9) ? 9 : old - 1)\n\n// WGSL: a compare-exchange loop (shaders/atomic-ops/atomic_inc_dec.wgsl).\nvar old = atomicLoad(&cell);\nloop {\n    let next = select(old + 1u, 0u, old >= limit);\n    let r = atomicCompareExchangeWeak(&cell, old, next);\n    if r.exchanged { break; }\n    old = r.old_value;\n}";
+const WRAP_CUDA: &str = "// CUDA: built in, on unsigned int.\nunsigned old = atomicInc(&cell, 9);   // ((old >= 9) ? 0 : old + 1)\nunsigned back = atomicDec(&cell, 9);  // ((old == 0 || old > 9) ? 9 : old - 1)\n\n// WGSL: the same step in a compare-exchange loop.\nvar old = atomicLoad(&cell);\nloop {\n    let next = select(old + 1u, 0u, old >= limit);\n    let r = atomicCompareExchangeWeak(&cell, old, next);\n    if r.exchanged { break; }\n    old = r.old_value;\n}";
