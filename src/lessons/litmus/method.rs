@@ -41,3 +41,24 @@ impl Method {
         })
     }
 }
+
+/// For the lessons' tests: each method's stale read is reached by the visibility model (which
+/// the page steps) exactly where the scoped, axiomatic model allows it (the two share no code),
+/// both agree with what the method is said to be, every outcome the steps reach the axioms
+/// allow, and the scene sets its message-passing challenge for it.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub fn assert_models_agree(methods: &[Method]) {
+    use crate::model::litmus::{scoped, views};
+    for m in methods {
+        let test = m.litmus();
+        let reached = views::reachable(&test).expect("a small test's states");
+        let reaches_stale = reached.keys().any(|o| test.name(o) == STALE);
+        let verdicts = scoped::verdicts(&test).expect("the scoped model weighs it");
+        let allows_stale = verdicts.allowed.keys().any(|o| test.name(o) == STALE);
+        assert_eq!(reaches_stale, allows_stale, "{}: the two models disagree", m.id);
+        assert_eq!(allows_stale, !m.safe, "{}: {}", m.id, m.reading);
+        assert!(reached.keys().all(|o| verdicts.allowed.contains_key(o)), "{}", m.id);
+        let c = super::challenge::Challenge::of(&test);
+        assert_eq!(c.map(|c| (c.shape, c.outcome)), Some(("mp", STALE)), "{}", m.id);
+    }
+}
