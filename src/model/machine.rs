@@ -446,7 +446,8 @@ impl Machine {
                 return Ok(self.branch(t, pc, taken, target));
             }
             Instr::BranchIfNan { reg, target } => {
-                let taken = (self.threads[t].regs[reg] & 0x7fff_ffff) > 0x7f80_0000;
+                // From the bits, as the kernel tests them: Rust's is_nan assumes nothing.
+                let taken = super::program::f32_of(self.threads[t].regs[reg]).is_nan();
                 return Ok(self.branch(t, pc, taken, target));
             }
             Instr::AddFloat { reg, a, b } => {

@@ -13,8 +13,8 @@ mod trace;
 pub use atomics::{IntType, RmwOp};
 pub use machine::{Effect, Event, Machine, StepError, SubgroupRules, ThreadState, ThreadStatus, SUBGROUP_RULES};
 pub use program::{
-    above, bits_of, f32_of, float_text, pack, posted_text, unpack, Addr, Instr, Line, MemoryGrid, Program, Reg, Space, Span, SubgroupOp, TileIndex,
-    POSTED_STATES,
+    above, bits_of, f32_of, float_text, pack, posted_text, unpack, Addr, Instr, Line, MemoryGrid, Program, Reg, Space, Span, SubgroupOp, TileIndex, AGGREGATE,
+    INCLUSIVE,
 };
 pub use replay::{AccessRecord, ReplayAccess, ReplayError, ReplayLane, ReplayStep, ReplayTimeline};
 pub use schedule::{splitmix64, Schedule};

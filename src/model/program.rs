@@ -156,16 +156,20 @@ pub fn unpack(word: i64) -> (i64, i64) {
     (word >> STATE_SHIFT, word & ((1 << STATE_SHIFT) - 1))
 }
 
-/// The states a posted word moves through, in order, as the kernel names them.
+/// The states a posted word moves through, in order (a later one is a larger word), with the
+/// names the kernel gives them.
+pub const NOT_READY: i64 = 0;
+pub const AGGREGATE: i64 = 1;
+pub const INCLUSIVE: i64 = 2;
 pub const POSTED_STATES: [&str; 3] = ["NOT_READY", "AGGREGATE", "INCLUSIVE"];
 
 /// A posted word as the site writes it: "—" before anything is posted, then the tile's own
 /// sum ("sum 14"), then its inclusive prefix ("incl 23").
 pub fn posted_text(word: i64) -> String {
     match unpack(word) {
-        (0, _) => "—".to_owned(),
-        (1, v) => format!("sum {v}"),
-        (2, v) => format!("incl {v}"),
+        (NOT_READY, _) => "—".to_owned(),
+        (AGGREGATE, v) => format!("sum {v}"),
+        (INCLUSIVE, v) => format!("incl {v}"),
         (s, v) => format!("{s}:{v}"),
     }
 }
@@ -432,8 +436,8 @@ impl Program {
             return None;
         }
         match unpack(value).0 {
-            1 => Some("posted-aggregate"),
-            2 => Some("posted-inclusive"),
+            AGGREGATE => Some("posted-aggregate"),
+            INCLUSIVE => Some("posted-inclusive"),
             _ => None,
         }
     }

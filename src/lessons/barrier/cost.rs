@@ -80,7 +80,8 @@ pub async fn run_cost(ctx: &GpuContext, workgroups: u32, rounds: u32) -> Result<
     Ok(BarrierCost { workgroups, rounds, exact, with_ns: median(&mut with), without_ns: median(&mut without) })
 }
 
-fn median(values: &mut [f64]) -> Option<f64> {
+/// The middle of `values` (the upper one of an even count), sorting them; `None` when empty.
+pub fn median(values: &mut [f64]) -> Option<f64> {
     values.sort_by(f64::total_cmp);
     values.get(values.len() / 2).copied()
 }

@@ -8,7 +8,7 @@
 //!
 //! Every time is read from the GPU's timestamps; every run with barriers is checked.
 
-use super::cost::{run_cost, BarrierCost, WIDTH};
+use super::cost::{median, run_cost, BarrierCost, WIDTH};
 use super::measured::CostColumns;
 use crate::data::measured::names;
 use crate::data::report::count;
@@ -24,11 +24,7 @@ pub fn main() {
         let run = || pollster::block_on(run_cost(&ctx, workgroups, ROUNDS)).expect("run");
         run(); // warm-up
         let runs: Vec<BarrierCost> = (0..RUNS).map(|_| run()).collect();
-        let median = |f: fn(&BarrierCost) -> Option<f64>| {
-            let mut v: Vec<f64> = runs.iter().filter_map(f).collect();
-            v.sort_by(f64::total_cmp);
-            v.get(v.len() / 2).copied()
-        };
+        let median = |f: fn(&BarrierCost) -> Option<f64>| median(&mut runs.iter().filter_map(f).collect::<Vec<f64>>());
         rows.push(
             CostColumns {
                 workgroups,

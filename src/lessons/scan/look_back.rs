@@ -39,9 +39,8 @@ pub const BEFORE: usize = 5;
 pub const PART: usize = 6;
 pub const OLD: usize = 7;
 
-/// The states a tile's word moves through (the kernel's `NOT_READY`, `AGGREGATE`, `INCLUSIVE`).
-pub const AGGREGATE: i64 = 1;
-pub const INCLUSIVE: i64 = 2;
+/// The states a tile's word moves through past `NOT_READY`, as the model packs them.
+pub use crate::model::{AGGREGATE, INCLUSIVE};
 
 /// Looks at the same silent tile before the fallback (or the give-up): two, so a reader who
 /// holds one workgroup back sees it happen within a few steps. The kernel waits 64.
