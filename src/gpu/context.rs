@@ -41,15 +41,18 @@ pub struct ComputeLimitsSummary {
     pub min_storage_buffer_offset_alignment: u32,
 }
 
+/// A compiled pipeline's kernel, workgroup size and the boolean override set, if any.
+type PipelineKey = (Kernel, u32, Option<&'static str>);
+
 /// A device and queue, plus what runs on them keep between runs: the pipelines compiled so far,
 /// read-back buffers, and the pass timer.
 pub struct GpuContext {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub adapter: AdapterSummary,
-    pipelines: RefCell<HashMap<(Kernel, u32), wgpu::ComputePipeline>>,
+    pipelines: RefCell<HashMap<PipelineKey, wgpu::ComputePipeline>>,
     /// Pipelines being compiled, and who else is waiting for each.
-    compiling: RefCell<HashMap<(Kernel, u32), Vec<Waiter>>>,
+    compiling: RefCell<HashMap<PipelineKey, Vec<Waiter>>>,
     /// Mappable buffers free for the next read-back.
     staging: RefCell<Vec<wgpu::Buffer>>,
     pass_timer: std::cell::OnceCell<Option<PassTimer>>,
@@ -184,7 +187,13 @@ impl GpuContext {
     /// its kernels as it opens ([`GpuContext::pipeline`] from a warm-up); a run asking while that
     /// compile is under way waits for it rather than compiling the same pipeline twice.
     pub async fn pipeline(&self, kernel: Kernel, workgroup_size: u32) -> Result<wgpu::ComputePipeline, GpuError> {
-        let key = (kernel, workgroup_size);
+        self.pipeline_with(kernel, workgroup_size, None).await
+    }
+
+    /// The same with the kernel's boolean override `flag` set: a way of the kernel compiled to
+    /// code of its own, where a branch on a uniform would slow the other way down.
+    pub async fn pipeline_with(&self, kernel: Kernel, workgroup_size: u32, flag: Option<&'static str>) -> Result<wgpu::ComputePipeline, GpuError> {
+        let key = (kernel, workgroup_size, flag);
         if let Some(p) = self.pipelines.borrow().get(&key) {
             return Ok(p.clone());
         }
@@ -197,7 +206,7 @@ impl GpuContext {
             return rx.await.unwrap_or_else(|_| Err(GpuError::DeviceLost("the compile was abandoned".into())));
         }
         self.compiling.borrow_mut().insert(key, Vec::new());
-        let result = self.compile(kernel.file_name(), kernel.source(), workgroup_size).await;
+        let result = self.compile_with(kernel.file_name(), kernel.source(), workgroup_size, flag).await;
         if let Ok(p) = &result {
             self.prime(p, kernel.source());
             self.pipelines.borrow_mut().insert(key, p.clone());
@@ -302,11 +311,17 @@ impl GpuContext {
     /// compile or validation error comes back as [`GpuError::Shader`], with each compiler
     /// message as `file:line:column: kind: text`.
     pub async fn compile(&self, file: &'static str, source: &str, workgroup_size: u32) -> Result<wgpu::ComputePipeline, GpuError> {
+        self.compile_with(file, source, workgroup_size, None).await
+    }
+
+    /// The same with a boolean override `flag` set to true.
+    pub async fn compile_with(&self, file: &'static str, source: &str, workgroup_size: u32, flag: Option<&str>) -> Result<wgpu::ComputePipeline, GpuError> {
         self.check_alive()?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let source = native_wgsl(source);
         let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(file), source: wgpu::ShaderSource::Wgsl(source) });
-        let constants = [("workgroup_size", f64::from(workgroup_size))];
+        let mut constants = vec![("workgroup_size", f64::from(workgroup_size))];
+        constants.extend(flag.map(|f| (f, 1.0)));
         let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(file),
             layout: None,

@@ -26,6 +26,7 @@ pub fn run(gpu: &AdapterSummary, params: GpuParams, run: &ScanRun, beside: &Appe
     let single = single.map_or(Json::Null, |s| {
         Json::object([
             ("with_fallback", way(&s.with)),
+            ("tickets_with_fallback", way(&s.tickets)),
             ("without_fallback", way(&s.without)),
             ("copy_gb_per_s", s.copy_ns.map_or(Json::Null, |ns| Json::from(bytes / ns))),
         ])

@@ -1,11 +1,12 @@
 //! The single pass in the model: each model thread stands for a workgroup, and each tile is one
-//! digit. A workgroup takes a ticket (its tile), loads it, posts its sum, then looks back at the
-//! tiles before it, one at a time, until one has posted its inclusive prefix. A tile it finds
-//! silent twice in a row is summed from the input by the fallback; without the fallback the
-//! look-back gives up there, and its prefix, and every prefix built on it, is wrong.
+//! digit. A workgroup finds its tile (its own id, or a ticket), loads it, posts its sum, then
+//! looks back at the tiles before it, one at a time, until one has posted its inclusive prefix.
+//! A tile it finds silent twice in a row is summed from the input by the fallback; without the
+//! fallback the look-back gives up there, and its prefix, and every prefix built on it, is wrong.
 //!
-//! The reader is the scheduler: leave a workgroup unstepped after its ticket and the next
-//! tile's look-back finds it silent. Nothing in WGSL promises that workgroup ever runs again.
+//! The reader is the scheduler: leave a workgroup unstepped and the next tile's look-back finds
+//! its tile silent. Nothing in WGSL promises that workgroup ever runs. With tickets, a tile goes
+//! only to a workgroup that has started, so only one held back after its ticket is waited on.
 
 use crate::model::{unpack, Instr, Line, Machine, Program, Span};
 use std::sync::Arc;
@@ -46,12 +47,25 @@ pub use crate::model::{AGGREGATE, INCLUSIVE};
 /// holds one workgroup back sees it happen within a few steps. The kernel waits 64.
 pub const MODEL_POLLS: i64 = 2;
 
+/// How a model workgroup finds its tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileFrom {
+    /// `tile = workgroup_id.x`, as the kernel's fastest way does.
+    Id,
+    /// `tile = atomicAdd(&next_tile, 1)`.
+    Ticket,
+}
+
 /// The program every model workgroup runs; `fallback` false gives up where it would sum.
-pub fn program(fallback: bool, tiles: usize) -> Program {
+pub fn program(fallback: bool, from: TileFrom, tiles: usize) -> Program {
     let (flags, output) = (flags_base(tiles), output_base(tiles));
     let line = |instr: Instr, marker: &'static str| Line { instr, marker };
+    let find_tile = match from {
+        TileFrom::Id => line(Instr::FromId { reg: TILE, add: 0 }, "by-id"),
+        TileFrom::Ticket => line(Instr::AtomicAdd { reg: TILE, addr: tickets(tiles), imm: 1 }, "ticket"),
+    };
     let mut lines = vec![
-        line(Instr::AtomicAdd { reg: TILE, addr: tickets(tiles), imm: 1 }, "ticket"),
+        find_tile,
         line(Instr::LoadAt { array: "input", base: INPUT, index: TILE, reg: SUM }, "load"),
     ];
     // Lines are numbered as they are pushed; the targets below are checked once all are in.
@@ -125,18 +139,18 @@ pub fn program(fallback: bool, tiles: usize) -> Program {
 }
 
 /// A machine of `tiles` model workgroups over `values`, one digit a tile.
-pub fn machine(fallback: bool, values: &[u32]) -> Machine {
+pub fn machine(fallback: bool, from: TileFrom, values: &[u32]) -> Machine {
     let tiles = values.len();
     let mut memory = vec![0i64; tickets(tiles) + 3];
     for (t, &v) in values.iter().enumerate() {
         memory[INPUT + t] = i64::from(v);
     }
-    Machine::new(Arc::new(program(fallback, tiles)), tiles, memory)
+    Machine::new(Arc::new(program(fallback, from, tiles)), tiles, memory)
 }
 
 /// Whether `program` is the single pass's (the page's outcome line speaks of it differently).
 pub fn is_single_pass(program: &Program) -> bool {
-    program.lines.first().is_some_and(|l| l.marker == "ticket")
+    program.lines.first().is_some_and(|l| matches!(l.marker, "ticket" | "by-id"))
 }
 
 /// What a finished model run left: wrong outputs, fallbacks fired, give-ups.

@@ -94,15 +94,18 @@ pub enum ScanWay {
     /// Up-sweep (sums of blocks of 2, 4, 8 … at each block's end), then down-sweep (each
     /// block's total carried into the block after it): fewer additions, one barrier a level.
     WorkEfficient,
-    /// The whole array in one pass, one model thread a workgroup and one digit a tile: tickets,
-    /// each tile's sum posted, the look-back, and the fallback for a tile that stays silent.
+    /// The whole array in one pass, one model thread a workgroup and one digit a tile: each
+    /// workgroup's tile its id, each tile's sum posted, the look-back, and the fallback for a
+    /// tile that stays silent.
     SinglePass,
-    /// The same without the fallback: a look-back that finds a tile silent gives up.
+    /// The same with tiles handed out by ticket, so a tile only waits on tiles that started.
+    Tickets,
+    /// Tickets without the fallback: a look-back that finds a tile silent gives up.
     NoFallback,
 }
 
 impl ScanWay {
-    pub const ALL: [ScanWay; 5] = [ScanWay::HillisSteele, ScanWay::OneBarrier, ScanWay::WorkEfficient, ScanWay::SinglePass, ScanWay::NoFallback];
+    pub const ALL: [ScanWay; 6] = [ScanWay::HillisSteele, ScanWay::OneBarrier, ScanWay::WorkEfficient, ScanWay::SinglePass, ScanWay::Tickets, ScanWay::NoFallback];
 
     /// The ways that scan one tile per workgroup: the GPU panel runs each kernel over the input.
     pub const TILE_WAYS: [ScanWay; 3] = [ScanWay::HillisSteele, ScanWay::OneBarrier, ScanWay::WorkEfficient];
@@ -112,7 +115,7 @@ impl ScanWay {
             ScanWay::HillisSteele => kernels::HILLIS_STEELE,
             ScanWay::OneBarrier => kernels::ONE_BARRIER,
             ScanWay::WorkEfficient => kernels::WORK_EFFICIENT,
-            ScanWay::SinglePass | ScanWay::NoFallback => kernels::SINGLE_PASS,
+            ScanWay::SinglePass | ScanWay::Tickets | ScanWay::NoFallback => kernels::SINGLE_PASS,
         }
     }
 
@@ -122,10 +125,8 @@ impl ScanWay {
     }
 
     pub fn program(self, threads: usize) -> Program {
-        match self {
-            ScanWay::SinglePass => return look_back::program(true, threads),
-            ScanWay::NoFallback => return look_back::program(false, threads),
-            _ => {}
+        if let Some((fallback, from)) = self.look_back() {
+            return look_back::program(fallback, from, threads);
         }
         let n = threads as i64;
         let cells = cells_base(threads);
@@ -186,7 +187,7 @@ impl ScanWay {
                 lines.push(Line { instr: Instr::Jump { target: down }, marker: "down-next" });
                 debug_assert_eq!(lines.len(), down_end);
             }
-            ScanWay::SinglePass | ScanWay::NoFallback => unreachable!("returned above"),
+            ScanWay::SinglePass | ScanWay::Tickets | ScanWay::NoFallback => unreachable!("returned above"),
         }
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("input[{t}]")).collect();
         memory_names.extend((0..threads).map(|t| format!("cells[{t}]")));
@@ -194,9 +195,19 @@ impl ScanWay {
         Program { lines, memory_names, register_names: vec!["value", "other", distance], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
     }
 
+    /// For the single pass's ways: whether a silent tile is summed, and where a tile comes from.
+    fn look_back(self) -> Option<(bool, look_back::TileFrom)> {
+        match self {
+            ScanWay::SinglePass => Some((true, look_back::TileFrom::Id)),
+            ScanWay::Tickets => Some((true, look_back::TileFrom::Ticket)),
+            ScanWay::NoFallback => Some((false, look_back::TileFrom::Ticket)),
+            _ => None,
+        }
+    }
+
     pub fn machine(self, threads: usize) -> Machine {
-        if matches!(self, ScanWay::SinglePass | ScanWay::NoFallback) {
-            return look_back::machine(self == ScanWay::SinglePass, &model_values(threads));
+        if let Some((fallback, from)) = self.look_back() {
+            return look_back::machine(fallback, from, &model_values(threads));
         }
         let mut memory = vec![0i64; 2 * threads];
         for (t, v) in model_values(threads).into_iter().enumerate() {
@@ -231,7 +242,10 @@ impl crate::site::settings::LessonVariant for ScanWay {
                 "Play lockstep and count the reads of a partner's cell: with 8 threads, 11 here against 17 for Hillis–Steele. No thread reads a cell written in the same level, so one barrier a level is enough."
             }
             ScanWay::SinglePass => {
-                "Each thread is a workgroup and each tile one digit. Pick manual: step t0 once (it takes ticket 0), then step only t1. Its look-back finds flags[0] silent twice, sums input[0] itself and posts it: the fallback. Step t0 on: its own post leaves the larger word, and every sum is right."
+                "Each thread is a workgroup, its tile its own id, and each tile one digit. Pick manual and step only t1: t0 has not started, so its look-back finds flags[0] silent twice, sums input[0] itself and posts it: the fallback. Step t0 on: its own post leaves the larger word, and every sum is right."
+            }
+            ScanWay::Tickets => {
+                "Tiles by ticket now. Pick manual and step only t1: it takes ticket 0 and never waits. To make a wait, step t0 once (it takes ticket 0), then only t1: its look-back finds flags[0] silent twice and the fallback sums it."
             }
             ScanWay::NoFallback => {
                 "Pick manual again: step t0 once, then only t1. After two silent looks t1 gives up and posts what it has, and every tile after builds on a wrong prefix. Unbounded, t1 would wait for t0 for ever, and nothing in WGSL promises that t0 runs again."
@@ -239,7 +253,7 @@ impl crate::site::settings::LessonVariant for ScanWay {
         }
     }
 
-    const NAMES: &'static [&'static str] = &["hillis-steele", "one-barrier", "work-efficient", "single-pass", "no-fallback"];
+    const NAMES: &'static [&'static str] = &["hillis-steele", "one-barrier", "work-efficient", "single-pass", "tickets", "no-fallback"];
     const DEFAULT: ScanWay = ScanWay::HillisSteele;
     const THREADS: RangeInclusive<usize> = MODEL_THREADS;
     const DEFAULT_THREADS: usize = 8;
@@ -252,6 +266,7 @@ impl crate::site::settings::LessonVariant for ScanWay {
             ScanWay::OneBarrier => "one-barrier",
             ScanWay::WorkEfficient => "work-efficient",
             ScanWay::SinglePass => "single-pass",
+            ScanWay::Tickets => "tickets",
             ScanWay::NoFallback => "no-fallback",
         }
     }

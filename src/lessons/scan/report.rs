@@ -1,8 +1,9 @@
 //! Runs the scan lesson on this machine's GPU (native wgpu over Vulkan) and prints, as JSON:
 //! how many sums each tile kernel got wrong (Hillis–Steele with one barrier taken away at
 //! several workgroup widths), the three-dispatch scan's time against a CPU scan, whether the
-//! compaction kept its order; then, at sizes up to 2^27 values, the single-pass scan with and
-//! without its fallback, with their counters, and a `vec4` copy of the same bytes.
+//! compaction kept its order; then, at sizes up to 2^27 values, the single-pass scan three ways
+//! (tiles by workgroup id or by ticket with the fallback, by ticket without it), with their
+//! counters, and a `vec4` copy of the same bytes.
 //!
 //! ```sh
 //! cargo run --release --example report -- scan > data/<gpu>-scan.json
@@ -113,21 +114,21 @@ pub fn main() {
     );
 }
 
-/// The copy, then the single pass with and without its fallback, at `n` values: `RUNS` timed
+/// The copy, then the single pass's three ways, at `n` values: `RUNS` timed
 /// passes of `REPEATS` each after one to warm up, the scan's on buffers made once that read back
 /// only timestamps and counters (see `SinglePassBuffers`).
-fn time_single_pass(ctx: &crate::gpu::GpuContext, n: u32) -> (Option<f64>, [Vec<SinglePassTiming>; 2]) {
+fn time_single_pass(ctx: &crate::gpu::GpuContext, n: u32) -> (Option<f64>, [Vec<SinglePassTiming>; 3]) {
     let copies: Vec<f64> = (0..=RUNS).filter_map(|_| pollster::block_on(time_copy(ctx, n, REPEATS)).expect("copy")).skip(1).map(|ns| ns / 1e6).collect();
     let buffers = SinglePassBuffers::new(ctx, n, REPEATS).expect("single pass");
     let time = |way| (0..=RUNS).map(|_| pollster::block_on(buffers.time(ctx, way)).expect("single pass")).skip(1).collect();
-    (median(copies), [time(LookBack::WithFallback), time(LookBack::WithoutFallback)])
+    (median(copies), LookBack::ALL.map(time))
 }
 
 /// The rows of one size: its timings, then `RUNS` passes of each way read back and checked.
-fn single_pass_rows(ctx: &crate::gpu::GpuContext, n: u32, (copy_ms, timed): (Option<f64>, [Vec<SinglePassTiming>; 2])) -> Vec<Json> {
+fn single_pass_rows(ctx: &crate::gpu::GpuContext, n: u32, (copy_ms, timed): (Option<f64>, [Vec<SinglePassTiming>; 3])) -> Vec<Json> {
     let mut rows = vec![single_pass_row("copy", n, &[], &[], copy_ms)];
     let buffers = SinglePassBuffers::new(ctx, n, REPEATS).expect("single pass");
-    for (way, timed) in [LookBack::WithFallback, LookBack::WithoutFallback].into_iter().zip(timed) {
+    for (way, timed) in LookBack::ALL.into_iter().zip(timed) {
         let checked: Vec<SinglePassRun> = (0..RUNS).map(|_| pollster::block_on(buffers.check(ctx, way, way.max_polls())).expect("single pass")).collect();
         let gpu_ms = median(timed.iter().filter_map(|t| t.gpu_ns).map(|ns| ns / 1e6).collect());
         rows.push(single_pass_row(way.name(), n, &checked, &timed, gpu_ms));

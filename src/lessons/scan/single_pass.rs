@@ -1,8 +1,9 @@
 //! The single-pass scan on the GPU (`shaders/scan/scan_single_pass.wgsl`): one dispatch,
-//! tiles of 8,192 values handed out by ticket, each tile's sum posted in one atomic word per
-//! half with its state, a look-back over a subgroup's width of tiles at a time, and, where a
-//! tile stays silent, the fallback that sums it from the input. Beside it a `vec4` copy of the
-//! same bytes: the speed a scan, which must read and write every value once, is held to.
+//! tiles of 8,192 values, each tile's sum posted in one atomic word per half with its state, a
+//! look-back over a subgroup's width of tiles at a time, and, where a tile stays silent, the
+//! fallback that sums it from the input. Three ways: tiles by workgroup id with the fallback,
+//! tiles by ticket with the fallback, and tiles by ticket without it. Beside them a `vec4` copy
+//! of the same bytes: the speed a scan, which must read and write every value once, is held to.
 //!
 //! Runs repeat inside one timed pass; each repeat has its own tickets and flags (a slice of one
 //! buffer each), so none starts on another's posts.
@@ -27,31 +28,50 @@ pub const POLLS_BEFORE_FALLBACK: u32 = 64;
 /// forever: a tile whose workgroup never runs would hang the whole dispatch.
 pub const POLLS_BEFORE_GIVING_UP: u32 = 1 << 20;
 
-/// Whether a silent tile is summed from the input or waited for.
+/// Which tile a workgroup scans, and whether a silent tile is summed from the input or waited for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LookBack {
+    /// The workgroup id names the tile; the fallback sums any tile whose workgroup has not
+    /// started, so nothing needs the order a ticket gives.
     WithFallback,
+    /// A ticket from an atomic counter names the tile, and the fallback is there too: the cost
+    /// of the ticket's round trip, measured.
+    TicketsWithFallback,
+    /// A ticket names the tile, so a tile only waits on tiles that started; no fallback, and a
+    /// wait that gives up after `POLLS_BEFORE_GIVING_UP` looks.
     WithoutFallback,
 }
 
 impl LookBack {
+    pub const ALL: [LookBack; 3] = [LookBack::WithFallback, LookBack::TicketsWithFallback, LookBack::WithoutFallback];
+
     pub fn name(self) -> &'static str {
         match self {
             LookBack::WithFallback => "single-pass",
+            LookBack::TicketsWithFallback => "single-pass-tickets",
             LookBack::WithoutFallback => "single-pass-no-fallback",
         }
     }
 
     /// Looks at one silent tile before the fallback sums it, or the way without one gives up.
     pub fn max_polls(self) -> u32 {
-        self.params().1
+        match self {
+            LookBack::WithFallback | LookBack::TicketsWithFallback => POLLS_BEFORE_FALLBACK,
+            LookBack::WithoutFallback => POLLS_BEFORE_GIVING_UP,
+        }
     }
 
-    fn params(self) -> (u32, u32) {
-        match self {
-            LookBack::WithFallback => (1, POLLS_BEFORE_FALLBACK),
-            LookBack::WithoutFallback => (0, POLLS_BEFORE_GIVING_UP),
-        }
+    pub fn falls_back(self) -> bool {
+        self != LookBack::WithoutFallback
+    }
+
+    pub fn takes_tickets(self) -> bool {
+        self != LookBack::WithFallback
+    }
+
+    /// The kernel compiled for this way: with its `tickets` override set where tiles go by ticket.
+    pub async fn pipeline(self, ctx: &GpuContext) -> Result<wgpu::ComputePipeline, GpuError> {
+        ctx.pipeline_with(kernels::SINGLE_PASS, WIDTH, self.takes_tickets().then_some("tickets")).await
     }
 }
 
@@ -112,7 +132,7 @@ pub fn single_pass_problem(ctx: &GpuContext) -> Option<String> {
 
 /// `n` values scanned `repeats` times in one timed pass, each repeat a single dispatch.
 pub async fn run_single_pass(ctx: &GpuContext, n: u32, repeats: u32, way: LookBack) -> Result<SinglePassRun, GpuError> {
-    run_single_pass_polling(ctx, n, repeats, way, way.params().1).await
+    run_single_pass_polling(ctx, n, repeats, way, way.max_polls()).await
 }
 
 /// The same, with the look-back's patience set: after `max_polls` looks at one silent tile the
@@ -128,8 +148,9 @@ pub async fn run_single_pass_polling(ctx: &GpuContext, n: u32, repeats: u32, way
 pub struct SinglePassTiming {
     /// Nanoseconds per scan, where the adapter has timestamp queries.
     pub gpu_ns: Option<f64>,
-    /// Over every repeat: tickets handed out (one a workgroup, so the tiles when every repeat
-    /// began from a cleared counter), silent tiles summed, look-backs given up, their depths.
+    /// Over every repeat: tickets handed out (one a workgroup where tiles go by ticket, so the
+    /// tiles when every repeat began from a cleared counter; none by workgroup id), silent tiles
+    /// summed, look-backs given up, their depths.
     pub tickets: u32,
     pub fallbacks: u32,
     pub give_ups: u32,
@@ -207,14 +228,14 @@ impl SinglePassBuffers {
 
     /// One timed pass of every repeat, reading back only its timestamps and counters.
     pub async fn time(&self, ctx: &GpuContext, way: LookBack) -> Result<SinglePassTiming, GpuError> {
-        Ok(self.pass(ctx, way, way.params().1, false).await?.0)
+        Ok(self.pass(ctx, way, way.max_polls(), false).await?.0)
     }
 
     async fn pass(&self, ctx: &GpuContext, way: LookBack, max_polls: u32, read_output: bool) -> Result<(SinglePassTiming, Option<Vec<u8>>), GpuError> {
-        let pipeline = ctx.pipeline(kernels::SINGLE_PASS, WIDTH).await?;
+        let pipeline = way.pipeline(ctx).await?;
         let device = &ctx.device;
         let n = self.values.len() as u32;
-        let params = uniform_words(device, &[n.div_ceil(4), self.tiles, way.params().0, max_polls]);
+        let params = uniform_words(device, &[n.div_ceil(4), self.tiles, u32::from(way.falls_back()), max_polls]);
         let (flag_bytes, stats_bytes) = (8 * u64::from(self.tiles), 4 * STATS_WORDS as u64);
         let layout = pipeline.get_bind_group_layout(0);
         let groups: Vec<wgpu::BindGroup> = (0..u64::from(self.repeats))
@@ -303,27 +324,29 @@ pub async fn time_copy(ctx: &GpuContext, n: u32, repeats: u32) -> Result<Option<
     Ok(read.first().and_then(|b| PassTimer::nanoseconds(b, ctx.queue.get_timestamp_period())).map(|ns| ns / f64::from(repeats.max(1))))
 }
 
-/// The page's run of the single pass: both ways over the same values, and the copy beside them.
+/// The page's run of the single pass: the three ways over the same values, and the copy beside them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SinglePass {
     pub with: SinglePassRun,
+    pub tickets: SinglePassRun,
     pub without: SinglePassRun,
     /// Nanoseconds per copy, where the adapter has timestamp queries.
     pub copy_ns: Option<f64>,
 }
 
 impl SinglePass {
-    /// Whether every promise held: the way with the fallback exact, and the way without it
+    /// Whether every promise held: both ways with the fallback exact, and the way without it
     /// exact wherever no look-back gave up.
     pub fn promise_held(&self) -> bool {
-        self.with.wrong == 0 && self.with.give_ups == 0 && (self.without.give_ups > 0 || self.without.wrong == 0)
+        [&self.with, &self.tickets].iter().all(|r| r.wrong == 0 && r.give_ups == 0) && (self.without.give_ups > 0 || self.without.wrong == 0)
     }
 }
 
-/// Both ways and the copy over `n` values, `repeats` times each in one timed pass.
-pub async fn run_both(ctx: &GpuContext, n: u32, repeats: u32) -> Result<SinglePass, GpuError> {
+/// The three ways and the copy over `n` values, `repeats` times each in one timed pass.
+pub async fn run_all(ctx: &GpuContext, n: u32, repeats: u32) -> Result<SinglePass, GpuError> {
     let with = run_single_pass(ctx, n, repeats, LookBack::WithFallback).await?;
+    let tickets = run_single_pass(ctx, n, repeats, LookBack::TicketsWithFallback).await?;
     let without = run_single_pass(ctx, n, repeats, LookBack::WithoutFallback).await?;
     let copy_ns = time_copy(ctx, n, repeats).await?;
-    Ok(SinglePass { with, without, copy_ns })
+    Ok(SinglePass { with, tickets, without, copy_ns })
 }

@@ -51,14 +51,14 @@ fn the_single_pass_is_exact_and_counts_every_look_back() {
         return;
     }
     for n in [1, 6, TILE, TILE + 1, 100_000, 1 << 20] {
-        for way in [LookBack::WithFallback, LookBack::WithoutFallback] {
+        for way in LookBack::ALL {
             let run = pollster::block_on(run_single_pass(&ctx, n, 3, way)).unwrap();
             eprintln!("{n} {}: {} fallbacks, {} give-ups, windows {:?}", way.name(), run.fallbacks, run.give_ups, run.depth);
             assert_eq!(run.tiles, n.div_ceil(TILE));
             assert_eq!(run.depth.iter().sum::<u32>(), run.tiles * run.repeats, "{n} {way:?}");
             assert_eq!(run.depth[0], run.repeats, "tile 0 looks at nothing, once a repeat");
-            if way == LookBack::WithFallback {
-                assert_eq!((run.wrong, run.give_ups), (0, 0), "{n}");
+            if way.falls_back() {
+                assert_eq!((run.wrong, run.give_ups), (0, 0), "{n} {way:?}");
             } else {
                 assert_eq!(run.fallbacks, 0);
                 if run.give_ups == 0 {
@@ -72,7 +72,7 @@ fn the_single_pass_is_exact_and_counts_every_look_back() {
 }
 
 /// The fallback itself, made to sum every tile before each one from the input: still exact,
-/// and tile t falls back t times.
+/// and tile t falls back t times, whether tiles go by workgroup id or by ticket.
 #[test]
 fn the_fallback_sums_silent_tiles_exactly() {
     use crate::lessons::scan::single_pass::{run_single_pass_polling, LookBack, TILE};
@@ -80,9 +80,9 @@ fn the_fallback_sums_silent_tiles_exactly() {
     if ctx.adapter.subgroups.is_none() {
         return;
     }
-    for n in [TILE + 1, 3 * TILE, 100_000] {
-        let run = pollster::block_on(run_single_pass_polling(&ctx, n, 2, LookBack::WithFallback, 0)).unwrap();
-        eprintln!("{n}: {} fallbacks, windows {:?}", run.fallbacks, run.depth);
+    for (n, way) in [(TILE + 1, LookBack::WithFallback), (3 * TILE, LookBack::TicketsWithFallback), (100_000, LookBack::WithFallback), (100_000, LookBack::TicketsWithFallback)] {
+        let run = pollster::block_on(run_single_pass_polling(&ctx, n, 2, way, 0)).unwrap();
+        eprintln!("{n} {}: {} fallbacks, windows {:?}", way.name(), run.fallbacks, run.depth);
         assert_eq!((run.wrong, run.give_ups), (0, 0), "{n}");
         assert_eq!(run.depth.iter().sum::<u32>(), run.tiles * 2);
         assert_eq!(run.fallbacks, run.tiles * (run.tiles - 1), "{n}: tile t sums t tiles, twice");
@@ -91,7 +91,8 @@ fn the_fallback_sums_silent_tiles_exactly() {
 
 /// Passes over buffers made once, as the report times them: each starts from cleared flags and
 /// counters (every tile's look-back counted once a repeat, pass after pass, not piling up or
-/// finding the tickets spent), and a check after them is still exact.
+/// finding the tickets spent; no ticket taken where tiles go by workgroup id), and a check after
+/// them is still exact.
 #[test]
 fn passes_over_the_same_buffers_start_afresh() {
     use crate::lessons::scan::single_pass::{LookBack, SinglePassBuffers, TILE};
@@ -101,9 +102,10 @@ fn passes_over_the_same_buffers_start_afresh() {
     }
     let n = 3 * TILE + 5;
     let buffers = SinglePassBuffers::new(&ctx, n, 2).unwrap();
-    for way in [LookBack::WithFallback, LookBack::WithoutFallback, LookBack::WithFallback] {
+    for way in [LookBack::TicketsWithFallback, LookBack::WithoutFallback, LookBack::WithFallback, LookBack::TicketsWithFallback] {
         let timed = pollster::block_on(buffers.time(&ctx, way)).unwrap();
-        assert_eq!(timed.tickets, 4 * 2, "{way:?}: four tiles, two repeats, each from a cleared counter");
+        let tickets = if way.takes_tickets() { 4 * 2 } else { 0 };
+        assert_eq!(timed.tickets, tickets, "{way:?}: four tiles, two repeats, each from a cleared counter");
         assert_eq!(timed.depth.iter().sum::<u32>(), 4 * 2, "{way:?}");
         assert_eq!(timed.depth[0], 2, "tile 0 looks at nothing, once a repeat");
     }

@@ -1,7 +1,8 @@
 //! The single pass in the model: with the fallback every interleaving of three workgroups, and
-//! many schedules of more, end with every prefix right; a workgroup held back after its ticket
-//! is summed by the next tile's fallback, or, without the fallback, makes the next tile give up
-//! and every prefix from it on wrong.
+//! many schedules of more, end with every prefix right, whether tiles go by id or by ticket; a
+//! workgroup held back (before it starts, by id; after its ticket, by ticket) is summed by the
+//! next tile's fallback, or, without the fallback, makes the next tile give up and every prefix
+//! from it on wrong; and a ticket never goes to a workgroup that has not started.
 
 use crate::lessons::scan::look_back::{end_of, fallbacks, flags_base, give_ups, is_single_pass, output_base, tickets, AGGREGATE, INCLUSIVE, MODEL_POLLS};
 use crate::lessons::scan::{inclusive_scan, model_values, ScanWay, MODEL_THREADS};
@@ -32,14 +33,16 @@ fn a_word_holds_its_state_above_its_value_and_reads_as_both() {
 
 #[test]
 fn with_the_fallback_every_schedule_ends_with_every_prefix_right() {
-    for n in MODEL_THREADS {
-        for schedule in schedules() {
-            let end = Session::new(ScanWay::SinglePass.machine(n), schedule).run_to_end().clone();
-            assert!(end.is_finished(), "{n} {schedule:?}: every wait is bounded");
-            assert_eq!(outputs(&end), right(n), "{n} {schedule:?}");
-            let e = end_of(&end);
-            assert_eq!((e.give_ups, e.unfinished_flags), (0, 0), "{n} {schedule:?}");
-            assert_eq!(end.memory[tickets(n)], n as i64, "{n} {schedule:?}: one ticket a workgroup");
+    for (way, handed_out) in [(ScanWay::SinglePass, 0), (ScanWay::Tickets, 1)] {
+        for n in MODEL_THREADS {
+            for schedule in schedules() {
+                let end = Session::new(way.machine(n), schedule).run_to_end().clone();
+                assert!(end.is_finished(), "{way:?} {n} {schedule:?}: every wait is bounded");
+                assert_eq!(outputs(&end), right(n), "{way:?} {n} {schedule:?}");
+                let e = end_of(&end);
+                assert_eq!((e.give_ups, e.unfinished_flags), (0, 0), "{way:?} {n} {schedule:?}");
+                assert_eq!(end.memory[tickets(n)], handed_out * n as i64, "{way:?} {n} {schedule:?}: one ticket a workgroup, or none by id");
+            }
         }
     }
 }
@@ -69,14 +72,16 @@ fn every_end(m: Machine) -> Vec<Machine> {
 #[test]
 fn with_the_fallback_every_interleaving_of_three_ends_right_and_without_it_some_give_up() {
     let n = 3;
-    let ends = every_end(ScanWay::SinglePass.machine(n));
-    assert!(!ends.is_empty());
-    for end in &ends {
-        assert_eq!(outputs(end), right(n), "{:?}", end.memory);
-        assert_eq!(end.memory[give_ups(n)], 0);
+    for way in [ScanWay::SinglePass, ScanWay::Tickets] {
+        let ends = every_end(way.machine(n));
+        assert!(!ends.is_empty());
+        for end in &ends {
+            assert_eq!(outputs(end), right(n), "{way:?} {:?}", end.memory);
+            assert_eq!(end.memory[give_ups(n)], 0);
+        }
+        assert!(ends.iter().any(|e| e.memory[fallbacks(n)] > 0), "{way:?}: some interleaving fires the fallback");
+        assert!(ends.iter().any(|e| e.memory[fallbacks(n)] == 0), "{way:?}: and some need none");
     }
-    assert!(ends.iter().any(|e| e.memory[fallbacks(n)] > 0), "some interleaving fires the fallback");
-    assert!(ends.iter().any(|e| e.memory[fallbacks(n)] == 0), "and some need none");
 
     let ends = every_end(ScanWay::NoFallback.machine(n));
     for end in &ends {
@@ -102,22 +107,37 @@ fn run_all_but(m: &mut Machine, held: usize) {
 }
 
 #[test]
-fn a_workgroup_held_back_after_its_ticket_is_summed_by_the_fallback() {
-    for n in 2..=8 {
-        let mut m = ScanWay::SinglePass.machine(n);
-        take_ticket(&mut m, 0);
+fn a_workgroup_held_back_is_summed_by_the_fallback() {
+    // By id, t0 need not even start for tile 0 to be waited on; by ticket, it must hold one.
+    for (way, n) in [ScanWay::SinglePass, ScanWay::Tickets].into_iter().flat_map(|w| (2..=8).map(move |n| (w, n))) {
+        let mut m = way.machine(n);
+        if way == ScanWay::Tickets {
+            take_ticket(&mut m, 0);
+        }
         run_all_but(&mut m, 0);
-        // Everyone else finished while tile 0's workgroup never ran past its ticket.
-        assert!(m.threads.iter().skip(1).all(|t| t.status == ThreadStatus::Done), "{n}");
-        assert_eq!(m.memory[fallbacks(n)], 1, "{n}: tile 0 summed once, then found posted");
-        assert_eq!(unpack(m.memory[flags_base(n)]), (AGGREGATE, i64::from(model_values(n)[0])), "{n}");
-        assert_eq!(outputs(&m)[1..], right(n)[1..], "{n}");
+        // Everyone else finished while tile 0's workgroup never ran (past its ticket).
+        assert!(m.threads.iter().skip(1).all(|t| t.status == ThreadStatus::Done), "{way:?} {n}");
+        assert_eq!(m.memory[fallbacks(n)], 1, "{way:?} {n}: tile 0 summed once, then found posted");
+        assert_eq!(unpack(m.memory[flags_base(n)]), (AGGREGATE, i64::from(model_values(n)[0])), "{way:?} {n}");
+        assert_eq!(outputs(&m)[1..], right(n)[1..], "{way:?} {n}");
         // Tile 0's workgroup runs at last: its own posts leave the larger word.
         while m.ready_threads().next().is_some() {
             m.step(0).unwrap();
         }
         assert_eq!(outputs(&m), right(n), "{n}");
         assert_eq!(end_of(&m).unfinished_flags, 0, "{n}");
+    }
+}
+
+/// What a ticket is for: a workgroup that never starts holds no tile, so nobody waits on it.
+#[test]
+fn a_ticket_never_goes_to_a_workgroup_that_has_not_started() {
+    for n in 2..=8 {
+        let mut m = ScanWay::NoFallback.machine(n);
+        run_all_but(&mut m, 0);
+        assert_eq!((m.memory[give_ups(n)], m.memory[fallbacks(n)]), (0, 0), "{n}: no wait was long");
+        assert_eq!(outputs(&m)[..n - 1], right(n)[..n - 1], "{n}: tiles 0 to n-2, by t1 onwards");
+        assert_eq!(m.memory[tickets(n)], n as i64 - 1);
     }
 }
 
@@ -153,7 +173,7 @@ fn a_look_back_looks_at_a_silent_tile_as_often_as_the_bound_says() {
 
 #[test]
 fn the_page_knows_the_single_pass_models_and_speaks_of_their_ends() {
-    assert!(is_single_pass(&ScanWay::SinglePass.program(4)) && is_single_pass(&ScanWay::NoFallback.program(4)));
+    assert!([ScanWay::SinglePass, ScanWay::Tickets, ScanWay::NoFallback].iter().all(|w| is_single_pass(&w.program(4))));
     assert!(!ScanWay::TILE_WAYS.iter().any(|w| is_single_pass(&w.program(4))));
     let end = Session::new(ScanWay::SinglePass.machine(4), Schedule::Serial).run_to_end().clone();
     assert!(crate::lessons::scan::look_back::outcome(&end).starts_with("Finished: every tile holds the sum of the input up to it, 9 in the last."));
