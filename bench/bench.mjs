@@ -397,8 +397,8 @@ async function litmusThroughput(browser, url) {
 }
 
 /**
- * The scan lesson's large ways on this adapter, from one Run at 2^18 values: the single pass,
- * the three dispatches and a vec4 copy of the same values, as the page reports them (GB/s and
+ * The scan lesson's large ways on this adapter, from one Run at 2^18 values: the single pass
+ * (tiles by workgroup id and by ticket), the three dispatches and a vec4 copy of the same values, as the page reports them (GB/s and
  * each scan's share of the copy), all from the same run.
  */
 async function scanWays(browser, url) {
@@ -410,7 +410,7 @@ async function scanWays(browser, url) {
     await page.getByTestId('gpu-run').click();
     await page.getByTestId('gpu-verdict').waitFor({ timeout: 300_000 });
     const text = async (id) => ((await page.getByTestId(id).count()) ? (await page.getByTestId(id).innerText()).replace(/\s+/g, ' ').trim() : 'missing');
-    return { single: await text('gpu-single-speed'), three: await text('gpu-three-speed'), copy: await text('gpu-copy-speed'), wrong: await text('gpu-single-wrong') };
+    return { single: await text('gpu-single-speed'), tickets: await text('gpu-single-tickets-speed'), three: await text('gpu-three-speed'), copy: await text('gpu-copy-speed'), wrong: await text('gpu-single-wrong') };
   } finally {
     await page.close();
   }
@@ -418,7 +418,7 @@ async function scanWays(browser, url) {
 
 function printScanWays(w) {
   console.log('\nScan, 262,144 values, one run on this adapter (as the page shows them; shares of the vec4 copy):');
-  console.log(`  single pass: ${w.single}\n  three dispatches: ${w.three}\n  vec4 copy: ${w.copy}\n  single pass's sums: ${w.wrong}`);
+  console.log(`  single pass: ${w.single}\n  single pass, tiles by ticket: ${w.tickets}\n  three dispatches: ${w.three}\n  vec4 copy: ${w.copy}\n  single pass's sums: ${w.wrong}`);
 }
 
 const server = await serve({ root: DIST, validators: true });

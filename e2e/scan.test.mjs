@@ -36,26 +36,34 @@ test('model: 3, 1, 4, 1, 5, 9, 2, 6 scans to 3, 4, 8, 9, 14, 23, 25, 31 both way
   assert.deepEqual(lockstep.errors, []);
 });
 
-test('model: one pass; a workgroup held back after its ticket has its tile summed by the next one, and without the fallback the next one gives up', async () => {
+test('model: one pass; a workgroup held back has its tile summed by the next one, a ticket never goes to one not started, and without the fallback the next one gives up', async () => {
   const page = await LessonPage.open(site, 'scan', '&variant=single-pass&threads=4&schedule=serial');
   await page.toEnd();
   assert.match(await page.text('model-outcome'), /every tile holds the sum of the input up to it, 9 in the last/);
   assert.equal(await page.text('model-flags[3]'), 'incl 9');
-  // t0 takes ticket 0 and is never stepped again; t1 alone runs to its end, which takes 25
-  // steps with the fallback (two silent looks, then tile 0 summed) and 21 without (a give-up).
-  const held = async (variant, steps) => {
+  // t0 is stepped `t0Steps` times (by id: never, so tile 0 stays silent; by ticket: once, to
+  // hold ticket 0); t1 alone runs to its end, which takes 25 steps with the fallback (two
+  // silent looks, then tile 0 summed) and 21 without (a give-up).
+  const held = async (variant, t0Steps, steps) => {
     const p = await LessonPage.open(site, 'scan', `&variant=${variant}&threads=4&schedule=manual`);
-    await p.testId('step-thread-0').click();
+    for (let i = 0; i < t0Steps; i++) await p.testId('step-thread-0').click();
     for (let i = 0; i < steps; i++) await p.testId('step-thread-1').click();
     return p;
   };
-  const rescued = await held('single-pass', 25);
-  assert.equal(await rescued.text('model-flags[0]'), 'sum 3', 'the fallback posted tile 0 for it');
-  assert.equal(await rescued.text('model-fallbacks'), '1');
-  assert.equal(await rescued.text('model-output[1]'), '4');
-  await rescued.getByTestId('scene').screenshot({ path: screenshotPath('scan-single-pass-fallback') });
-  assert.deepEqual(rescued.errors, []);
-  const gaveUp = await held('no-fallback', 21);
+  for (const [variant, t0Steps] of [['single-pass', 0], ['tickets', 1]]) {
+    const rescued = await held(variant, t0Steps, 25);
+    assert.equal(await rescued.text('model-flags[0]'), 'sum 3', `${variant}: the fallback posted tile 0 for it`);
+    assert.equal(await rescued.text('model-fallbacks'), '1');
+    assert.equal(await rescued.text('model-output[1]'), '4');
+    if (variant === 'single-pass') await rescued.getByTestId('scene').screenshot({ path: screenshotPath('scan-single-pass-fallback') });
+    assert.deepEqual(rescued.errors, []);
+  }
+  // By ticket with t0 never started, t1 takes ticket 0 and waits on nobody.
+  const first = await held('tickets', 0, 5);
+  assert.equal(await first.text('model-flags[0]'), 'incl 3', 't1 scanned tile 0');
+  assert.equal(await first.text('model-fallbacks'), '0');
+  assert.equal(await first.text('model-next_tile'), '1');
+  const gaveUp = await held('no-fallback', 1, 21);
   assert.equal(await gaveUp.text('model-flags[0]'), '—', 'nobody posted tile 0');
   assert.equal(await gaveUp.text('model-give_ups'), '1');
   assert.equal(await gaveUp.text('model-output[1]'), '1', 'tile 1 posted what it had: its own digit');
@@ -89,7 +97,7 @@ test('GPU: tile scans, three dispatches and the ordered compaction are exact; at
   assert.deepEqual(page.errors, []);
 });
 
-test('GPU: the single pass is exact with its fallback, and without it wherever no look-back gave up; a copy beside it', async () => {
+test('GPU: the single pass is exact with its fallback, by workgroup id and by ticket, and without it wherever no look-back gave up; a copy beside it', async () => {
   const page = await LessonPage.open(site, 'scan', '&invocations=40000&workgroup=256');
   await page.gpuReady();
   await page.getByTestId('gpu-run').click();
@@ -97,6 +105,8 @@ test('GPU: the single pass is exact with its fallback, and without it wherever n
   assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-promise-held'), 'true', await page.text('gpu-verdict'));
   const withFallback = await page.text('gpu-single-wrong');
   assert.match(withFallback, /^0 of 40000 wrong; \d+ fallback\(s\), 0 give-up\(s\)$/);
+  assert.match(await page.text('gpu-single-tickets'), /^0 of 40000 wrong; \d+ fallback\(s\), 0 give-up\(s\)$/);
+  assert.match(await page.text('gpu-single-tickets-speed'), /% of the copy|no timestamps/);
   const without = await page.text('gpu-single-no-fallback');
   const [, wrong, , giveUps] = without.match(/^(\d+) of 40000 wrong; (\d+) fallback\(s\), (\d+) give-up\(s\)$/);
   if (giveUps === '0') assert.equal(wrong, '0', without);
