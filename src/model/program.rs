@@ -490,6 +490,7 @@ impl Program {
             Instr::AtomicAddAt { array, index, operand, old, .. } => {
                 format!("{} = atomicAdd(&{array}[{}], {})", reg(old), reg(index), reg(operand))
             }
+            Instr::FromId { reg: r, add: 0 } => format!("{} = id", reg(r)),
             Instr::FromId { reg: r, add } => format!("{} = id + {add}", reg(r)),
             Instr::BreakIfAtLeast { reg: r, limit, .. } => format!("if {} >= {limit} {{ break; }}", reg(r)),
             Instr::IfIdAtLeastReg { reg: r, .. } => format!("if id >= {} {{", reg(r)),

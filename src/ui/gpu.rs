@@ -44,7 +44,8 @@ pub fn open_now(on_lost: Box<dyn Fn(String) + Send>) -> Pin<Box<dyn Future<Outpu
 }
 
 /// The pipelines a panel's next run will use: each kernel with its workgroup size.
-pub type Warm = Box<dyn Fn() -> Vec<(crate::gpu::Kernel, u32)>>;
+/// The pipelines a panel's run will use: kernel, workgroup size, and the boolean override set, if any.
+pub type Warm = Box<dyn Fn() -> Vec<(crate::gpu::Kernel, u32, Option<&'static str>)>>;
 
 impl GpuHandle {
     /// A handle that opens the GPU with `open` at once, or, where `wanted_later`, once
@@ -105,11 +106,11 @@ impl GpuHandle {
     pub fn warm(self, kernels: Warm) {
         Effect::new(move |_| {
             let GpuState::Ready(ctx) = self.state.get() else { return };
-            for (kernel, workgroup_size) in kernels() {
+            for (kernel, workgroup_size, flag) in kernels() {
                 let ctx = Rc::clone(&ctx);
                 self.warming.update(|n| *n += 1);
                 spawn_local(async move {
-                    let _ = ctx.pipeline(kernel, workgroup_size).await;
+                    let _ = ctx.pipeline_with(kernel, workgroup_size, flag).await;
                     self.warming.try_update(|n| *n = n.saturating_sub(1));
                 });
             }
@@ -142,6 +143,11 @@ pub async fn open_device(on_lost: Box<dyn Fn(String) + Send>) -> Result<Rc<GpuCo
 /// Compiles, in the background as the GPU half arrives, the pipelines a panel's run will use (see
 /// [`GpuHandle::warm`]).
 pub fn warm(kernels: impl Fn() -> Vec<(crate::gpu::Kernel, u32)> + 'static) {
+    warm_flagged(move || kernels().into_iter().map(|(kernel, width)| (kernel, width, None)).collect());
+}
+
+/// The same where a kernel is also compiled with a boolean override set (a way of its own).
+pub fn warm_flagged(kernels: impl Fn() -> Vec<(crate::gpu::Kernel, u32, Option<&'static str>)> + 'static) {
     expect_context::<GpuHandle>().warm(Box::new(kernels));
 }
 

@@ -7,7 +7,7 @@ use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::scan::gpu::{input_values, run_append_beside, run_large, run_tiles};
 use crate::lessons::scan::measured::{parse_scan_report, H100_SCAN};
-use crate::lessons::scan::single_pass::{run_all, single_pass_problem, SinglePass, SinglePassRun, TILE};
+use crate::lessons::scan::single_pass::{run_all, single_pass_problem, LookBack, SinglePass, SinglePassRun, TILE};
 use crate::lessons::scan::{look_back, cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, shown_slots, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
@@ -120,14 +120,15 @@ struct Whole {
 fn GpuScan(sizes: SizeFields) -> impl IntoView {
     let job = GpuJob::<ScanResult>::new();
     let gpu = expect_context::<crate::ui::gpu::GpuHandle>();
-    crate::ui::gpu::warm(move || {
+    crate::ui::gpu::warm_flagged(move || {
         let w = sizes.opened().workgroup_size;
-        let mut k: Vec<_> = ScanWay::TILE_WAYS.iter().map(|way| (way.kernel(), w)).collect();
-        k.extend([(kernels::ADD_BACK, w), (kernels::TILE_SUMS, TILE_SUMS_WIDTH), (crate::lessons::append::Append::kernel(), w)]);
-        k.push((kernels::COPY, crate::lessons::scan::single_pass::WIDTH));
-        // The single pass scans its tiles with subgroup operations: compiled only where they are.
+        let mut k: Vec<_> = ScanWay::TILE_WAYS.iter().map(|way| (way.kernel(), w, None)).collect();
+        k.extend([(kernels::ADD_BACK, w, None), (kernels::TILE_SUMS, TILE_SUMS_WIDTH, None), (crate::lessons::append::Append::kernel(), w, None)]);
+        k.push((kernels::COPY, crate::lessons::scan::single_pass::WIDTH, None));
+        // The single pass scans its tiles with subgroup operations: compiled only where they
+        // are, once by workgroup id and once by ticket.
         if gpu.context().is_some_and(|ctx| single_pass_problem(&ctx).is_none()) {
-            k.push((kernels::SINGLE_PASS, crate::lessons::scan::single_pass::WIDTH));
+            k.extend(LookBack::ALL.map(LookBack::pipeline_key));
         }
         k
     });

@@ -12,7 +12,7 @@ use crate::gpu::buffers::{clearable_storage_buffer, storage_buffer, storage_buff
 use crate::gpu::dispatch::{bind_whole, run_stride, submit_and_read};
 use crate::gpu::readback::u32s;
 use crate::gpu::PassTimer;
-use crate::gpu::{GpuContext, GpuError};
+use crate::gpu::{GpuContext, GpuError, Kernel};
 use crate::lessons::scan::{gpu_value, inclusive_scan, kernels};
 
 /// The workgroup both kernels are compiled with.
@@ -69,9 +69,16 @@ impl LookBack {
         self != LookBack::WithFallback
     }
 
-    /// The kernel compiled for this way: with its `tickets` override set where tiles go by ticket.
+    /// The kernel, workgroup size and override this way is compiled with: the `tickets`
+    /// override set where tiles go by ticket.
+    pub fn pipeline_key(self) -> (Kernel, u32, Option<&'static str>) {
+        (kernels::SINGLE_PASS, WIDTH, self.takes_tickets().then_some("tickets"))
+    }
+
+    /// The kernel compiled for this way.
     pub async fn pipeline(self, ctx: &GpuContext) -> Result<wgpu::ComputePipeline, GpuError> {
-        ctx.pipeline_with(kernels::SINGLE_PASS, WIDTH, self.takes_tickets().then_some("tickets")).await
+        let (kernel, width, flag) = self.pipeline_key();
+        ctx.pipeline_with(kernel, width, flag).await
     }
 }
 
