@@ -3,6 +3,7 @@
 
 use super::machine::{Event, Machine, StepError};
 use super::schedule::Schedule;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A run of the model under a schedule, with every state it has been in.
 #[derive(Clone, Debug)]
@@ -20,8 +21,17 @@ pub struct Session {
     /// cell the machine does not have. Cleared by any tick that succeeds.
     fault: Option<StepError>,
     /// Changes whenever the known ticks do (not when only the cursor moves): what a view of
-    /// the whole run keys on.
+    /// the whole run keys on. Drawn from one counter for every session, so a run that replaces
+    /// another (a variant switched, a reset) never carries the number the old one ended on: a
+    /// view keyed on it would keep the old run's trace.
     revision: u64,
+}
+
+/// The next revision any session takes (see [`Session::revision`]).
+static NEXT_REVISION: AtomicU64 = AtomicU64::new(1);
+
+fn fresh_revision() -> u64 {
+    NEXT_REVISION.fetch_add(1, Ordering::Relaxed)
 }
 
 /// No lesson's model needs more than this; it only guards against a program that never ends.
@@ -29,7 +39,45 @@ pub const MAX_TICKS: usize = 10_000;
 
 impl Session {
     pub fn new(start: Machine, schedule: Schedule) -> Self {
-        Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0, scheduled_from: 0, fault: None, revision: 0 }
+        Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0, scheduled_from: 0, fault: None, revision: fresh_revision() }
+    }
+
+    /// The same start run again under `schedule` to tick `step` (or its end, if sooner).
+    /// Under the manual schedule the ticks this run chose are taken again, as far as the new
+    /// start allows (the reader's picks are kept); under any other, none are: every tick is the
+    /// schedule's own, as a fresh load of the run's link would give.
+    pub fn restarted(&self, start: Machine, step: usize) -> Session {
+        let mut run = Session::new(start, self.schedule);
+        if self.schedule == Schedule::Manual {
+            for tick in self.chosen_ticks() {
+                if run.take_tick(&tick).is_err() {
+                    break;
+                }
+            }
+            // A pick the new start could not take is no fault of the run shown.
+            run.fault = None;
+        }
+        run.run_to_end();
+        run.seek(step);
+        run
+    }
+
+    /// Back to the start of a run of the schedule in force: ticks an earlier schedule took are
+    /// dropped and the schedule's own run takes their place (a reset after a switch replays
+    /// what the menu names, not the old order). The reader's picks under the manual schedule
+    /// stay, to be stepped through again or replaced.
+    pub fn reset_to_schedule(&mut self) {
+        if self.schedule == Schedule::Manual || self.scheduled_from == 0 {
+            self.cursor = 0;
+        } else {
+            *self = self.restarted(self.start().clone(), 0);
+        }
+    }
+
+    /// How many ticks from the start the current schedule did not choose: the reader's picks,
+    /// or the order of a schedule in force before this one (what the page says it kept).
+    pub fn chosen_until(&self) -> usize {
+        self.scheduled_from
     }
 
     pub fn schedule(&self) -> Schedule {
@@ -188,7 +236,7 @@ impl Session {
     }
 
     fn truncate_future(&mut self) {
-        self.revision += 1;
+        self.revision = fresh_revision();
         self.ticks.truncate(self.cursor);
         self.states.truncate(self.cursor + 1);
         self.scheduled_from = self.scheduled_from.min(self.cursor);
@@ -204,7 +252,7 @@ impl Session {
         self.truncate_future();
         self.states.push(next);
         self.ticks.push(events);
-        self.revision += 1;
+        self.revision = fresh_revision();
         self.cursor += 1;
         Ok(())
     }

@@ -45,11 +45,13 @@ impl<V: LessonVariant + Send + Sync> ModelState<V> {
         (model, problems)
     }
 
-    /// Starts the run again from the beginning after the program or thread count changed.
+    /// The run the controls now name, after the program or thread count changed: the new
+    /// machine under the schedule in force, at the step the reader was on (or the run's end,
+    /// if it is shorter). Nothing of the old run's order is kept but the reader's own picks
+    /// under the manual schedule, so the page shows what a fresh load of its link shows.
     pub fn rebuild(self) {
-        let mut s = Session::new(self.variant.get_untracked().machine(self.threads.get_untracked()), self.schedule.get_untracked());
-        s.run_to_end();
-        self.session.set(s);
+        let start = self.variant.get_untracked().machine(self.threads.get_untracked());
+        self.session.update(|s| *s = s.restarted(start, s.cursor()));
     }
 
     /// The link settings for where the model stands now (tracked: use inside an effect).
@@ -133,6 +135,7 @@ pub fn ModelView(
             }
         })
     });
+    let reset = Callback::new(move |()| session.update(Session::reset_to_schedule));
     let machine = crate::ui::machine_memo(move || session.with(|s| s.current().clone()));
     // The whole run's trace, worked out again only when its known steps change.
     let revision = Memo::new(move |_| session.with(|s| s.revision()));
@@ -186,12 +189,13 @@ pub fn ModelView(
     on_cleanup(move || handle.remove());
 
     view! {
-        <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" speed=speed />
+        <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" speed=speed reset=reset />
         <Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=manual on_step_thread=step_thread />
         <Timeline trace=trace revision=revision threads=threads cursor=cursor seek=seek />
         <Show when=move || manual.get()>
             <p class="hint">"Manual schedule: click the lane of the thread that moves next (or keys 1–8); Step moves the lowest-numbered thread that can."</p>
         </Show>
+        {move || kept_order(session).map(|said| view! { <p class="hint" data-testid="kept-order">{said}</p> })}
         <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
         <p class="outcome" data-testid="model-outcome">{outcome}</p>
         // Built only while open: closed, it would cost every step as much as the scene.
@@ -208,6 +212,26 @@ pub fn ModelView(
         {move || fault().map(|f| view! { <p class="notice warn" role="alert" data-testid="model-fault">{f}</p> })}
         <p class="keys muted">"Keys: → or L step · ← or H back · Space play/pause · R reset · End jump to the end"</p>
     }
+}
+
+/// What the page says when the run on screen holds ticks its schedule did not choose, so a run
+/// is never taken for the one the menu names when it is not.
+fn kept_order(session: RwSignal<Session>) -> Option<String> {
+    session.with(|s| {
+        let kept = s.chosen_until();
+        let manual = s.schedule() == Schedule::Manual;
+        // By hand, every tick is a pick: worth a word only while some lie ahead to be taken again.
+        if kept == 0 || (manual && s.cursor() >= s.known_ticks()) {
+            return None;
+        }
+        let steps = if kept == 1 { "Step 1 is".to_owned() } else { format!("Steps 1–{kept} are") };
+        Some(if manual {
+            format!("{steps} kept as picked: Reset and Step take them again, and a click on another lane replaces the rest.")
+        } else {
+            let name = s.schedule().name();
+            format!("{steps} from before the schedule changed; {name} chooses from there. Reset starts a {name} run from the beginning.")
+        })
+    })
 }
 
 /// The kernel's WGSL with the line each model thread stands on marked.

@@ -9,6 +9,7 @@ mod layout;
 mod measured;
 mod model_addressing;
 mod model_barrier;
+mod model_switch;
 mod model_trace;
 mod permalink;
 mod replay;
