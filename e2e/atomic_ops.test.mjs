@@ -2,6 +2,8 @@
 // and the real kernel's returned values are explained by a one-at-a-time order for each op.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { useSite } from './support/fixture.mjs';
 import { screenshotPath } from './support/browser.mjs';
 import { LessonPage } from './support/lesson_page.mjs';
@@ -116,6 +118,18 @@ test("CUDA's atomicInc and atomicDec, built from compare-exchange: both walks co
     ['atomicDec(&cell, 9)', '0', Array(10).fill('100').join(' '), '0'],
   ]);
   assert.match(await page.text('wrap-cuda'), /atomicInc\(&cell, 9\)/);
+  // The WGSL shown is the kernel that ran: its file, from its first declaration on (the
+  // opening comment aside), bound on tries and all, beside the table's "gave up" column.
+  const file = fs.readFileSync(path.resolve(import.meta.dirname, '..', 'shaders', 'atomic-ops', 'atomic_inc_dec.wgsl'), 'utf8');
+  const lines = file.split('\n');
+  const first = lines.findIndex((l) => l !== '' && !l.startsWith('//'));
+  const shown = await page.getByTestId('wrap-wgsl').textContent();
+  assert.equal(shown, lines.slice(first).join('\n'), 'the kernel file as it is');
+  const bound = file.match(/const MAX_TRIES: u32 = (\d+)u;/);
+  assert.ok(bound, 'the kernel bounds its loop');
+  assert.ok(shown.includes(bound[0]) && shown.includes('tries < MAX_TRIES') && shown.includes('atomicAdd(&gave_up, 1u)'), shown);
+  assert.deepEqual(await page.getByTestId('wrap-table').locator('thead th').allTextContents(), ['op', 'cell after', 'how many got 0, 1 … 9 back', 'gave up']);
+  assert.doesNotMatch(await page.text('wrap-cuda'), /loop|atomicCompareExchangeWeak/, 'no WGSL of its own beside the kernel');
   await page.locator('.gpu-panel').screenshot({ path: screenshotPath('atomic-ops-inc-dec') });
   assert.deepEqual(page.errors, []);
 });

@@ -33,13 +33,38 @@ test('model: lockstep makes threads retry, serial does not, and best is the larg
   assert.deepEqual(page.errors, []);
 });
 
+/** The model's inputs, as the scene writes them: one a thread. */
+async function modelInputs(page) {
+  return page.locator('[data-testid=scene] [data-testid^="model-input["]').allTextContents();
+}
+
+test('model: the "−0.0 and +0.0" way has both zeros among its inputs at the default thread count and at every other', async () => {
+  // As a reader picks the way: no thread count in the link, the lesson's default.
+  const page = await LessonPage.open(site, 'cas-max', '&variant=non-positive&schedule=serial');
+  const inputs = await modelInputs(page);
+  assert.equal(inputs.length, Number(await page.getByTestId('model-threads').inputValue()), 'one input a thread');
+  assert.ok(inputs.includes('-0.0') && inputs.includes('0.0'), `inputs at the default ${inputs.length} threads: ${inputs.join(', ')}`);
+  // One at a time: −0.0 is in best first, and only above()'s rule lets +0.0 replace it.
+  await page.keyboard.press('End');
+  assert.equal(await page.text('model-best'), '0.0');
+  assert.deepEqual(page.errors, []);
+  for (const threads of [2, 8, 16]) {
+    const other = await LessonPage.open(site, 'cas-max', `&variant=non-positive&threads=${threads}`);
+    const theirs = await modelInputs(other);
+    assert.equal(theirs.length, threads);
+    assert.ok(theirs.includes('-0.0') && theirs.includes('0.0'), `${threads} threads: ${theirs.join(', ')}`);
+    assert.deepEqual(other.errors, []);
+  }
+});
+
 test('model: the two zeros are told apart, and +0.0 wins whatever the order', async () => {
-  // Four threads: the largest input is thread 3's −0.0, and the model writes it so.
+  // Four threads: thread 0 brings −0.0 and thread 1 +0.0, and the model writes each so.
   let page = await LessonPage.open(site, 'cas-max', '&threads=4&variant=non-positive&schedule=round-robin');
   await page.keyboard.press('End');
-  assert.equal(await page.text('model-input[3]'), '-0.0');
-  assert.equal(await page.text('model-best'), '-0.0');
-  // Twelve: thread 11 brings +0.0, which above() ranks over the −0.0 of threads 3 and 10.
+  assert.equal(await page.text('model-input[0]'), '-0.0');
+  assert.equal(await page.text('model-input[1]'), '0.0');
+  assert.equal(await page.text('model-best'), '0.0');
+  // Twelve: threads 1 and 11 bring +0.0, which above() ranks over the −0.0 of threads 0, 3 and 10.
   for (const schedule of ['lockstep', 'serial', 'random']) {
     page = await LessonPage.open(site, 'cas-max', `&threads=12&variant=non-positive&schedule=${schedule}`);
     await page.keyboard.press('End');

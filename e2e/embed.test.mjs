@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './support/fixture.mjs';
-import { openPage, screenshotPath } from './support/browser.mjs';
+import { openPage, screenshotPath, waitForGpu } from './support/browser.mjs';
 
 const FRAMES = [
   { width: 340, query: '?lesson=race&embed=1' },
@@ -31,9 +31,13 @@ async function frameAt(page, i) {
   return (await page.locator('iframe').nth(i).elementHandle()).contentFrame();
 }
 
-const site = useSite({ extra: { '/notes.html': PARENT } });
+/** A name for the test server that is not localhost: a course page served over http:// from
+ * it is not a secure context, as a real course's http:// page is not. */
+const COURSE_HOST = 'course.test';
 
-test('two embedded lessons report their heights and fit their frames', async () => {
+const site = useSite({ extra: { '/notes.html': PARENT }, hosts: [COURSE_HOST] });
+
+test('two embedded lessons report their heights (the first one real) and fit their frames', async () => {
   const page = await openPage(site.browser, `${site.origin}/notes.html`);
   await page.waitForFunction(
     () => [0, 1].every((i) => window.messages.some((m) => m.index === i && m.data.height > 300)),
@@ -48,6 +52,9 @@ test('two embedded lessons report their heights and fit their frames', async () 
     assert.equal(data.type, 'height');
     assert.equal(data.lesson, 'race');
     assert.equal(typeof data.height, 'number');
+    // The first message included: the lesson's height, not the empty page's before the lesson
+    // was drawn, which would collapse the frame until the next message.
+    assert.ok(data.height > 0, `frame ${index} reported a height of ${data.height}`);
   }
 
   for (const i of FRAMES.keys()) {
@@ -82,4 +89,38 @@ test('two embedded lessons report their heights and fit their frames', async () 
   );
   await page.screenshot({ path: screenshotPath('embed-two-lessons'), fullPage: true });
   assert.deepEqual(page.errors, []);
+});
+
+test('in an http:// course page the lesson says WebGPU needs a secure context, not another browser', async () => {
+  // The same server and browser (which has WebGPU: the frames above ran on it), reached by a
+  // name that is not localhost.
+  const course = site.origin.replace('127.0.0.1', COURSE_HOST);
+  const page = await openPage(site.browser, `${course}/notes.html`);
+  assert.equal(await page.evaluate(() => window.isSecureContext), false, 'the course page is not a secure context');
+  const frame = await frameAt(page, 0);
+  await frame.getByTestId('model-player').waitFor();
+  assert.equal(await frame.evaluate(() => window.isSecureContext), false, 'nor is a frame inside it');
+  await frame.locator('.gpu-panel').scrollIntoViewIfNeeded();
+  await frame.waitForFunction(() => document.querySelector('[data-testid=gpu-status]')?.dataset.state === 'unavailable');
+  assert.equal(await frame.getByTestId('gpu-status').getAttribute('data-reason'), 'insecure');
+  const notice = await frame.getByTestId('gpu-unavailable').textContent();
+  assert.match(notice, /secure context/);
+  assert.match(notice, /https:\/\//);
+  assert.match(notice, /localhost/);
+  assert.match(notice, /embeds it/, 'says the embedding page is what must change');
+  assert.match(notice, /model still works/);
+  assert.doesNotMatch(notice, /chrome:\/\/|about:config/, 'no browser settings: the browser is not what is missing');
+  // The frame still sizes itself, from its first message on.
+  await page.waitForFunction(() => window.messages.some((m) => m.index === 0 && m.data.height > 300));
+  const heights = await page.evaluate(() => window.messages.filter((m) => m.index === 0).map((m) => m.data.height));
+  assert.ok(heights.every((h) => h > 0), `heights reported: ${heights.join(', ')}`);
+  await page.screenshot({ path: screenshotPath('embed-insecure-context'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+
+  // The lesson opened on its own from the same http:// host says the same.
+  const alone = await openPage(site.browser, `${course}/?lesson=race`);
+  await waitForGpu(alone, 'unavailable');
+  assert.equal(await alone.getByTestId('gpu-status').getAttribute('data-reason'), 'insecure');
+  assert.match(await alone.getByTestId('gpu-unavailable').textContent(), /secure context/);
+  assert.deepEqual(alone.errors, []);
 });

@@ -20,10 +20,19 @@ const QUIET = [
   '--disable-default-apps',
 ];
 
-/** `webgpu: false` leaves the flag off, so `requestAdapter()` returns null: a real no-GPU page. */
-export async function launch({ webgpu = true } = {}) {
+/**
+ * `webgpu: false` leaves the flag off, so `requestAdapter()` returns null: a real no-GPU page.
+ * `hosts`: names the browser resolves to 127.0.0.1, where the test server listens. The site at
+ * `http://<name>:<port>/` is then served from a host that is not localhost, so it is not a
+ * secure context, as on an `http://` course page (127.0.0.1 itself counts as secure).
+ */
+export async function launch({ webgpu = true, hosts = [] } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  const args = [...QUIET, ...(webgpu ? ['--enable-unsafe-webgpu', '--enable-features=Vulkan'] : [])];
+  const args = [
+    ...QUIET,
+    ...(webgpu ? ['--enable-unsafe-webgpu', '--enable-features=Vulkan'] : []),
+    ...(hosts.length ? [`--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1`).join(',')}`] : []),
+  ];
   return chromium.launch({ executablePath, args, headless: true });
 }
 

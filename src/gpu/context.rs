@@ -76,7 +76,10 @@ impl GpuContext {
         #[cfg(target_arch = "wasm32")]
         let backends = {
             if !browser_has_webgpu() {
-                return Err(GpuError::NoWebGpu);
+                // Browsers expose `navigator.gpu` only to secure contexts, so on an http:// page
+                // (or in a frame of one) it is missing even where the browser has WebGPU: then
+                // the fix is the page's address, not the browser.
+                return Err(if browser_is_secure_context() { GpuError::NoWebGpu } else { GpuError::InsecureContext });
             }
             wgpu::Backends::BROWSER_WEBGPU
         };
@@ -430,6 +433,14 @@ fn browser_has_webgpu() -> bool {
     let Some(window) = web_sys::window() else { return false };
     let gpu = js_sys::Reflect::get(&window.navigator(), &"gpu".into());
     matches!(gpu, Ok(v) if !v.is_undefined() && !v.is_null())
+}
+
+/// Whether the page is a secure context (`window.isSecureContext`). A browser too old to say
+/// counts as secure, so its missing WebGPU is blamed on the browser.
+#[cfg(target_arch = "wasm32")]
+fn browser_is_secure_context() -> bool {
+    let Some(window) = web_sys::window() else { return true };
+    js_sys::Reflect::get(&window, &"isSecureContext".into()).ok().and_then(|v| v.as_bool()).unwrap_or(true)
 }
 
 /// wgpu maps only `GPUAdapterInfo.description`, which browsers often leave empty; vendor and

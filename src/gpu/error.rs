@@ -3,7 +3,11 @@
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GpuError {
-    /// The browser has no `navigator.gpu` at all.
+    /// The page is not a secure context (served over `http://` from a host other than
+    /// localhost, or framed by such a page), and browsers give WebGPU only to secure contexts:
+    /// `navigator.gpu` is missing even in a browser that has it.
+    InsecureContext,
+    /// The browser has no `navigator.gpu` at all, in a secure context.
     NoWebGpu,
     /// WebGPU exists but gave no adapter (blocklisted GPU, flag off, headless without one).
     NoAdapter(String),
@@ -24,6 +28,21 @@ impl GpuError {
     pub fn is_recoverable(&self) -> bool {
         matches!(self, GpuError::DeviceLost(_) | GpuError::Run(_) | GpuError::BadParams(_))
     }
+
+    /// One word for what went wrong, for the page's markup (`data-reason`), so a test or a
+    /// stylesheet can tell the causes apart without reading the message.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            GpuError::InsecureContext => "insecure",
+            GpuError::NoWebGpu => "no-webgpu",
+            GpuError::NoAdapter(_) => "no-adapter",
+            GpuError::NoDevice(_) => "no-device",
+            GpuError::DeviceLost(_) => "lost",
+            GpuError::Shader { .. } => "shader",
+            GpuError::Run(_) => "run",
+            GpuError::BadParams(_) => "bad-params",
+        }
+    }
 }
 
 /// Where WebGPU is on, and where to switch it on.
@@ -35,6 +54,13 @@ const HOW_TO_ENABLE: &str = "WebGPU is on by default in Chrome and Edge 113+ (Wi
 impl std::fmt::Display for GpuError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            GpuError::InsecureContext => write!(
+                f,
+                "WebGPU is given only to secure contexts, and this page is not one: it came over \
+                 http:// from a host other than localhost, or sits in a frame of such a page. The \
+                 model still works. To run the real kernel, serve the page over https:// (or from \
+                 localhost); for a lesson embedded in course notes, the page that embeds it too."
+            ),
             GpuError::NoWebGpu => write!(
                 f,
                 "This browser has no WebGPU, so the real kernel cannot run here. The model still \
@@ -77,5 +103,12 @@ mod tests {
         let text = super::GpuError::NoAdapter("none found".into()).to_string();
         assert!(text.contains("Vulkan") && text.contains("none found"), "{text}");
         assert!(!text.contains("chrome://"), "{text}");
+    }
+
+    #[test]
+    fn an_insecure_context_is_blamed_on_the_page_s_address_not_the_browser() {
+        let text = super::GpuError::InsecureContext.to_string();
+        assert!(text.contains("secure context") && text.contains("https://") && text.contains("localhost"), "{text}");
+        assert!(!text.contains("chrome://") && !text.contains("about:config"), "{text}");
     }
 }

@@ -755,7 +755,7 @@ pub struct SubgroupRules {
     pub can_complete: fn(&Machine, usize) -> bool,
     pub narrate: fn(&Event) -> String,
     pub describe: fn(SubgroupOp, &dyn Fn(super::Reg) -> &'static str) -> String,
-    /// A mask register's value: `lanes` binary digits, lane 0 rightmost.
+    /// A mask register's value: `lanes` binary digits, lane 0 first (see [`mask_text`]).
     pub mask_text: fn(i64, usize) -> String,
 }
 
@@ -792,7 +792,14 @@ fn narrate_subgroup(event: &Event) -> String {
             let what = match op {
                 SubgroupOp::Elect { .. } if *result == 1 => format!("thread {t} is elected"),
                 SubgroupOp::Elect { .. } => format!("thread {t} is not elected"),
-                SubgroupOp::Ballot { .. } => format!("the mask is {result:b}"),
+                SubgroupOp::Ballot { .. } => {
+                    // A ballot precedes any branch, so all of a subgroup's lanes take it: the first
+                    // subgroup's active lanes are its size (or the threads, when fewer), and a later
+                    // one's lanes start at its index times the size.
+                    let first = lanes.trailing_zeros() as usize;
+                    let digits = first.checked_div(*subgroup).unwrap_or(n as usize);
+                    format!("the mask is {} (lane 0 first)", mask_text(*result, digits))
+                }
                 _ => format!("thread {t} gets {result}"),
             };
             format!("subgroup {subgroup}'s {n} active lane(s) take {} together: {what}", op.function())
@@ -811,7 +818,11 @@ fn describe_subgroup(op: SubgroupOp, reg: &dyn Fn(super::Reg) -> &'static str) -
     }
 }
 
-/// By hand rather than with `{:b}`, whose formatting code every page would carry.
-fn mask_text(value: i64, lanes: usize) -> String {
-    (0..lanes).rev().map(|lane| if lane < 63 && value & (1i64 << lane) != 0 { '1' } else { '0' }).collect()
+/// A ballot's mask as the site writes it everywhere (a lane's register, the narration, the
+/// subgroups picture): one digit per lane, lane 0 first, so the digits read in the order the
+/// lanes are drawn (lanes 0, 1 and 3 of four: `1101`). A GPU's integer holds lane 0 in its
+/// lowest bit, so the same mask printed as a number reads the other way round. By hand rather
+/// than with `{:b}`, whose formatting code every page would carry.
+pub fn mask_text(value: i64, lanes: usize) -> String {
+    (0..lanes).map(|lane| if lane < 63 && value & (1i64 << lane) != 0 { '1' } else { '0' }).collect()
 }

@@ -268,7 +268,7 @@ pub struct Program {
     /// [`pack`]): written as the state's word and the value.
     pub packed: &'static [&'static str],
     /// Registers that hold one bit per lane (a ballot's mask), written as that many binary
-    /// digits, lane 0 rightmost, as a GPU's mask reads.
+    /// digits, lane 0 first (see [`super::machine::mask_text`]).
     pub masks: &'static [&'static str],
     /// The lanes a mask register shows: the subgroup's size, or fewer when the model has fewer
     /// threads than that.

@@ -16,7 +16,7 @@ pub fn requested() -> bool {
 }
 
 /// Marks the document as embedded (for the stylesheet) and reports its height to the parent
-/// now and whenever it changes.
+/// once the page is laid out, and whenever it changes.
 pub fn start(lesson: &'static str) {
     let Some(window) = web_sys::window() else { return };
     let Some(document) = window.document() else { return };
@@ -35,7 +35,9 @@ pub fn start(lesson: &'static str) {
             // The body's own height (it is a flow root, so its children's margins count), not
             // the document's: that never drops below the frame, so a frame could only grow.
             let height = f64::from(body.scroll_height());
-            if height == last.get() {
+            // A body with nothing laid out in it yet is not the page's height: a parent that
+            // took it would collapse the frame to nothing.
+            if height <= 0.0 || height == last.get() {
                 return;
             }
             last.set(height);
@@ -52,7 +54,10 @@ pub fn start(lesson: &'static str) {
             let _ = parent.post_message(&message, "*");
         }
     };
-    post();
+    // No message now: this runs as the app is built, before its view is in the body, so the
+    // body would measure 0. A ResizeObserver reports each element it observes once after the
+    // next layout (with the view in place), then on every change: that first report is the
+    // first message, with the real height.
     let observer_callback = Closure::<dyn Fn()>::new(post);
     if let Ok(observer) = web_sys::ResizeObserver::new(observer_callback.as_ref().unchecked_ref()) {
         observer.observe(&body);

@@ -213,8 +213,9 @@ pub fn status_line() -> AnyView {
         }
         GpuState::Unavailable(e) => {
             let recoverable = e.is_recoverable();
+            // `data-state` is the same for every cause; `data-reason` names which one.
             view! {
-                <div class="notice warn gpu-status" role="alert" data-testid="gpu-status" data-state="unavailable">
+                <div class="notice warn gpu-status" role="alert" data-testid="gpu-status" data-state="unavailable" data-reason=e.reason()>
                     <p data-testid="gpu-unavailable">{e.to_string()}</p>
                     <Show when=move || recoverable>
                         <button data-testid="gpu-reconnect" on:click=move |_| gpu.connect()>"Reconnect"</button>

@@ -59,6 +59,8 @@ const CHAR_W: f64 = 7.3;
 const SMALL_CHAR_W: f64 = 6.8;
 /// Fewer characters of a lane's next instruction than this are not worth showing.
 const MIN_INSTRUCTION: usize = 6;
+/// The step from one line of register names to the next, where a lane's registers wrap.
+const HEADER_LINE: f64 = 13.0;
 /// Below the gate: room for the word saying it is stuck.
 const GATE_FOOT: f64 = 16.0;
 
@@ -74,10 +76,17 @@ struct Layout {
     per_column: usize,
     /// Columns of lanes side by side before the next row of columns.
     columns_per_row: usize,
+    /// A lane's height: one row of registers, or more where they wrap.
     row_h: f64,
     lane_w: f64,
     /// Width of one register's box.
     reg_w: f64,
+    /// Registers side by side in a lane, and the rows they take: all in one row where the room
+    /// allows, else wrapped, so a lane of many registers fits a phone rather than scrolling.
+    reg_cols: usize,
+    reg_rows: usize,
+    /// The top of the lanes, under the register names (a line of names per row of registers).
+    top: f64,
     gate_x: Option<f64>,
     /// The bottom of the lanes (and of the gate beside them).
     lanes_bottom: f64,
@@ -114,11 +123,22 @@ impl Layout {
         // At the least, the name and a mark beside the registers: "stale", or the longest name
         // of a span the program's threads stand in.
         let mark_chars = program.spans.iter().map(|s| s.name.chars().count()).max().unwrap_or(0).max(5) as f64;
-        let least = if compact { wanted } else { (40.0 + mark_chars * SMALL_CHAR_W + regs * reg_w).min(wanted) };
+        let beside_regs = 40.0 + mark_chars * SMALL_CHAR_W;
         // A barrier's gate and its count stand right of the lanes, within the room too.
         let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
         let gate_room = if has_barrier { 16.0 + 8.0 * CHAR_W } else { 0.0 };
+        // Full lanes too narrow for their registers in one row take them in two or more.
+        let reg_cols = if compact || beside_regs + regs * reg_w <= room - gate_room {
+            regs as usize
+        } else {
+            (((room - gate_room - beside_regs) / reg_w).floor() as usize).clamp(1, (regs as usize).max(1))
+        };
+        let reg_rows = (regs as usize).div_ceil(reg_cols.max(1)).max(1);
+        let wanted = if reg_rows > 1 { (text_room + reg_cols as f64 * reg_w).min(room - gate_room) } else { wanted };
+        let least = if compact { wanted } else { (beside_regs + reg_cols as f64 * reg_w).min(wanted) };
         let lane_w = wanted.min(room - gate_room).max(least);
+        let row_h = row_h * reg_rows as f64;
+        let top = TOP + (reg_rows - 1) as f64 * HEADER_LINE;
         let per_column = if compact { COMPACT_FROM } else { threads.max(1) };
         let columns = threads.div_ceil(per_column).max(1);
         let columns_per_row = (((room - gate_room + 8.0) / (lane_w + 8.0)).floor() as usize).clamp(1, columns);
@@ -126,7 +146,7 @@ impl Layout {
         let block_h = threads.min(per_column) as f64 * row_h;
         // The hidden threads' row, when some are.
         let more_h = if hidden > 0 { ROW_H } else { 0.0 };
-        let lanes_bottom = TOP + block_rows as f64 * (block_h + BLOCK_GAP) - BLOCK_GAP + more_h;
+        let lanes_bottom = top + block_rows as f64 * (block_h + BLOCK_GAP) - BLOCK_GAP + more_h;
         let lanes_right = columns_per_row as f64 * (lane_w + 8.0) - 8.0;
         let gate_x = has_barrier.then_some(lanes_right + 16.0);
         let beside_x = lanes_right + if has_barrier { 16.0 + GATE_W + 44.0 } else { 36.0 };
@@ -146,7 +166,7 @@ impl Layout {
         let memory_w = (widest_group as f64 * (cell_w + 8.0)).max(if program.grids.is_empty() { 0.0 } else { 2.0 * widest_grid + 16.0 });
         // Memory beside the lanes when the two fit the room, else under them.
         let (mem_x, mem_top, mem_room) =
-            if beside_x + memory_w <= room { (beside_x, TOP, memory_w) } else { (0.0, lanes_bottom + GATE_FOOT + 28.0, room.max(cell_w)) };
+            if beside_x + memory_w <= room { (beside_x, top, memory_w) } else { (0.0, lanes_bottom + GATE_FOOT + 28.0, (room - 10.0).max(cell_w)) };
         let per_row = widest_group.min(((mem_room + 8.0) / (cell_w + 8.0)).floor().max(1.0) as usize);
         let mut cells = vec![(0.0, 0.0, 0.0, 0.0); n];
         let mut spaces = Vec::new();
@@ -204,6 +224,9 @@ impl Layout {
             row_h,
             lane_w,
             reg_w,
+            reg_cols,
+            reg_rows,
+            top,
             gate_x,
             lanes_bottom,
             mem_x,
@@ -223,7 +246,7 @@ impl Layout {
     fn lane_y(&self, t: usize) -> f64 {
         let block = (t / self.per_column) / self.columns_per_row;
         let block_h = self.per_column as f64 * self.row_h + BLOCK_GAP;
-        TOP + block as f64 * block_h + (t % self.per_column) as f64 * self.row_h
+        self.top + block as f64 * block_h + (t % self.per_column) as f64 * self.row_h
     }
 
     /// Where a value token meets a thread: the right end of its lane.
@@ -231,18 +254,33 @@ impl Layout {
         (self.lane_x(t) + self.lane_w - self.reg_w / 2.0, self.lane_y(t) + self.row_h / 2.0)
     }
 
+    /// The height of one row of a lane's registers.
+    fn reg_h(&self) -> f64 {
+        self.row_h / self.reg_rows as f64
+    }
+
+    /// Where register `r`'s box starts, from the left of its lane and the top of its lane.
+    fn register_box(&self, r: usize) -> (f64, f64) {
+        let (col, row) = (r % self.reg_cols.max(1), r / self.reg_cols.max(1));
+        (self.lane_w - (self.reg_cols - col) as f64 * self.reg_w, row as f64 * self.reg_h())
+    }
+
+    /// The width of a lane left of its registers: the thread's name and its next instruction.
+    fn left_of_registers(&self) -> f64 {
+        self.lane_w - self.reg_cols as f64 * self.reg_w
+    }
+
     /// Where lane `t`'s register `r` is written: the middle of its text's baseline.
-    fn register_text(&self, t: usize, r: usize, registers: usize) -> (f64, f64) {
-        let first = self.lane_x(t) + self.lane_w - registers as f64 * self.reg_w;
-        let y = self.lane_y(t) + self.row_h / 2.0 + if self.compact { 4.0 } else { 4.5 };
-        (first + (r as f64 + 0.5) * self.reg_w, y)
+    fn register_text(&self, t: usize, r: usize) -> (f64, f64) {
+        let (x, y) = self.register_box(r);
+        let baseline = self.reg_h() / 2.0 + if self.compact { 4.0 } else { 4.5 };
+        (self.lane_x(t) + x + 0.5 * self.reg_w, self.lane_y(t) + y + baseline)
     }
 
     /// Characters a lane's mark (stale, or the span it stands in) holds: it covers the lane
     /// between the thread's name and its registers, in 11 px bold.
-    fn badge_chars(&self, program: &Program) -> usize {
-        let regs = program.register_names.len() as f64;
-        ((self.lane_w - regs * self.reg_w - 40.0) / SMALL_CHAR_W).max(5.0) as usize
+    fn badge_chars(&self) -> usize {
+        ((self.left_of_registers() - 40.0) / SMALL_CHAR_W).max(5.0) as usize
     }
 
     fn cell_centre(&self, a: usize) -> (f64, f64) {
@@ -480,7 +518,7 @@ pub fn Scene(
     let lanes_now = move || {
         let l = layout.get();
         let (c, pick) = (cursor.get(), can_pick.get());
-        machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, l.shown, step, t, c, pick, l.badge_chars(m.program())))))
+        machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, l.shown, step, t, c, pick, l.badge_chars()))))
     };
     let write_cells = move || {
         machine.with(|m| {
@@ -536,13 +574,15 @@ pub fn Scene(
     let registers_header = move || {
         let l = layout.get();
         program.with(|p| {
-            let regs = &p.register_names;
-            let first = l.lane_w - regs.len() as f64 * l.reg_w;
-            regs.iter()
+            // A line of names for each row of registers, in the rows' order.
+            p.register_names
+                .iter()
                 .enumerate()
                 .map(|(r, name)| {
-                    let x = first + r as f64 * l.reg_w + l.reg_w / 2.0;
-                    view! { <text class="header" x=Num(x) y=Num(TOP - 8.0) text-anchor="middle">{*name}</text> }
+                    let (x, _) = l.register_box(r);
+                    let row = r / l.reg_cols.max(1);
+                    let y = l.top - 8.0 - (l.reg_rows - 1 - row) as f64 * HEADER_LINE;
+                    view! { <text class="header" x=Num(x + l.reg_w / 2.0) y=Num(y) text-anchor="middle">{*name}</text> }
                 })
                 .collect_view()
         })
@@ -574,14 +614,14 @@ pub fn Scene(
     let gate = move || {
         let l = layout.get();
         let x = l.gate_x?;
-        let height = l.lanes_bottom - TOP;
+        let height = l.lanes_bottom - l.top;
         let fill = move || gate_state.with(|&(waiting, of, _)| height * waiting as f64 / of as f64);
         let released = move || gate_state.with(|s| s.2);
         Some(view! {
             <g class="gate" class:open=released data-testid="scene-gate" data-arrived=move || gate_state.with(|s| s.0) data-of=move || gate_state.with(|s| s.1)>
-                <rect class="gate-frame" x=Num(x) y=Num(TOP) width=Num(GATE_W) height=Num(height) rx="3" />
-                <rect class="gate-fill" x=Num(x) y=move || Num(TOP + height - fill()) width=Num(GATE_W) height=move || Num(fill()) rx="3" />
-                <text class="gate-count" x=Num(x) y=Num(TOP - 8.0)>{move || gate_state.with(|&(waiting, of, released)| if released { "open".to_owned() } else { format!("{waiting} of {of}") })}</text>
+                <rect class="gate-frame" x=Num(x) y=Num(l.top) width=Num(GATE_W) height=Num(height) rx="3" />
+                <rect class="gate-fill" x=Num(x) y=move || Num(l.top + height - fill()) width=Num(GATE_W) height=move || Num(fill()) rx="3" />
+                <text class="gate-count" x=Num(x) y=Num(l.top - 8.0)>{move || gate_state.with(|&(waiting, of, released)| if released { "open".to_owned() } else { format!("{waiting} of {of}") })}</text>
                 <text class="mark stuck" x=Num(x) y=Num(l.lanes_bottom + 13.0) data-testid="scene-gate-stuck"
                     display=move || (!stuck.get()).then_some("none")>"stuck"</text>
             </g>
@@ -745,7 +785,7 @@ fn painted_registers(layout: &Layout, lanes: &[LaneState]) -> Vec<Painted> {
         .enumerate()
         .flat_map(move |(t, lane)| {
             let faded = lane.status == Some(ThreadStatus::Done) && !all_done;
-            (0..lane.regs.len()).map(move |r| Painted { at: layout.register_text(t, r, lane.regs.len()), text: lane.register(r), faded })
+            (0..lane.regs.len()).map(move |r| Painted { at: layout.register_text(t, r), text: lane.register(r), faded })
         })
         .collect()
 }
@@ -939,8 +979,9 @@ fn scene_lane(
     let regs = program.register_names.len();
     let x0 = layout.lane_x(t);
     let (lane_w, reg_w, compact) = (layout.lane_w, layout.reg_w, layout.compact);
-    let first_reg = x0 + lane_w - regs as f64 * reg_w;
-    let room = ((lane_w - regs as f64 * reg_w - 44.0) / CHAR_W).max(0.0) as usize;
+    let reg_h = layout.reg_h();
+    let left = layout.left_of_registers();
+    let room = ((left - 44.0) / CHAR_W).max(0.0) as usize;
     let text_y = y + h / 2.0 + if compact { 4.0 } else { 4.5 };
     // The stale mark starts right of the thread's name: `t7` or `t12`.
     let badge_x = if t >= 10 { 32.0 } else { 24.0 };
@@ -959,19 +1000,21 @@ fn scene_lane(
     let registers = (0..regs)
         .map(|r| {
             let name = program.register_names[r];
-            let x = first_reg + r as f64 * reg_w;
+            let (dx, dy) = layout.register_box(r);
+            let (x, y) = (x0 + dx, y + dy);
+            let reg_text_y = y + reg_h / 2.0 + if compact { 4.0 } else { 4.5 };
             let test_id = format!("lane-{t}-{name}");
             match (handle.registers.get(r), handle.register_boxes.get(r)) {
                 (Some(&text), _) => view! {
                     <g class="reg">
-                        <rect x=Num(x + 2.0) y=Num(y + 2.0) width=Num(reg_w - 4.0) height=Num(h - 4.0) rx="3" />
-                        <text node_ref=text x=Num(x + reg_w / 2.0) y=Num(text_y) text-anchor="middle" data-testid=test_id>{state.register(r)}</text>
+                        <rect x=Num(x + 2.0) y=Num(y + 2.0) width=Num(reg_w - 4.0) height=Num(reg_h - 4.0) rx="3" />
+                        <text node_ref=text x=Num(x + reg_w / 2.0) y=Num(reg_text_y) text-anchor="middle" data-testid=test_id>{state.register(r)}</text>
                     </g>
                 }
                 .into_any(),
                 (_, Some(&boxed)) => view! {
                     <g class="reg">
-                        <rect node_ref=boxed x=Num(x + 2.0) y=Num(y + 2.0) width=Num(reg_w - 4.0) height=Num(h - 4.0) rx="3" data-testid=test_id data-value=state.register(r) />
+                        <rect node_ref=boxed x=Num(x + 2.0) y=Num(y + 2.0) width=Num(reg_w - 4.0) height=Num(reg_h - 4.0) rx="3" data-testid=test_id data-value=state.register(r) />
                     </g>
                 }
                 .into_any(),
@@ -1002,7 +1045,7 @@ fn scene_lane(
             {registers}
             <g class=state.mark.as_ref().map_or("mark", LaneMark::class) node_ref=handle.mark display=state.mark.is_none().then_some("none")
                 data-testid=state.mark.as_ref().map(|m| m.test_id(t))>
-                <rect x=Num(x0 + badge_x) y=Num(y + 3.0) width=Num(lane_w - regs as f64 * reg_w - badge_x - 4.0) height=Num(h - 6.0) rx="3" />
+                <rect x=Num(x0 + badge_x) y=Num(y + 3.0) width=Num(left - badge_x - 4.0) height=Num(h - 6.0) rx="3" />
                 <text node_ref=handle.mark_text x=Num(x0 + badge_x + 6.0) y=Num(y + h / 2.0 + 4.0)>{state.mark.as_ref().map_or("", LaneMark::text).to_owned()}</text>
             </g>
         </g>

@@ -61,20 +61,30 @@ fn the_float_maximum_prefers_plus_zero_and_handles_negatives() {
 
 #[test]
 fn both_zeros_end_at_plus_zero_whatever_the_order() {
-    // Threads 3 and 10 bring −0.0, thread 11 brings +0.0; everything else is below.
-    let n = 12;
+    // Threads 0, 3 and 10 bring −0.0, threads 1 and 11 bring +0.0; everything else is below.
     let input = |t: usize| CasInputs::NonPositive.model_value(t as u32);
-    assert_eq!((input(3), input(10), input(11)), (bits_of(-0.0), bits_of(-0.0), 0));
+    assert_eq!([0, 1, 3, 10, 11].map(input), [bits_of(-0.0), 0, bits_of(-0.0), bits_of(-0.0), 0]);
     let mut schedules = vec![Schedule::Lockstep, Schedule::RoundRobin, Schedule::Serial];
     schedules.extend((0..200).map(|i| Schedule::Random { seed: splitmix64(i) }));
-    for schedule in schedules {
-        let end = Session::new(CasInputs::NonPositive.machine(n), schedule).run_to_end().clone();
-        assert_eq!(end.memory[BEST], 0, "{schedule:?}: +0.0, not −0.0");
+    for n in [2, 4, 8, 12] {
+        for &schedule in &schedules {
+            let end = Session::new(CasInputs::NonPositive.machine(n), schedule).run_to_end().clone();
+            assert_eq!(end.memory[BEST], 0, "{n} threads, {schedule:?}: +0.0, not −0.0");
+            assert_eq!(end.program().cell_text(BEST, end.memory[BEST]), "0.0");
+        }
     }
-    // With four threads the largest input is thread 3's −0.0, and the model says so.
-    let end = Session::new(CasInputs::NonPositive.machine(4), Schedule::RoundRobin).run_to_end().clone();
-    assert_eq!(end.program().cell_text(BEST, end.memory[BEST]), "-0.0");
     assert_eq!(MODEL_START, bits_of(f32::NEG_INFINITY));
+}
+
+#[test]
+fn every_thread_count_has_both_zeros_among_its_inputs() {
+    use crate::site::settings::LessonVariant;
+    assert!(MODEL_THREADS.contains(&CasInputs::DEFAULT_THREADS));
+    for n in MODEL_THREADS {
+        let m = CasInputs::NonPositive.machine(n);
+        let inputs = &m.memory[INPUT..INPUT + n];
+        assert!(inputs.contains(&bits_of(-0.0)) && inputs.contains(&0), "{n} threads: {inputs:?}");
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! butterfly ends with the subgroup's sum in every lane; with no barrier lockstep reads every
 //! neighbour fresh and a serial schedule does not.
 
-use crate::lessons::subgroups::{model_values, SubgroupModel, SubgroupStep, INPUT, KEEP, MODEL_THREADS, SIZES};
+use crate::lessons::subgroups::{model_values, SubgroupModel, SubgroupStep, INPUT, KEEP, MASK, MODEL_THREADS, SIZES};
 use crate::model::{splitmix64, Effect, Machine, Schedule, Session, SubgroupOp};
 
 fn schedules() -> Vec<Schedule> {
@@ -113,13 +113,34 @@ fn the_ballot_compacts_with_one_reservation_per_subgroup() {
 }
 
 #[test]
-fn the_ballot_mask_has_one_bit_per_keeping_lane_and_reads_as_bits() {
+fn the_ballot_mask_has_one_bit_per_keeping_lane_and_reads_lane_0_first() {
     let m = Session::new(SubgroupModel { step: SubgroupStep::Ballot, size: 4 }.machine(8), Schedule::Lockstep).run_to_end().clone();
-    // 3 1 4 1 → lane 2 alone; 5 9 2 6 → lanes 0, 1, 3.
-    assert_eq!(m.threads[0].regs[crate::lessons::subgroups::MASK], 0b0100);
-    assert_eq!(m.threads[4].regs[crate::lessons::subgroups::MASK], 0b1011);
-    assert_eq!(m.program().register_text(crate::lessons::subgroups::MASK, 0b1011), "1011");
-    assert_eq!(m.program().register_text(crate::lessons::subgroups::MASK, 0b0100), "0100");
+    // 3 1 4 1 → lane 2 alone; 5 9 2 6 → lanes 0, 1, 3: the GPU's integers, lane 0 the lowest bit.
+    assert_eq!(m.threads[0].regs[MASK], 0b0100);
+    assert_eq!(m.threads[4].regs[MASK], 0b1011);
+    // Written a digit per lane, lane 0 first.
+    assert_eq!(m.program().register_text(MASK, 0b0100), "0010");
+    assert_eq!(m.program().register_text(MASK, 0b1011), "1101");
+}
+
+#[test]
+fn the_narration_writes_each_ballots_mask_as_its_registers_do() {
+    for size in SIZES {
+        for n in MODEL_THREADS {
+            let mut s = Session::new(SubgroupModel { step: SubgroupStep::Ballot, size }.machine(n), Schedule::Serial);
+            let m = s.run_to_end().clone();
+            let mut ballots = 0;
+            for e in s.ticks().iter().flatten() {
+                if let Effect::SubgroupDone { op: SubgroupOp::Ballot { .. }, subgroup, .. } = e.effect {
+                    ballots += 1;
+                    let want = m.program().register_text(MASK, m.threads[subgroup * size].regs[MASK]);
+                    let said = m.narrate(e);
+                    assert!(said.ends_with(&format!("the mask is {want} (lane 0 first)")), "size {size}, {n}: {said:?}, register {want}");
+                }
+            }
+            assert_eq!(ballots, n.div_ceil(size), "size {size}, {n}: one ballot per subgroup");
+        }
+    }
 }
 
 #[test]
