@@ -1,7 +1,7 @@
 // The reference the scan lesson's single pass is held against: CUB's inclusive sum of u32s and
 // a device-to-device copy of the same bytes, timed the same way on the same buffers.
 //
-//   nvcc -O3 -std=c++17 -arch=sm_90 bench/cub_scan.cu -o cub_scan && ./cub_scan > data/h200-scan-cub.json
+//   nvcc -O3 -std=c++17 -arch=sm_90 bench/cub_scan.cu -o cub_scan && ./cub_scan > data/h200-scan-cub.txt
 //
 // For each size (2^24 … 2^27 values): every buffer is allocated and written once, and touched by
 // an untimed copy and an untimed scan before anything is timed; then rounds of (copy, scan),
