@@ -16,9 +16,11 @@ test('model: lockstep releases everyone, serial leaves a waiter to give up and r
   assert.equal(await page.text('model-phase'), '1', 'the last to arrive opened the phase');
   assert.equal(await page.text('model-arrived'), '0', 'and reset the count for the next');
   assert.match(await page.text('model-outcome'), /all 4 threads waited/);
-  // A new variant starts over, and the schedule picked then runs it from the start.
+  // A new variant is stepped to where the old one stood (here its end); the schedule picked
+  // then runs it from the start once Reset is pressed.
   await page.getByTestId('variant-latch').click();
   await page.getByTestId('schedule').selectOption('serial');
+  await page.getByTestId('model-reset').click();
   await page.keyboard.press('End');
   assert.ok(Number(await page.text('model-gave_up')) >= 1, await page.text('model-outcome'));
   assert.equal(await page.text('model-left'), '0', 'every thread counted the latch down');

@@ -19,6 +19,8 @@ test('model: the barrier releases all at once; without it serial reads stale; in
   assert.match(await page.text('model-outcome'), /4 of 4 threads read their neighbour's value; 0 read/);
   await page.getByTestId('variant-without').click();
   await page.getByTestId('schedule').selectOption('serial');
+  // The switches keep the step (the end); Reset runs the serial schedule from the start.
+  await page.getByTestId('model-reset').click();
   await page.keyboard.press('End');
   assert.match(await page.text('model-outcome'), /1 of 4 threads read their neighbour's value; 3 read/);
   await page.getByTestId('variant-in-branch').click();

@@ -133,7 +133,7 @@ test('a schedule switched at the end says the steps before it are kept, and Rese
   await page.keyboard.press('End');
   assert.match(await page.getByTestId('model-outcome').textContent(), /4 of 4/);
   await page.getByTestId('schedule').selectOption('round-robin');
-  assert.match(await page.getByTestId('kept-order').textContent(), /Steps 1–12 are from before the schedule changed; round-robin chooses from there/);
+  assert.match(await page.getByTestId('kept-order').textContent(), /Steps 1 to 12 came from the schedule before this one; Reset starts a run of this one/);
   await page.getByTestId('model-reset').click();
   assert.equal(await page.getByTestId('kept-order').count(), 0);
   await page.getByTestId('model-play').click();
@@ -147,7 +147,7 @@ test('picks by hand survive a reset, and the page says so', async () => {
   await page.getByTestId('model-player').waitFor();
   for (const key of ['1', '2', '1', '1', '2', '2']) await page.keyboard.press(key);
   await page.getByTestId('model-reset').click();
-  assert.match(await page.getByTestId('kept-order').textContent(), /Steps 1–6 are kept as picked/);
+  assert.match(await page.getByTestId('kept-order').textContent(), /Steps 1 to 6 are your picks/);
   await page.keyboard.press('End');
   assert.match(await page.getByTestId('model-outcome').textContent(), /1 of 2 increments counted — 1 lost/);
 });

@@ -19,6 +19,8 @@ test('model: both barriers give the product; without one, lockstep hides it and 
   for (const variant of ['without-first', 'without-second']) {
     await page.getByTestId(`variant-${variant}`).click();
     await page.getByTestId('schedule').selectOption('lockstep');
+    // The variant came in at the step the run stood on, its end: Reset runs lockstep from the start.
+    await page.getByTestId('model-reset').click();
     await page.keyboard.press('End');
     assert.equal(await page.text('model-outcome'), 'Finished: all 16 cells of the tile equal the product.', `${variant} in lockstep`);
     // A schedule applies from where the run stands: back to the start, then one thread at a time.

@@ -2,7 +2,8 @@
 //!
 //! A lesson's folder holds its pure part in `mod.rs` (info, variants, model program, allowed
 //! outcomes and checks, and its kernels), its GPU runner (`gpu.rs`), its page (`page.rs`,
-//! browser only), its download (`export.rs`), its measured-data schema (`measured.rs`), the
+//! browser only), its words (`words.html`, made into constants by `build.rs`: see
+//! `docs/words.md`), its download (`export.rs`), its measured-data schema (`measured.rs`), the
 //! runner that measured that data (`report.rs`, native only) and its tests (`tests/`). Its
 //! kernels are under `shaders/<id>/`. Adding a lesson is one folder and one line in the table
 //! below, besides its kernels, its browser test and its page's binary (`src/bin/<id>.rs`, two

@@ -42,26 +42,6 @@ impl Session {
         Session { schedule, states: vec![start], ticks: Vec::new(), cursor: 0, scheduled_from: 0, fault: None, revision: fresh_revision() }
     }
 
-    /// The same start run again under `schedule` to tick `step` (or its end, if sooner).
-    /// Under the manual schedule the ticks this run chose are taken again, as far as the new
-    /// start allows (the reader's picks are kept); under any other, none are: every tick is the
-    /// schedule's own, as a fresh load of the run's link would give.
-    pub fn restarted(&self, start: Machine, step: usize) -> Session {
-        let mut run = Session::new(start, self.schedule);
-        if self.schedule == Schedule::Manual {
-            for tick in self.chosen_ticks() {
-                if run.take_tick(&tick).is_err() {
-                    break;
-                }
-            }
-            // A pick the new start could not take is no fault of the run shown.
-            run.fault = None;
-        }
-        run.run_to_end();
-        run.seek(step);
-        run
-    }
-
     /// Back to the start of a run of the schedule in force: ticks an earlier schedule took are
     /// dropped and the schedule's own run takes their place (a reset after a switch replays
     /// what the menu names, not the old order). The reader's picks under the manual schedule
@@ -70,7 +50,8 @@ impl Session {
         if self.schedule == Schedule::Manual || self.scheduled_from == 0 {
             self.cursor = 0;
         } else {
-            *self = self.restarted(self.start().clone(), 0);
+            *self = Session::new(self.start().clone(), self.schedule);
+            self.run_to_end();
         }
     }
 

@@ -153,8 +153,22 @@ impl<V: LessonVariant> LessonSettings<V> {
         pairs
     }
 
+    /// The run the controls name once the program or the thread count changes under `from`:
+    /// the new machine under `from`'s schedule, at `from`'s step (or the new run's end, if it is
+    /// shorter). Nothing of `from`'s order is kept but the reader's own picks under the manual
+    /// schedule, taken again as far as the new machine allows: what a fresh load of the page's
+    /// link then gives.
+    pub fn after_switch(variant: V, threads: usize, from: &Session) -> Session {
+        let manual = from.schedule() == Schedule::Manual;
+        let ticks = if manual { from.chosen_ticks() } else { Vec::new() };
+        let settings = LessonSettings { variant, threads, schedule: from.schedule(), step: from.cursor(), ticks, gpu: V::GPU_DEFAULT };
+        settings.session().0
+    }
+
     /// The model run these settings describe, at their step, and a message for each part of
-    /// them that could not be followed.
+    /// them that could not be followed. Never inlined: a page opens its link and rebuilds its
+    /// run after a switch ([`Self::after_switch`]) with one copy of it.
+    #[inline(never)]
     pub fn session(&self) -> (Session, Vec<String>) {
         let mut problems = Vec::new();
         let mut session = Session::new(self.variant.machine(self.threads), self.schedule);

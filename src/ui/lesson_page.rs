@@ -35,9 +35,15 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
     problems: Vec<String>,
     /// One paragraph of constant markup: what the page says before its first control.
     lead: &'static str,
-    /// The lesson's longer explanation, folded under the model.
-    #[prop(into)]
-    text: ViewFn,
+    /// The lesson's longer explanation, folded under the model: the `text` section of its
+    /// `words.html`.
+    words: &'static str,
+    /// Fills the placeholders of `words` (`{LIMIT}`: a constant of the page's code).
+    #[prop(optional)]
+    fill: Option<fn(&str) -> String>,
+    /// What the page adds to its folded words (a table, a link), after them.
+    #[prop(optional, into)]
+    text: Option<ViewFn>,
     /// Controls beside "Copy link" (the race lesson's variant toggle); nothing by default.
     #[prop(optional, into)]
     bar: Option<ViewFn>,
@@ -62,6 +68,7 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
     after: Option<ViewFn>,
 ) -> impl IntoView {
     crate::ui::gpu_half::want_when_near(".gpu-panel");
+    let words = crate::site::glossary::gloss(&fill.map_or_else(|| words.to_owned(), |fill| fill(words)));
     view! {
         <article class=format!("lesson {id}")>
             <h1>{title}</h1>
@@ -98,7 +105,8 @@ pub fn LessonPage<V: LessonVariant + Send + Sync>(
             </div>
             <details class="background" data-testid="background">
                 <summary>"More on this lesson: the why, the CUDA side, what the GPU panel runs"</summary>
-                {text.run()}
+                <div class="prose" inner_html=words></div>
+                {text.map(|t| t.run())}
             </details>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />

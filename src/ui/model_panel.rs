@@ -50,8 +50,8 @@ impl<V: LessonVariant + Send + Sync> ModelState<V> {
     /// if it is shorter). Nothing of the old run's order is kept but the reader's own picks
     /// under the manual schedule, so the page shows what a fresh load of its link shows.
     pub fn rebuild(self) {
-        let start = self.variant.get_untracked().machine(self.threads.get_untracked());
-        self.session.update(|s| *s = s.restarted(start, s.cursor()));
+        let (variant, threads) = (self.variant.get_untracked(), self.threads.get_untracked());
+        self.session.update(|s| *s = LessonSettings::after_switch(variant, threads, s));
     }
 
     /// The link settings for where the model stands now (tracked: use inside an effect).
@@ -124,6 +124,12 @@ pub fn ModelView(
     let total = Signal::derive(move || session.with(|s| s.known_ticks()));
     let seek = Callback::new(move |i: usize| {
         session.update(|s| {
+            // Back at the start (Reset, Home, Play from the end, the scrub bar at 0), the run
+            // is the one the schedule menu names: an earlier schedule's order is not replayed.
+            if i == 0 {
+                s.reset_to_schedule();
+                return;
+            }
             let reached = s.seek(i);
             // By hand, a step past the ticks taken moves the lowest-numbered thread that can move:
             // Step is never a dead control, and the lanes stay the way to choose.
@@ -135,7 +141,6 @@ pub fn ModelView(
             }
         })
     });
-    let reset = Callback::new(move |()| session.update(Session::reset_to_schedule));
     let machine = crate::ui::machine_memo(move || session.with(|s| s.current().clone()));
     // The whole run's trace, worked out again only when its known steps change.
     let revision = Memo::new(move |_| session.with(|s| s.revision()));
@@ -189,13 +194,22 @@ pub fn ModelView(
     on_cleanup(move || handle.remove());
 
     view! {
-        <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" speed=speed reset=reset />
+        <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" speed=speed />
         <Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=manual on_step_thread=step_thread />
         <Timeline trace=trace revision=revision threads=threads cursor=cursor seek=seek />
         <Show when=move || manual.get()>
             <p class="hint">"Manual schedule: click the lane of the thread that moves next (or keys 1–8); Step moves the lowest-numbered thread that can."</p>
         </Show>
-        {move || kept_order(session).map(|said| view! { <p class="hint" data-testid="kept-order">{said}</p> })}
+        {move || kept_order(session).map(|(kept, manual)| view! {
+            <p class="hint" data-testid="kept-order">
+                "Steps 1 to " {kept}
+                {if manual {
+                    " are your picks: Step takes them again; another lane replaces them."
+                } else {
+                    " came from the schedule before this one; Reset starts a run of this one."
+                }}
+            </p>
+        })}
         <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
         <p class="outcome" data-testid="model-outcome">{outcome}</p>
         // Built only while open: closed, it would cost every step as much as the scene.
@@ -214,23 +228,15 @@ pub fn ModelView(
     }
 }
 
-/// What the page says when the run on screen holds ticks its schedule did not choose, so a run
-/// is never taken for the one the menu names when it is not.
-fn kept_order(session: RwSignal<Session>) -> Option<String> {
+/// How many steps from the start the run on screen holds that its schedule did not choose, and
+/// whether they are the reader's picks (the manual schedule), when the page should say so: a
+/// run is never taken for the one the menu names when it is not.
+fn kept_order(session: RwSignal<Session>) -> Option<(usize, bool)> {
     session.with(|s| {
         let kept = s.chosen_until();
         let manual = s.schedule() == Schedule::Manual;
         // By hand, every tick is a pick: worth a word only while some lie ahead to be taken again.
-        if kept == 0 || (manual && s.cursor() >= s.known_ticks()) {
-            return None;
-        }
-        let steps = if kept == 1 { "Step 1 is".to_owned() } else { format!("Steps 1–{kept} are") };
-        Some(if manual {
-            format!("{steps} kept as picked: Reset and Step take them again, and a click on another lane replaces the rest.")
-        } else {
-            let name = s.schedule().name();
-            format!("{steps} from before the schedule changed; {name} chooses from there. Reset starts a {name} run from the beginning.")
-        })
+        (kept > 0 && !(manual && s.cursor() >= s.known_ticks())).then_some((kept, manual))
     })
 }
 

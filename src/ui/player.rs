@@ -30,19 +30,11 @@ pub fn Player(
     /// Steps per second, when the owner wants to follow it (a scene times its motion by it).
     #[prop(optional)]
     speed: Option<RwSignal<f64>>,
-    /// What Reset does (and Play from the end), when it is more than going to step 0: the
-    /// model's run starts again under the schedule its menu names.
-    #[prop(optional)]
-    reset: Option<Callback<()>>,
 ) -> impl IntoView {
     let step_index_id = step_index_id.map_or_else(|| format!("{name}-step-index"), str::to_owned);
     let playing = RwSignal::new(false);
     let speed = speed.unwrap_or_else(|| RwSignal::new(2.0f64));
     let timer = StoredValue::new_local(None::<Interval>);
-    let rewind = move || match reset {
-        Some(reset) => reset.run(()),
-        None => seek.run(0),
-    };
 
     let stop = move || {
         timer.update_value(|t| {
@@ -59,7 +51,7 @@ pub fn Player(
     };
     let start = move || {
         if cursor.get_untracked() >= total.get_untracked() {
-            rewind();
+            seek.run(0);
         }
         let ms = (1000.0 / speed.get_untracked()) as u32;
         let interval = Interval::new(ms, move || {
@@ -103,7 +95,7 @@ pub fn Player(
                 }
                 "r" | "Home" => {
                     stop();
-                    rewind();
+                    seek.run(0);
                     true
                 }
                 "End" => {
@@ -123,7 +115,7 @@ pub fn Player(
     view! {
         <div class="player" role="group" aria-label=format!("{name} controls") data-testid=format!("{name}-player")>
             <div class="buttons">
-                <button on:click=move |_| { stop(); rewind(); } data-testid=format!("{name}-reset")
+                <button on:click=move |_| { stop(); seek.run(0); } data-testid=format!("{name}-reset")
                     title="Reset (R)" aria-keyshortcuts=keyboard.then_some("r")>"Reset"</button>
                 <button on:click=move |_| { stop(); seek.run(cursor.get_untracked().saturating_sub(1)); }
                     disabled=move || cursor.get() == 0 data-testid=format!("{name}-back")

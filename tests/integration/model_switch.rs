@@ -39,7 +39,7 @@ fn no_two_runs_share_a_revision() {
     let mut atomic = Session::new(Variant::Atomic.machine(4), Schedule::Serial);
     atomic.run_to_end();
     assert_ne!(racy.revision(), atomic.revision());
-    let restarted = racy.restarted(Variant::Atomic.machine(4), racy.known_ticks());
+    let restarted = RaceSettings::after_switch(Variant::Atomic, 4, &racy);
     assert_ne!(restarted.revision(), racy.revision());
     assert_ne!(restarted.revision(), atomic.revision());
 }
@@ -51,7 +51,7 @@ fn a_variant_switched_at_a_step_is_the_new_variants_run_at_that_step() {
         racy.run_to_end();
         for step in 0..=racy.known_ticks() {
             racy.seek(step);
-            let switched = racy.restarted(Variant::Atomic.machine(4), step);
+            let switched = RaceSettings::after_switch(Variant::Atomic, 4, &racy);
             let mut fresh = Session::new(Variant::Atomic.machine(4), schedule);
             fresh.run_to_end();
             fresh.seek(step);
@@ -97,12 +97,12 @@ fn the_readers_picks_survive_a_reset_and_a_variant_switch() {
     assert_eq!(s.cursor(), 0);
     assert_eq!(s.chosen_ticks(), picks, "a reset by hand keeps the picks to step through again");
     s.seek(3);
-    let switched = s.restarted(Variant::Atomic.machine(3), 3);
+    let switched = RaceSettings::after_switch(Variant::Atomic, 3, &s);
     assert_eq!(switched.cursor(), 3);
     assert_eq!(switched.chosen_ticks(), picks, "the picks are taken again by the new variant");
     assert_same_run(&switched, &reload(Variant::Atomic, &switched), "manual, switched");
     // Fewer threads: the picks stop at the first that names a thread the new start lacks.
-    let fewer = s.restarted(Variant::Racy.machine(2), 3);
+    let fewer = RaceSettings::after_switch(Variant::Racy, 2, &s);
     assert!(fewer.chosen_ticks().is_empty(), "thread 2's pick cannot be taken by two threads");
     assert!(fewer.fault().is_none());
 }

@@ -7,6 +7,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_append.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -110,7 +116,7 @@ impl Append {
 
 impl crate::site::settings::LessonVariant for Append {
     fn try_this(self) -> &'static str {
-        "Step with round-robin, then with random: the count is always the number of values kept, but which value lands in which slot follows the order the threads took their tickets."
+        words::TRY
     }
 
     const NAMES: &'static [&'static str] = &[];

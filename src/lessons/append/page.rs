@@ -14,15 +14,15 @@ use crate::ui::gpu_half::{gpu_half, GpuPart, Part};
 use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn AppendLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Append>("append");
     view! {
-        <LessonPage id="append" title="Appending in parallel" model=model problems=problems lead=APPEND_LEAD
-            text=|| view! { <LessonText /> }
+        <LessonPage id="append" title="Appending in parallel" model=model problems=problems lead=words::LEAD words=words::TEXT
             start="Start: count is 0; each thread is about to read its own input." outcome=model_outcome
-            kernel=Signal::derive(Append::kernel) cuda=cuda()
+            kernel=Signal::derive(Append::kernel) cuda=cuda() fill=fill_limit
             gpu=gpu_half!(Part::Panel, sizes) />
     }
 }
@@ -44,16 +44,9 @@ fn model_outcome(m: &Machine) -> String {
     format!("Finished: {count} of {n} values were below {LIMIT} and were appended, in this order: [{}].", values.join(", "))
 }
 
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const APPEND_LEAD: &str = "<p>A common job: keep the items that pass a test and pack them, without gaps, into an output array. One invocation per input decides on its own item. The ones that keep theirs need somewhere to put it, and no two may pick the same place.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const APPEND_TEXT: &str = "<p>Each keeper calls <code>atomicAdd(&amp;count, 1)</code>. The value it gets back is a slot nobody else will get, so it writes its item there. When every invocation is done, <code>count</code> is exactly the number kept and slots 0 to <code>count - 1</code> hold exactly the kept items.</p>\n\
-<p>What nothing fixes is the order. The slots go out in the order the GPU served the <code>atomicAdd</code> calls, so the same input can come out shuffled differently from one run to the next. Code that appends this way must not depend on the order — or must sort afterwards. Here a value is kept when it is below {LIMIT}.</p>";
-
-#[component]
-fn LessonText() -> impl IntoView {
-    view! { <div class="prose" inner_html=crate::site::glossary::gloss(&APPEND_TEXT.replace("{LIMIT}", &LIMIT.to_string()))></div> }
+/// The folded words with the kernel's limit where they name it.
+fn fill_limit(words: &str) -> String {
+    words.replace("{LIMIT}", &LIMIT.to_string())
 }
 
 /// The same kernel in CUDA.

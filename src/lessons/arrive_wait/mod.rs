@@ -11,6 +11,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_arrive_wait.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -192,9 +198,9 @@ impl ArriveWait {
 impl crate::site::settings::LessonVariant for ArriveWait {
     fn try_this(self) -> &'static str {
         match self {
-            ArriveWait::Split => "Play lockstep: the last to arrive opens the phase while the rest already wait. Then pick serial: thread 0 waits alone for threads that never get to run, gives up, and reads 0 from its neighbour.",
-            ArriveWait::Latch => "The same with a count down from every thread that is never reset: once it reaches 0 the latch is spent. Pick serial to see a waiter give up.",
-            ArriveWait::WorkgroupBarrier => "Work first, then the barrier: nobody leaves it before everyone has arrived, in any schedule, and every neighbour's value is there after it.",
+            ArriveWait::Split => words::TRY_SPLIT,
+            ArriveWait::Latch => words::TRY_LATCH,
+            ArriveWait::WorkgroupBarrier => words::TRY_WORKGROUP_BARRIER,
         }
     }
 

@@ -17,14 +17,14 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::model_panel::VariantToggle;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn ArriveWaitLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<ArriveWait>("arrive-wait");
     let variant = model.variant;
     view! {
-        <LessonPage id="arrive-wait" title="Arrive, then wait: split barriers and latches" model=model problems=problems lead=LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TEXT)></div> }
+        <LessonPage id="arrive-wait" title="Arrive, then wait: split barriers and latches" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (ArriveWait::Split, "Split barrier: arrive, work, wait"),
                 (ArriveWait::Latch, "Latch: count down, work, wait"),
@@ -54,15 +54,6 @@ fn model_outcome(m: &Machine) -> String {
         format!("Finished: {gave_up} thread(s) gave up waiting; {stale} read a neighbour's cell before it was written (0).")
     }
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const LEAD: &str = "<p>A barrier is two things at once: <em>arrive</em> (I am done with my part) and <em>wait</em> (until everyone is). CUDA's <code>cuda::barrier</code> splits them, so a thread can do work that needs nobody else in between; <code>cuda::latch</code> is the same, used once. WGSL has only <code>workgroupBarrier()</code>, both at once. Step the split barrier built here from atomics, then run it on your GPU, where every wait gives up after 20,000 tries and is counted.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const TEXT: &str = "<p><strong>Tokens and phases.</strong> On arriving, a thread reads the barrier's phase (its token) and takes a ticket from the arrival count. The last to arrive resets the count, so the barrier can be used again, and moves the phase on. Waiting is watching the phase until it differs from the token. A latch starts at the number of threads expected, each counts it down, and it is never reset: once it reaches zero it stays open, spent. Both are set up before use by one thread, with a real barrier after it, in CUDA and in the kernels here alike.</p>\n\
-<p><strong>Why WGSL has no such thing.</strong> A hand-built wait needs two promises WGSL does not make. <em>Progress</em>: nothing says a waiting invocation's neighbours will get to run while it spins, so a GPU (or a CPU running the kernel) may run one invocation to its end before the next starts, as the model's serial schedule does; then every wait runs out of tries. <em>Order</em>: WGSL's atomics are relaxed, so seeing the phase move on does not make the neighbour's write to its cell visible. <code>workgroupBarrier()</code> makes both promises within a workgroup: nobody leaves it early, and every write to workgroup memory before it is seen after it.</p>\n\
-<p><strong>What to do in WGSL.</strong> Do the independent work before <code>workgroupBarrier()</code> rather than between an arrive and a wait. Across workgroups there is no barrier at all: end the dispatch, and start another.</p>\n\
-<p><strong>What is guaranteed on the GPU.</strong> Every invocation was released or gave up; each workgroup's arrival tickets are 1 to its size, each once; the split barrier's phase opened once per workgroup. Give-ups and stale reads are what your GPU did, promised to be zero only with <code>workgroupBarrier()</code>.</p>";
 
 /// CUDA's split barrier and latch, as the reference articles write them.
 const CUDA: &str = "#include <cuda/barrier>\n#include <cuda/latch>\n\n__global__ void split(float *data) {\n    __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n    if (threadIdx.x == 0) init(&bar, blockDim.x);\n    __syncthreads();\n\n    data[threadIdx.x] = produce();\n    auto token = bar.arrive();     // I am done with my part\n    independent_work();            // needs nobody else\n    bar.wait(std::move(token));    // until everyone has arrived\n    consume(data[(threadIdx.x + 1) % blockDim.x]);\n}\n\n__global__ void once() {\n    __shared__ cuda::latch<cuda::thread_scope_block> done;\n    if (threadIdx.x == 0) init(&done, blockDim.x);\n    __syncthreads();\n\n    do_work();\n    done.count_down();             // never blocks\n    done.wait();                   // until the count reaches 0; spent after\n}";

@@ -6,6 +6,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_atomic_counter.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -114,7 +120,7 @@ impl Tickets {
 
 impl crate::site::settings::LessonVariant for Tickets {
     fn try_this(self) -> &'static str {
-        "Pick random and try a few seeds: which thread gets which ticket changes with the order, but the tickets are always 0, 1, 2 … each exactly once."
+        words::TRY
     }
 
     const NAMES: &'static [&'static str] = &[];

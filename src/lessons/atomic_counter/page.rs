@@ -15,13 +15,13 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::ticket_grid::TicketGrid;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn TicketsLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Tickets>("atomic-counter");
     view! {
-        <LessonPage id="atomic-counter" title="Taking a ticket" model=model problems=problems lead=TICKETS_LEAD
-            text=|| view! { <LessonText /> }
+        <LessonPage id="atomic-counter" title="Taking a ticket" model=model problems=problems lead=words::LEAD words=words::TEXT
             start="Start: next is 0 and no thread holds a ticket yet." outcome=model_outcome
             kernel=Signal::derive(Tickets::kernel) cuda=CUDA.to_owned()
             gpu=gpu_half!(Part::Panel, sizes) />
@@ -48,17 +48,6 @@ fn model_outcome(m: &Machine) -> String {
     format!("Finished: next is {}, and tickets 0 to {} went to {} — one each, none twice.", m.memory[NEXT], n - 1, order.join(", "))
 }
 
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const TICKETS_LEAD: &str = "<p><code>atomicAdd(&amp;next, 1)</code> does two things at once: it adds one to <code>next</code>, and it hands back the value <code>next</code> had just before. Because the read and the write are one indivisible step, no two callers can see the same old value. Each invocation walks away with a number nobody else has: a <em>ticket</em>.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const TICKETS_TEXT: &str = "<p>That is how parallel code claims things without a lock: a slot in an output array, a row of a work queue, a place in line. The tickets always come out as exactly 0, 1, 2, … up to one less than the number of callers. Which invocation gets which ticket is up to the GPU: the ticket numbers record the order in which it served the calls.</p>\n\
-<p>In the model, each thread takes a ticket and then writes it into its own slot of <code>tickets</code>. Try a random schedule: the tickets land in a different order, and still every number appears once. Then run the kernel and see the order your GPU chose for thousands of invocations.</p>";
-
-#[component]
-fn LessonText() -> impl IntoView {
-    view! { <div class="prose" inner_html=crate::site::glossary::gloss(TICKETS_TEXT)></div> }
-}
 
 /// The same kernel in CUDA, where atomicAdd also returns the old value.
 const CUDA: &str = "__global__ void take_tickets(unsigned *next, unsigned *tickets, unsigned n) {\n    unsigned id = blockIdx.x * blockDim.x + threadIdx.x;\n    if (id >= n) return;\n    unsigned ticket = atomicAdd(next, 1u);  // the old value\n    tickets[id] = ticket;\n}";

@@ -8,6 +8,12 @@ pub mod inc_dec;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_atomic_ops.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -318,7 +324,7 @@ pub fn parse_operands(text: &str, ty: IntType) -> Result<Vec<i64>, String> {
 
 impl crate::site::settings::LessonVariant for AtomicSetup {
     fn try_this(self) -> &'static str {
-        "Pick max on i32 with operands 3,-1,7, then the same on u32: on u32, −1 is the largest value of all, since the same bits read unsigned are 4,294,967,295."
+        words::TRY
     }
 
     const NAMES: &'static [&'static str] = &AtomicOp::NAMES;

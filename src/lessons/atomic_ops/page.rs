@@ -14,13 +14,13 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::ModelState;
 use crate::ui::table::TextTable;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn AtomicOpsLesson() -> impl IntoView {
     let (model, _, problems) = open_lesson::<AtomicSetup>("atomic-ops");
     view! {
-        <LessonPage id="atomic-ops" title="The whole family of atomics" model=model problems=problems lead=ATOMIC_OPS_LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(ATOMIC_OPS_TEXT)></div> }
+        <LessonPage id="atomic-ops" title="The whole family of atomics" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <SetupForm model=model /> }
             start="Start: every thread is about to apply the same atomic to the cell, each with its own operand."
             outcome=model_outcome
@@ -41,15 +41,6 @@ fn model_outcome(m: &Machine) -> String {
     }
     format!("Finished: the cell holds {}. Each thread's old[t] is what its atomic returned: the cell just before its turn.", m.memory[CELL])
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const ATOMIC_OPS_LEAD: &str = "<p>WGSL has eleven atomic built-ins, all on <code>atomic&lt;u32&gt;</code> or <code>atomic&lt;i32&gt;</code> in storage or workgroup memory. <code>atomicLoad</code> and <code>atomicStore</code> read and write. The rest read, change and write back as one indivisible step and return the value they replaced: <code>atomicAdd</code>, <code>atomicSub</code>, <code>atomicMax</code>, <code>atomicMin</code>, <code>atomicAnd</code>, <code>atomicOr</code>, <code>atomicXor</code>, <code>atomicExchange</code>, and <code>atomicCompareExchangeWeak</code>.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const ATOMIC_OPS_TEXT: &str = "<p>Whatever order the GPU serves the invocations in, the result is one they could have given one at a time. That is the whole promise, and it is enough to check a run: the page looks for an order of the invocations that returns exactly what each got back and leaves exactly the final value. With add, sub, max, min, and, or and xor the final value is the same in every order; only the returned values show who went first. The default operands 1, 2, 4, 8… make that readable: the value an invocation gets back from <code>atomicAdd</code> is the sum of the operands of everyone before it. With <code>atomicExchange</code> and <code>atomicStore</code> the last one wins.</p>\n\
-<p>The type matters where the bits are read as numbers: <code>0xFFFFFFFF</code> is the largest <code>u32</code> but <code>-1</code> as an <code>i32</code>, so <code>atomicMax</code> picks differently, and add and sub wrap around at 32 bits on both types. Switching the type keeps every value's bits.</p>\n\
-<p><code>atomicCompareExchangeWeak(&amp;cell, expected, value)</code> writes <code>value</code> only if the cell holds <code>expected</code>, and returns a struct: <code>old_value</code>, what the cell held, and <code>exchanged</code>, whether it wrote. Make every invocation expect the starting value, each with a new value that differs from it, and at most one wins: the first exchange changes the cell, so every later comparison fails (with the default operands exactly one does, unless every try fails spuriously). If some new value equals the starting value, the cell still holds what the others expect, and more than one can win. \"Weak\" means the exchange may also fail when the cell did hold <code>expected</code> (hardware built on load-linked/store-conditional can lose its reservation); it then returns <code>exchanged = false</code> with <code>old_value == expected</code>, and the cell is unchanged. Code must retry in a loop, as the compare-exchange maximum lesson does. The page counts such spurious failures in every run; the model never has them.</p>\n\
-<p><strong>Ops WGSL lacks, built.</strong> CUDA has two more: <code>atomicInc(&amp;cell, limit)</code> stores <code>old + 1</code>, or 0 once <code>old</code> has reached the limit, a counter that wraps around; <code>atomicDec(&amp;cell, limit)</code> stores <code>old - 1</code>, or the limit once <code>old</code> is 0 (or above the limit). A compare-exchange loop builds either: read the cell, work out the new value, and swap it in if the cell still holds what you read, else start again from what you found. Every invocation applies the same step, so whatever the order, the values they get back are the first steps of the cell's walk, each once: 0, 1, … 9, 0, 1 … for an increment from 0 that wraps at 9. The end of the GPU panel runs both and checks exactly that.</p>";
 
 /// CUDA's atomics return the old value the same way; compare-exchange is atomicCAS.
 const CUDA: &str = "__global__ void apply(unsigned *cell, const unsigned *operands, unsigned *olds,\n                      unsigned *swapped, unsigned expected, int op) {\n    unsigned i = threadIdx.x, v = operands[i];\n    switch (op) {\n        case 2: olds[i] = atomicAdd(cell, v); break;\n        case 3: olds[i] = atomicSub(cell, v); break;\n        case 4: olds[i] = atomicMax(cell, v); break;   // int overloads compare signed\n        case 6: olds[i] = atomicAnd(cell, v); break;\n        case 9: olds[i] = atomicExch(cell, v); break;\n        case 10: {\n            unsigned old = atomicCAS(cell, expected, v);  // never fails spuriously\n            olds[i] = old;\n            swapped[i] = old == expected;\n        }\n    }\n}";
@@ -285,6 +276,11 @@ fn GpuWrap() -> impl IntoView {
         <h3>"atomicInc and atomicDec, built"</h3>
         <p class="muted">{format!("{INVOCATIONS} invocations apply CUDA's atomicInc(&cell, {LIMIT}), then {INVOCATIONS} its atomicDec, each from a compare-exchange loop on a cell that starts at 0.")}</p>
         <pre class="code-snippet" data-testid="wrap-cuda">{WRAP_CUDA}</pre>
+        <p class="muted">{format!(
+            "The WGSL both runs execute: {} as it is compiled, less its opening comment. Its loop stops after MAX_TRIES failed tries, and an invocation that stops there is counted under “gave up”.",
+            crate::lessons::atomic_ops::kernels::INC_DEC.file_name()
+        )}</p>
+        <pre class="code-snippet" data-testid="wrap-wgsl">{wrap_kernel_source()}</pre>
         <RunForm job=job on_run=run name="wrap" label="Run both on my GPU" />
         {move || job.result.get().map(|(adapter, runs)| {
             let ok = runs.iter().all(|r| r.promise_held(0, LIMIT));
@@ -310,5 +306,17 @@ fn GpuWrap() -> impl IntoView {
     }
 }
 
-/// CUDA's own, and the same steps as the WGSL kernel takes them.
-const WRAP_CUDA: &str = "// CUDA: built in, on unsigned int.\nunsigned old = atomicInc(&cell, 9);   // ((old >= 9) ? 0 : old + 1)\nunsigned back = atomicDec(&cell, 9);  // ((old == 0 || old > 9) ? 9 : old - 1)\n\n// WGSL: the same step in a compare-exchange loop.\nvar old = atomicLoad(&cell);\nloop {\n    let next = select(old + 1u, 0u, old >= limit);\n    let r = atomicCompareExchangeWeak(&cell, old, next);\n    if r.exchanged { break; }\n    old = r.old_value;\n}";
+/// CUDA's own, built in; the WGSL that stands in for it is the kernel's file itself (see
+/// [`wrap_kernel_source`]).
+const WRAP_CUDA: &str = "// CUDA: built in, on unsigned int.\nunsigned old = atomicInc(&cell, 9);   // ((old >= 9) ? 0 : old + 1)\nunsigned back = atomicDec(&cell, 9);  // ((old == 0 || old > 9) ? 9 : old - 1)";
+
+/// The inc/dec kernel's WGSL exactly as the page compiles and runs it, from its first
+/// declaration on: shown from the file itself, so the code on the page cannot drift from the
+/// code run (its bound on tries included). The opening comment says what the text above it does.
+fn wrap_kernel_source() -> &'static str {
+    let mut rest = crate::lessons::atomic_ops::kernels::INC_DEC.source();
+    while rest.starts_with("//") || rest.starts_with('\n') {
+        rest = rest.split_once('\n').map_or("", |(_, after)| after);
+    }
+    rest
+}

@@ -14,6 +14,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_barrier.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -172,9 +178,9 @@ pub fn ticket_machine(program: Arc<Program>, events: &[(u32, usize, bool)], lane
 impl crate::site::settings::LessonVariant for BarrierVariant {
     fn try_this(self) -> &'static str {
         match self.name() {
-            "with" => "Pick serial and step: each thread stops at the gate until the last one arrives, so every read finds its neighbour's value.",
-            "without" => "Pick serial and step: thread 0 runs to its end alone and reads its neighbour's cell before the neighbour wrote it (stale). Lockstep hides the bug.",
-            "in-branch" => "Step to the end: the threads inside the if wait at the gate for threads that never come, and the gate never opens. The browser's compiler refuses this kernel outright.",
+            "with" => words::TRY_WITH,
+            "without" => words::TRY_WITHOUT,
+            "in-branch" => words::TRY_IN_BRANCH,
             _ => "",
         }
     }

@@ -18,14 +18,14 @@ use crate::ui::model_panel::VariantToggle;
 use crate::ui::player::Player;
 use crate::ui::table::TextTable;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn BarrierLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<BarrierVariant>("barrier");
     let variant = model.variant;
     view! {
-        <LessonPage id="barrier" title="Waiting at the barrier" model=model problems=problems lead=BARRIER_LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(BARRIER_TEXT)></div> }
+        <LessonPage id="barrier" title="Waiting at the barrier" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (BarrierVariant::With, "With workgroupBarrier()"),
                 (BarrierVariant::Without, "Without it"),
@@ -56,15 +56,6 @@ fn model_outcome(m: &Machine) -> String {
     let stale = (0..n).filter(|&t| m.memory[out_base(n) + t] == 0).count();
     format!("Finished: {} of {n} threads read their neighbour's value; {stale} read a cell not written yet (0).", n - stale)
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const BARRIER_LEAD: &str = "<p>Threads of one workgroup share fast <em>workgroup memory</em> (CUDA calls it shared memory). A common pattern: each thread writes its own cell, then reads cells that other threads wrote. Between the two sits <code>workgroupBarrier()</code> (<code>__syncthreads()</code> in CUDA): a thread that reaches it waits until every thread of its workgroup has arrived; the last arrival releases them all, and their writes to workgroup memory before the barrier are visible to all of them after it.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const BARRIER_TEXT: &str = "<p>Step the model: the arrival count climbs to the number of threads, then everyone leaves together, and every read finds its neighbour's value. Take the barrier out and a thread can read its neighbour's cell before the neighbour wrote it; workgroup memory starts at zero, so such a stale read usually comes back as 0, though WGSL promises no value at all for a read that races a write. Lanes that happen to run together, in step, all write before any of them reads, so inside such a group the missing barrier may stay hidden; but nothing promises which lanes run together, or that any do. How many a CPU adapter runs together depends on the adapter (for lavapipe, on the host CPU's vector width); NVIDIA GPUs since Volta, the H100 among them, schedule the threads of a warp independently, so not even a warp of 32 may be assumed to run in lockstep. On the H100 below, the kernel without the barrier read no stale value at all, across warps too. The GPU panel counts the stale reads and where they were.</p><div class=\"misconception\" data-misconception=\"error-checking\"><p><strong>A common claim:</strong> “check every CUDA call for errors and synchronization mistakes will show up.”</p><p><strong>What holds:</strong> a missing barrier is no error to any API: the kernel without it compiles, runs and returns, and only its results are wrong. CUDA's error checks report failed launches and memory faults, not races (finding those takes a race checker such as Compute Sanitizer's racecheck); the browser reports nothing either, and the GPU panel finds the stale reads only by counting them.</p></div>\n\
-<p>Every thread of the workgroup must reach the same barrier. Put it inside a branch that depends on the thread, like <code>if id &lt; n / 2</code>, and half the threads wait for the other half, who never come: the model gets stuck there.</p><div class=\"misconception\" data-misconception=\"divergent-barrier\"><p><strong>A common claim:</strong> “a barrier in divergent code is undefined behaviour: it may hang, or may seem to work.”</p><p><strong>What holds:</strong> CUDA calls this undefined behaviour and may or may not hang. WGSL rejects it before it runs: the browser's compiler checks that every barrier is in <em>uniform control flow</em>. Pick that variant and run it to see your browser's own message.</p></div>\n\
-<p>A barrier orders one workgroup only. <code>workgroupBarrier()</code> orders the workgroup's accesses to workgroup memory; <code>storageBarrier()</code> does the same for storage buffers, still within the workgroup. Neither waits for other workgroups: inside one dispatch, another workgroup may not have started yet, or may already be done. When every workgroup must finish a phase before any starts the next, end the dispatch: the next one starts after the first has finished, and sees all of its writes. The last part of the GPU panel shows all three on your GPU.</p>\n\
-<p><strong>What a barrier costs.</strong> Time it at the end of the GPU panel: the same rounds of writes and neighbour reads in workgroup memory, once with two barriers a round and once with none. On the H100 one barrier added 14.1 ns to a workgroup of 256 alone, 14.2 ns with 64 workgroups at once, and 20.1 ns with 1,024 workgroups sharing the multiprocessors; a round without the barriers took 55 ns.</p><div class=\"misconception\" data-misconception=\"barrier-cycles\"><p><strong>A common claim:</strong> “a barrier costs 4 to 8 cycles when the threads are already together; its only real cost is the waiting.”</p><p><strong>What the measurement says:</strong> near 2 GHz, 4 to 8 cycles would be 2 to 4 ns. On the H100 a barrier added 14.1 ns to every round, threads together or not: the instruction may be cheap, but every warp of the workgroup has to arrive, and the writes before it have to land in workgroup memory before anyone reads. A reduction or a scan pays that once a level, log₂ n times a workgroup. Time your own GPU's below.</p></div>";
 
 /// The same exchange in CUDA (seed: the divergent __syncthreads example).
 const CUDA: &str = "__global__ void neighbours(unsigned *got) {\n    __shared__ unsigned cells[1024];\n    unsigned lane = threadIdx.x, id = blockIdx.x * blockDim.x + lane;\n    cells[lane] = id + 1;\n    __syncthreads();           // every thread of the block, or undefined behaviour\n    got[id] = cells[(lane + 1) % blockDim.x];\n}\n\n// Undefined: only half the block reaches the barrier.\n//   if (lane < blockDim.x / 2) { __syncthreads(); }";

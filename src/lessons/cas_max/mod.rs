@@ -10,6 +10,12 @@ pub mod sum;
 pub mod sum_report;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_cas_max.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -74,7 +80,8 @@ pub enum CasInputs {
     /// Values from −625 to 625 in steps of 1/16, both signs.
     Mixed,
     /// Only values ≤ 0, with −0.0 and +0.0 among them: the maximum is +0.0, which an
-    /// integer comparison of the bits would get wrong (negative floats' bits are huge).
+    /// integer comparison of the bits would get wrong (negative floats' bits are huge). Inputs
+    /// 0 and 1 are −0.0 and +0.0, so that the model has both at every thread count.
     NonPositive,
     /// The mixed inputs with a NaN every fifth: the loop leaves it out, by its bits.
     WithNan,
@@ -91,8 +98,10 @@ impl CasInputs {
         match self {
             CasInputs::Mixed if r >> 63 == 1 => -magnitude,
             CasInputs::Mixed => magnitude,
-            CasInputs::NonPositive if i % 7 == 3 => -0.0,
-            CasInputs::NonPositive if i % 29 == 11 => 0.0,
+            // −0.0 before +0.0: one at a time, the −0.0 is in best first, and only the float
+            // comparison's rule that +0.0 is above −0.0 lets the later +0.0 replace it.
+            CasInputs::NonPositive if i == 0 || i % 7 == 3 => -0.0,
+            CasInputs::NonPositive if i == 1 || i % 29 == 11 => 0.0,
             CasInputs::NonPositive => -magnitude - 1.0,
             CasInputs::WithNan if i % 5 == 2 => f32::NAN,
             CasInputs::WithNan => CasInputs::Mixed.value(i),
@@ -162,10 +171,10 @@ impl CasInputs {
 impl crate::site::settings::LessonVariant for CasInputs {
     fn try_this(self) -> &'static str {
         match self.name() {
-            "mixed" => "Pick round-robin and step: a thread whose compare-exchange finds best already changed tries again with the value it found. Whatever the order, best ends at the largest input.",
-            "non-positive" => "Give it 12 threads and step to the end: thread 3 brings −0.0 and thread 11 brings 0.0, equal as floats but not as bits. best ends at 0.0 whatever the order, because above() ranks +0.0 over −0.0; a plain > would keep whichever came first.",
-            "with-nan" => "Thread 2 brings NaN. Step it: is_nan() reads its bits and it leaves at once, retries 0. The others race as before, and best ends at the largest of the numbers, whatever the order.",
-            "float-sum" => "Pick serial: t0 adds 16777216.0 first, and each 1.0 after it rounds away: the total stays 16777216.0. Now pick a random schedule and step until t0 comes last: ones added first count, and the total ends higher. Same inputs, same additions, another order.",
+            "mixed" => words::TRY_MIXED,
+            "non-positive" => words::TRY_NON_POSITIVE,
+            "with-nan" => words::TRY_WITH_NAN,
+            "float-sum" => words::TRY_FLOAT_SUM,
             _ => "",
         }
     }

@@ -18,14 +18,14 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::MeasuredTable;
 use crate::ui::model_panel::VariantToggle;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn CasMaxLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<CasInputs>("cas-max");
     let inputs = model.variant;
     view! {
-        <LessonPage id="cas-max" title="A float maximum from compare-exchange" model=model problems=problems lead=CAS_MAX_LEAD
-            text=|| view! { <LessonText /> }
+        <LessonPage id="cas-max" title="A float maximum from compare-exchange" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (CasInputs::Mixed, "Inputs of both signs"),
                 (CasInputs::NonPositive, "Inputs ≤ 0, with −0.0 and +0.0"),
@@ -72,19 +72,6 @@ fn model_outcome(m: &Machine) -> String {
     format!("Finished: best is {shown}, the largest input; the threads retried {retries} time(s) in all.")
 }
 
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const CAS_MAX_LEAD: &str = "<p>WGSL's atomics work on <code>u32</code> and <code>i32</code> only: there is no <code>atomicMax</code> for floats. CUDA has the same gap. The way around it is the most general atomic of all, compare-exchange: <code>atomicCompareExchangeWeak(&amp;best, old, new)</code> writes <code>new</code> only if <code>best</code> still holds <code>old</code>, and tells you what it found and whether it swapped.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const CAS_MAX_TEXT: &str = "<p>Keep the float's bits in an <code>atomic&lt;u32&gt;</code>. Read them, and while your value is above the one you read, try to swap yours in. If the swap fails, someone else changed <code>best</code> first: take the value they left and test again. The comparison is done on floats, after <code>bitcast</code>: compared as integers, the bits of negative floats sort above the positive ones, and <code>-0.0</code> and <code>+0.0</code> are different bit patterns of the same number. The kernel says <code>+0.0</code> is above <code>-0.0</code> so the answer is always the same bits.</p>\n\
-<p>\"Weak\" means the swap may also fail for no reason on some hardware; the loop just tries again. Every failed swap is a retry, and the retries are what contention costs: many invocations reading the same <code>best</code> and racing to replace it. Step the model in lockstep to see all but one thread fail, then count the retries on your GPU.</p>\n\
-<p><strong>NaN.</strong> A NaN is above nothing and nothing is above it, so a loop that only compares floats would never swap one in. But WGSL lets a compiler assume no NaN reaches a float operation, and a comparison with one may then give anything. So the kernel finds a NaN by its bits (every exponent bit set and a fraction), with integer operations that mean what they say, and leaves it out, as CUDA's <code>fmaxf</code> does: the maximum of the other inputs. Pick “With a NaN every fifth”: thread 2's NaN leaves at its first test. On the H100 every run with a NaN every fifth, up to 1,048,576 invocations, ended at exactly the largest number.</p>\n\
-<p><strong>A float sum, the same way.</strong> WGSL has no float <code>atomicAdd</code> either; CUDA has one built in. The same loop builds it: read the total, add your value as floats, and swap the sum in if the total still holds what you read; if not, add to what you found and try again. Every addition lands exactly once, but float addition rounds, so the total depends on the order the GPU served them. Pick “A float sum”: input 0 is 16777216.0 (2^24), where neighbouring floats lie 2 apart, and every other input is 1.0. A one added after the large value rounds away; ones added before it count. The GPU panel counts how many ones your GPU served first, and checks that the additions form one chain from 0.0 to the total. On the H100, with 1,024 invocations, ten runs added 256 to 668 of the 1,023 ones first and ended between 16777472.0 and 16777884.0, where the sum without rounding is 16778239; every run formed one chain.</p>";
-
-#[component]
-fn LessonText() -> impl IntoView {
-    view! { <div class="prose" inner_html=crate::site::glossary::gloss(CAS_MAX_TEXT)></div> }
-}
 
 /// CUDA has atomicCAS on 32-bit words and __float_as_int / __int_as_float for the bits.
 const CUDA: &str = "__device__ bool above(float a, float b) {\n    return a > b || (a == b && __float_as_uint(a) == 0u && __float_as_uint(b) == 0x80000000u);\n}\n\n__device__ unsigned atomic_max_float(unsigned *best, float value) {\n    // Read with an atomic, not *best: a plain load racing the atomicCAS of others is a data race.

@@ -4,6 +4,12 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_cuda_map.rs"));
+}
 
 pub const INFO: super::LessonInfo = super::LessonInfo {
     id: "cuda-map",

@@ -3,6 +3,7 @@
 
 use crate::lessons::cuda_map::{INFO, ROWS};
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn CudaMap() -> impl IntoView {
@@ -17,9 +18,7 @@ pub fn CudaMap() -> impl IntoView {
     view! {
         <article class="lesson cuda-map">
             <h1>{INFO.title}</h1>
-            <div class="prose">
-                <p>"CUDA gives a thread many ways to wait and to order memory. WGSL, which must run on every GPU a browser meets, has three: barriers that reach one workgroup, relaxed atomics on 32-bit integers, and the end of a dispatch. Each row says what stands in for a CUDA construct, what is missing, and how to live without it; its link opens a lesson where the WGSL side runs on your GPU."</p>
-            </div>
+            <div class="prose" inner_html=words::LEAD></div>
             <label class="map-filter">
                 "Find a construct "
                 <input type="search" placeholder="fence, barrier, atomic…" data-testid="cuda-map-filter"

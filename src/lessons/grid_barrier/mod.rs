@@ -11,6 +11,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_grid_barrier.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -200,11 +206,9 @@ impl GridSync {
 impl crate::site::settings::LessonVariant for GridSync {
     fn try_this(self) -> &'static str {
         match self {
-            GridSync::Resident => "Play lockstep: every workgroup has a slot, all arrive, and all pass the barrier. Then pick the two-slot GPU.",
-            GridSync::TwoSlots => {
-                "Play lockstep with four workgroups: two take the slots and spin at the barrier for the other two, which wait for a slot that is never given back. Without a bound on the spin, that is a deadlock: no step would ever finish."
-            }
-            GridSync::TwoDispatches => "Play lockstep: two slots again, but nobody waits for anybody while holding one. The end of the first dispatch is the barrier, and every part is read after it.",
+            GridSync::Resident => words::TRY_RESIDENT,
+            GridSync::TwoSlots => words::TRY_TWO_SLOTS,
+            GridSync::TwoDispatches => words::TRY_TWO_DISPATCHES,
         }
     }
 

@@ -16,13 +16,13 @@ use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn GridBarrierLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<GridSync>("grid-barrier");
     view! {
-        <LessonPage id="grid-barrier" title="A grid barrier, and why it deadlocks" model=model problems=problems lead=LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TEXT)></div> }
+        <LessonPage id="grid-barrier" title="A grid barrier, and why it deadlocks" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (GridSync::Resident, "A slot for every workgroup"),
                 (GridSync::TwoSlots, "Two slots"),
@@ -51,17 +51,6 @@ fn model_outcome(m: &Machine) -> String {
         g => format!("Finished: {g} of {n} workgroups gave up spinning. They held the slots the others needed to start: unbounded, the spin would never have ended."),
     }
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const LEAD: &str = "<p>How do you make every workgroup wait for every other? A count of arrivals and a spin looks like a barrier across the grid, and works while every workgroup runs at once. But a GPU holds only so many at a time and starts the rest as slots come free, and a spinning workgroup never frees its slot. Step it with two slots below, then sweep grid sizes on your GPU, every spin bounded, to find where it stops working.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const TEXT: &str = "<p><strong>Why it hangs.</strong> The workgroups that got a slot arrive and spin, waiting for workgroups that have not started. Those wait for a slot, which a spinning workgroup holds until it leaves, and it leaves only once everyone has arrived. Nobody can move: a deadlock. A paper at OOPSLA 2016 (Sorensen and colleagues) found exactly this on every GPU it tried: such barriers worked with small grids and hung with large ones.</p>\n\
-<p><strong>What an H100 did.</strong> With workgroups of 64 the barrier held at 4,224 workgroups, exactly what the card holds at once (132 multiprocessors, 32 workgroups each), and at 4,225 some gave up in every run: the one workgroup without a slot waited for spinners that would never leave.</p>\n\
-<p><strong>What is promised.</strong> Nothing, in WGSL: it says nothing about how many workgroups run at once, nor that a waiting one lets another run. CUDA's cooperative launch promises it for a grid no larger than the GPU holds, and refuses a larger one; WGSL has no such launch. So every spin here gives up after 4,096 loads, and the page counts the workgroups that gave up.</p>\n\
-<p><strong>Forward progress.</strong> What this lesson turns on has a name: forward progress, the promise that a waiting workgroup's wait ends because the workgroup it waits for gets to run. The model the OOPSLA 2016 paper found on the GPUs it tried is occupancy-bound execution: the workgroups a GPU holds at once keep running, and the rest wait for a slot, which a spinning workgroup never gives up. A later paper (OOPSLA 2021, Sorensen and colleagues) found that Apple and ARM GPUs do not give even that. WGSL promises none of it. The scan lesson's single pass waits on other workgroups too, but only on tiles whose workgroups already started, and with a fallback that sums a silent tile itself, so it needs no promise at all.</p>\n\
-<p><strong>The portable answer.</strong> End the dispatch. Everything one dispatch wrote is visible to the next, whatever the grid size and however the GPU schedules it: a barrier across all workgroups that cannot deadlock. The cost is a dispatch's launch, a few microseconds.</p>\n\
-<p><strong>What is guaranteed on the GPU.</strong> Every workgroup passed or gave up. With two dispatches, every workgroup passes and reads a written part. Where the first give-up comes is what your GPU did.</p>";
 
 /// The same barrier in CUDA, as the articles warn against writing it.
 const CUDA: &str = "__device__ unsigned arrived = 0;\n\n__global__ void phases(int *part) {\n    part[blockIdx.x * blockDim.x + threadIdx.x] = work();\n    __syncthreads();\n    if (threadIdx.x == 0) {\n        __threadfence();\n        atomicAdd(&arrived, 1);\n        while (atomicAdd(&arrived, 0) < gridDim.x);   // hangs if the grid is not all resident\n        __threadfence();   // the reader's own fence: the spin's relaxed reads acquire nothing\n    }\n    __syncthreads();\n    use(part[((blockIdx.x + 1) % gridDim.x) * blockDim.x + threadIdx.x]);\n}\n\n// The promised way: cooperative_groups::this_grid().sync(), in a kernel launched with\n// cudaLaunchCooperativeKernel and a grid no larger than the GPU holds at once.";

@@ -9,6 +9,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_histogram.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -156,9 +162,9 @@ impl HistogramVariant {
 impl crate::site::settings::LessonVariant for HistogramVariant {
     fn try_this(self) -> &'static str {
         match self.name() {
-            "plain" => "Step in lockstep: every thread loads its bin before any stores, so each busy bin ends at 1 and the ✕ marks say whose counts were lost.",
-            "atomic" => "Try any schedule: every count survives, since each += is one atomicAdd that no other thread can split.",
-            "private" => "Step through: threads count into their workgroup's own bins first, then after the barrier add each bin once into the shared ones.",
+            "plain" => words::TRY_PLAIN,
+            "atomic" => words::TRY_ATOMIC,
+            "private" => words::TRY_PRIVATE,
             _ => "",
         }
     }

@@ -17,6 +17,7 @@ use crate::ui::measured::MeasuredDetails;
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
 use leptos::prelude::*;
+use super::words;
 
 /// Dispatches per timed pass: enough that coarsened browser timestamps still resolve one.
 const REPEATS: u32 = 20;
@@ -26,8 +27,7 @@ pub fn HistogramLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<HistogramVariant>("histogram");
     let variant = model.variant;
     view! {
-        <LessonPage id="histogram" title="Histograms and contention" model=model problems=problems lead=HISTOGRAM_LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(HISTOGRAM_TEXT)></div> }
+        <LessonPage id="histogram" title="Histograms and contention" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (HistogramVariant::Plain, "Plain +="),
                 (HistogramVariant::Atomic, "atomicAdd on the bins"),
@@ -60,13 +60,6 @@ fn model_outcome(m: &Machine) -> String {
         format!("Finished: the bins hold {got:?} but should hold {want:?}: {lost} count(s) lost.")
     }
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const HISTOGRAM_LEAD: &str = "<p>A histogram counts how many values fall in each bin: every invocation reads a value and adds one to its bin. Written as <code>bins[v] = bins[v] + 1</code>, that is a load, an add and a store, and two invocations counting into one bin at once both load the same count: one increment is lost, exactly as in the lost-update lesson. Step the model in lockstep: every thread loads before any stores, and each busy bin ends at 1.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const HISTOGRAM_TEXT: &str = "<p><code>atomicAdd(&amp;bins[v], 1u)</code> keeps every count. What it costs depends on the GPU.</p><div class=\"misconception\" data-misconception=\"one-address\"><p><strong>A common claim:</strong> “atomics to one address are the antipattern: every add waits in line.”</p><p><strong>What holds:</strong> A common estimate expects <em>contention</em>: adds to one address done one after another, so few bins would mean waiting in line, while a histogram of 1M values over 256 bins averages about 4,000 updates per bin, which hardware pipelines well. The H100 below did otherwise: every value in one bin was its fastest case (27.5 µs for 1M values, against 172 to 443 µs for 2 to 256 bins), and at 16M values 4 to 256 bins all took between 4.0 and 5.5 ms. Adds to one address from the lanes of one warp can be combined into a single add before they reach memory, so one busy bin need not mean one add at a time.</p></div><p>The sweep below shows what your GPU does.</p>\n\
-<p>The third way keeps a private set of bins per workgroup in workgroup memory: the workgroup's invocations count there with atomicAdd, wait at a barrier, then add each bin they touched to the storage buffer with one atomicAdd, one per bin per workgroup instead of one per value. The same estimate puts one workgroup-memory atomic at about 10× faster than one on global memory (20–30 cycles against 200–600). Timing whole kernels does not isolate that ratio: private bins also cut the storage-buffer atomics from one per value to one per bin per workgroup, and add a barrier and a merge. The GPU panel times all three on your GPU, each dispatch repeated 20 times inside one timed pass, and sweeps the number of bins the data hits from 1 to 256.</p><div class=\"misconception\" data-misconception=\"privatization-factor\"><p><strong>A common claim:</strong> “private bins cut contention by the number of blocks.”</p><p><strong>What holds:</strong> what shrinks is the number of adds that reach the shared bins: one per value becomes one per bin each workgroup touched. The factor is the values per workgroup divided by the bins each touches: 256 values spread over 256 bins gain little, 256 values in one bin gain 256 times. The number of workgroups does not enter it.</p></div>";
 
 /// The same three in CUDA (seed: the broken and correct histograms, and the privatized one).
 const CUDA: &str = "__global__ void histogram_broken(const unsigned *data, unsigned *bins, unsigned n) {\n    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) bins[data[i]]++;                 // load, add, store: counts lost\n}\n\n__global__ void histogram_atomic(const unsigned *data, unsigned *bins, unsigned n) {\n    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) atomicAdd(&bins[data[i]], 1);\n}\n\n__global__ void histogram_private(const unsigned *data, unsigned *bins, unsigned n) {\n    __shared__ unsigned local[256];\n    for (unsigned b = threadIdx.x; b < 256; b += blockDim.x) local[b] = 0;\n    __syncthreads();\n    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n        atomicAdd(&local[data[i]], 1);        // shared-memory atomic\n    __syncthreads();\n    for (unsigned b = threadIdx.x; b < 256; b += blockDim.x)\n        if (local[b]) atomicAdd(&bins[b], local[b]);\n}";

@@ -21,6 +21,7 @@ use crate::ui::permalink::{self, CopyLink};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
+use super::words;
 
 const DISPATCH_CHOICES: [u32; 3] = [1, 10, 100];
 
@@ -142,7 +143,7 @@ pub fn LitmusLab() -> impl IntoView {
         <article class="lesson litmus">
             <h1>"The litmus lab"</h1>
             <LinkProblems problems=problems />
-            <div class="prose lead" data-testid="lead" inner_html=crate::site::glossary::gloss(LAB_LEAD)></div>
+            <div class="prose lead" data-testid="lead" inner_html=crate::site::glossary::gloss(words::LEAD)></div>
             <div class="lesson-bar">
                 <span></span>
                 <CopyLink />
@@ -159,7 +160,7 @@ pub fn LitmusLab() -> impl IntoView {
             </div>
             <details class="background" data-testid="background">
                 <summary>"More on litmus tests: what the lab checks, and how it runs them"</summary>
-                <div class="prose" inner_html=crate::site::glossary::gloss(LAB_TEXT)></div>
+                <div class="prose" inner_html=crate::site::glossary::gloss(words::TEXT)></div>
             </details>
             <Panel id="lab-model" title="Step it as sequential consistency">
                 {lab_model.run()}
@@ -971,13 +972,6 @@ fn measured_on_h100(text: RwSignal<String>) -> Option<impl IntoView> {
         </MeasuredDetails>
     })
 }
-
-/// What the lab says before its first control: one paragraph, the rest folded under the test.
-const LAB_LEAD: &str = "<p>A <em>litmus test</em> is a few threads, each a handful of atomic loads and stores to shared locations, and a question: which values can the loads end with? Write one below, or open a classic: <code>mp</code> (message passing), <code>sb</code> (store buffering), <code>lb</code> (load buffering), <code>iriw</code> and the coherence tests <code>corr</code>, <code>coww</code>, <code>corw</code>, <code>cowr</code>.</p>";
-
-/// The lab's explanation: constant markup written here, never text from outside.
-const LAB_TEXT: &str = "<p>The table lists every outcome the registers (and the final value of any location written twice) could end with, and two verdicts for each. <strong>Sequential consistency</strong>: the threads' statements run one at a time in some order, against one memory; the lab tries every order and shows one that reaches the outcome. <strong>WGSL's memory model</strong>: every atomic is relaxed, so beyond each single location, which every invocation sees change in one order, only barriers order memory, and only among the invocations of one workgroup, for the memory class they name. The lab weighs every candidate execution (which write each load reads from, and each location's order of writes) and says which rule a forbidden outcome breaks, or which reads make an allowed weak outcome happen.</p>\n\
-<p>Then run it on your GPU: tens of thousands of instances per dispatch, their workgroups shuffled, partners paired across lanes and workgroups, and each waiting a bounded while for its partners so they overlap. A weak outcome that shows is the memory model at work; a forbidden one that shows is a bug.</p>";
 
 const MODEL_START: &str =
     "Every thread waits for you: click the lane of the thread that moves next (or keys 1–4), or open an interleaving in the table below and step through it.";

@@ -9,6 +9,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_message_passing.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -196,7 +202,7 @@ impl MessagePassingVariant {
 
 impl crate::site::settings::LessonVariant for MessagePassingVariant {
     fn try_this(self) -> &'static str {
-        "Pick manual and try to make the reader see flag 1 with data 0: no order of the steps does it. The weak outcome needs a GPU's memory, which the panel below runs."
+        words::TRY
     }
 
     const NAMES: &'static [&'static str] = &["relaxed", "storage-barrier", "workgroup-barrier", "same-workgroup"];

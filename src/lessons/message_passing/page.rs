@@ -18,6 +18,7 @@ use crate::ui::measured::MeasuredDetails;
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
 use leptos::prelude::*;
+use super::words;
 
 /// Dispatches of the smallest test in the throughput comparison: enough that the per-dispatch
 /// cost, not the one readback, sets its rate.
@@ -31,9 +32,8 @@ pub fn MessagePassingLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<MessagePassingVariant>("message-passing");
     let variant = model.variant;
     view! {
-        <LessonPage id="message-passing" title="Message passing and memory order" model=model problems=problems lead=MESSAGE_PASSING_LEAD
+        <LessonPage id="message-passing" title="Message passing and memory order" model=model problems=problems lead=words::LEAD words=words::TEXT
             text=move || view! {
-                <div class="prose" inner_html=crate::site::glossary::gloss(MESSAGE_PASSING_TEXT)></div>
                 <Interleavings variant=variant />
                 <p>
                     <a data-testid="open-in-lab" href=move || lab_link(variant.get())
@@ -96,15 +96,6 @@ fn Interleavings(variant: RwSignal<MessagePassingVariant>) -> impl IntoView {
         }
     }
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const MESSAGE_PASSING_LEAD: &str = "<p>One invocation writes a result and then raises a flag; another waits for the flag and then reads the result. That hand-over is <em>message passing</em>, and every GPU program that passes data between invocations through memory leans on it. The litmus test keeps four accesses: the writer stores <code>data = 1</code> then <code>flag = 1</code>; the reader loads the flag, then the data. Reading flag 1 with data 0 would mean the flag overtook the data it announces: the <strong>weak</strong> outcome.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const MESSAGE_PASSING_TEXT: &str = "<p>The model takes the threads' steps one at a time, and in any order you choose, weak never happens: to read flag 1 the writer's flag store has run, and its data store ran before that. The table counts every order the model can take; schedule the steps by hand and try to reach flag 1, data 0.</p>\n\
-<p>A GPU need not behave like any one order of steps. In WGSL every atomic is <em>relaxed</em>: indivisible, but silent about when other memory becomes visible. Beyond each single location, whose accesses every invocation sees in one order, WGSL orders memory only with barriers (and <code>workgroupUniformLoad</code>, which contains one), and they order memory among the invocations of <em>one workgroup</em>: <code>workgroupBarrier()</code> for workgroup memory, <code>storageBarrier()</code> for storage buffers. So with writer and reader in different workgroups, WGSL allows the weak outcome in all three variants that put them there, barriers or not. In one workgroup, with <code>storageBarrier()</code> between the writes and between the reads, every data store comes before every data load: the data is always seen, and flag 0 / data 1 and flag 1 / data 1 are the only outcomes allowed.</p>\n\
-<p>CUDA gives the pair what WGSL lacks. The usual CUDA producer–consumer puts <code>__threadfence()</code> between the data and the flag, and again after the reader's spin; or it stores the flag with <code>memory_order_release</code> and loads it with <code>memory_order_acquire</code> on a device-scope <code>cuda::atomic</code>. WGSL has no fence and no memory order: the portable way to hand data to another workgroup is to end the dispatch and read it in the next one, as the barrier lesson's storage-buffer part shows.</p><div class=\"misconception\" data-misconception=\"fence-publishes\"><p><strong>A common claim:</strong> “a fence, a barrier by another name, makes a thread's writes visible.”</p><p><strong>What holds:</strong> a barrier waits for the other threads of its group; a fence waits for no one. It orders the calling thread's own accesses, those before it against those after it, and publishes nothing by itself: another thread sees the data only by reading the flag written after it, with an order of its own.</p></div><div class=\"misconception\" data-misconception=\"one-fence\"><p><strong>A common claim:</strong> “one <code>__threadfence()</code> in the writer is enough.”</p><p><strong>What holds:</strong> the writer's fence keeps its two stores in order; the reader's two loads may still be served in either order, and see the flag with the old data. With a fence on both sides the scoped model forbids that outcome; with the writer's alone it allows it. The litmus lab's fence presets show both.</p></div><div class=\"misconception\" data-misconception=\"acq-rel-fence\"><p><strong>A common claim:</strong> “<code>fence.acq_rel</code> makes earlier writes visible before later reads.”</p><p><strong>What holds:</strong> an acquire-release fence orders earlier reads before later accesses and earlier accesses before later writes, not a write before a later read. In store buffering (each thread writes one location, fences, then reads the other) both threads may still read the old values with <code>fence.acq_rel</code> on both sides; a sequentially consistent fence (<code>fence.sc</code>, which <code>__threadfence()</code> is) forbids it.</p></div>\n\
-<p>The GPU panel runs the test on every invocation at once: each writes one instance and reads another, written in a different workgroup, paired through a shuffled order of workgroups and a permutation of lanes, with each flag stored far from its data. Before its accesses each invocation waits, for at most 256 loads, until the writer it reads from has started, so the two overlap in time. The kernel counts the outcomes itself into four counters, read back at the end. Zero weak outcomes is a valid result: the memory model allows them, it does not promise them.</p>";
 
 /// The usual producer–consumer in CUDA, both ways: fences, and acquire/release.
 const CUDA: &str = "__device__ int data;\n__device__ int flag;\n\n// Fences: order the plain stores and loads around an atomic flag.\n__global__ void producer() {\n    data = 42;\n    __threadfence();                      // data visible device-wide before the flag\n    atomicExch(&flag, 1);\n}\n\n__global__ void consumer(int *result) {\n    while (atomicAdd(&flag, 0) == 0) { }  // spin on the flag\n    __threadfence();                      // no load below moves above the spin\n    *result = data;\n}\n\n// Memory orders: the flag itself carries the ordering.\n__device__ cuda::atomic<int, cuda::thread_scope_device> ready{0};\n\n__global__ void producer_release() {\n    data = 42;\n    ready.store(1, cuda::std::memory_order_release);\n}\n\n__global__ void consumer_acquire(int *result) {\n    while (ready.load(cuda::std::memory_order_acquire) == 0) { }\n    *result = data;\n}";

@@ -10,6 +10,12 @@ pub mod measured;
 pub mod methods;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_producer_consumer.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -194,11 +200,9 @@ impl Handoff {
 impl crate::site::settings::LessonVariant for Handoff {
     fn try_this(self) -> &'static str {
         match self {
-            Handoff::Relaxed | Handoff::StorageBarrier => {
-                "Play serial: thread 0 runs alone, waits for a flag nobody has set yet and gives up. Then play lockstep: every flag is set before anyone looks. No order of steps reads stale data; the stale read needs a GPU's memory, which the panels below run."
-            }
-            Handoff::SameWorkgroup => "Step lockstep to the first barrier: every message is written before anyone passes it, so the data a consumer reads after it is promised.",
-            Handoff::TwoDispatches => "Play serial: the barrier standing for the end of the first dispatch lets no consumer start before every producer has finished, so nobody waits.",
+            Handoff::Relaxed | Handoff::StorageBarrier => words::TRY_RELAXED_OR_STORAGE_BARRIER,
+            Handoff::SameWorkgroup => words::TRY_SAME_WORKGROUP,
+            Handoff::TwoDispatches => words::TRY_TWO_DISPATCHES,
         }
     }
 

@@ -21,14 +21,14 @@ use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::panel::Panel;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn ProducerConsumerLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Handoff>("producer-consumer");
     let handoff = model.variant;
     view! {
-        <LessonPage id="producer-consumer" title="Producer and consumer: data, then a flag" model=model problems=problems lead=LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TEXT)></div> }
+        <LessonPage id="producer-consumer" title="Producer and consumer: data, then a flag" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (Handoff::Relaxed, "Atomics only"),
                 (Handoff::StorageBarrier, "storageBarrier(), across workgroups"),
@@ -63,16 +63,6 @@ fn model_outcome(m: &Machine) -> String {
         g => format!("Finished: {g} of {n} consumer(s) gave up, their producer not yet started; the rest read 42. A consumer cannot make its producer run."),
     }
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const LEAD: &str = "<p>One thread writes data, then sets a flag; another waits for the flag, then reads the data. Without the right order between the two writes, the consumer can see the flag and still read old data. Step the handoff below, run WGSL's four ways of writing it on your GPU, with stale reads and give-ups counted, then play the memory yourself under CUDA's fences and release/acquire.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const TEXT: &str = "<p><strong>What goes wrong.</strong> The data and the flag are two addresses. A GPU may make the flag's write visible to another multiprocessor before the data's, and the consumer may read the data from a stale copy after it saw the flag. In the model every thread shares one memory, so no order of steps does this; the memory panel at the end of the page lets you choose, for each load, which write it reads.</p>\n\
-<p><strong>What CUDA offers.</strong> A tutorial on CUDA memory visibility gives three ways that are safe: <code>__threadfence()</code> on both sides of atomics; <code>cuda::atomic</code> with a release store and an acquire load at device scope; and the PTX instructions <code>st.release.gpu</code> and <code>ld.acquire.gpu</code>, which it calls the lightest, with the order built into the store and the load. The last two are one way written twice: libcu++ compiles a device-scope <code>cuda::atomic</code> release store to that same <code>st.release.gpu</code>, and its acquire load to <code>ld.acquire.gpu</code>; only the <code>__threadfence()</code> way pays for fences of their own. The tutorial also warns of ways that are not safe: no fence, <code>volatile</code> (the compiler keeps the access, the hardware orders nothing) and a scope too narrow (block scope between two blocks).</p><div class=\"misconception\" data-misconception=\"volatile-fence\"><p><strong>A common claim:</strong> “<code>volatile</code>, or an atomic, works as a fence: the accesses around it stay in order.”</p><p><strong>What holds:</strong> <code>volatile</code> makes the compiler keep each access to that one variable; it orders no other access, in the compiler or the hardware. CUDA's atomic functions, <code>atomicAdd</code> and the rest, are relaxed: they are not fences and order no other access either. Order comes from a fence or from a release and an acquire, in both threads.</p></div><div class=\"misconception\" data-misconception=\"plain-flag\"><p><strong>A common claim:</strong> “the consumer can spin on a plain <code>int</code> flag until the producer sets it.”</p><p><strong>What holds:</strong> a plain load that races with a store is a data race, and the compiler may read a plain flag once, before the loop, keep it in a register and spin on that copy forever. Spin on an atomic, bound the spin, and order the data with the flag as above.</p></div>\n\
-<p><strong>What WGSL offers.</strong> None of those. Its atomics are relaxed, it has no fence, and its barriers order memory only within one workgroup, among invocations that all reach them. So across workgroups nothing is promised, with or without <code>storageBarrier()</code>, and nothing promises that a waiting consumer's producer ever runs: every wait here gives up after 4,096 loads and is counted. Within one workgroup the barrier after the data is a promise. Across workgroups the portable answer is to end the dispatch: everything it wrote is visible to the next, and nobody waits.</p>\n\
-<p><strong>What an H100 did.</strong> With atomics only, a million consumers read stale data thousands of times in every run; with <code>storageBarrier()</code> on both sides, none did in ten runs. That is how that GPU compiles the barrier, not a promise: WGSL still allows the stale read there.</p>\n\
-<p><strong>What is guaranteed on the GPU.</strong> Every consumer read the data or gave up, and no stale read outnumbers the reads. Stale reads are promised to be zero in one workgroup with the barrier and between two dispatches; give-ups are promised to be zero only between two dispatches. Everything else is what your GPU did this time.</p>";
 
 /// The handoff in CUDA, the way the tutorial recommends first.
 const CUDA: &str = "__device__ int data;\n__device__ cuda::atomic<int, cuda::thread_scope_device> flag{0};\n\n__global__ void producer() {\n    data = 42;\n    flag.store(1, cuda::std::memory_order_release);\n}\n\n__global__ void consumer(int *result) {\n    while (flag.load(cuda::std::memory_order_acquire) == 0);\n    *result = data;    // 42, promised\n}";

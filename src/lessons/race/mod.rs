@@ -5,6 +5,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_race.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -137,8 +143,8 @@ pub type RaceSettings = crate::site::settings::LessonSettings<Variant>;
 impl crate::site::settings::LessonVariant for Variant {
     fn try_this(self) -> &'static str {
         match self.name() {
-            "racy" => "Pick round-robin with 2 threads and step to the end: the counter ends at 1, not 2. Thread 1 loaded 0 before thread 0 stored, and its store wrote over thread 0's (the ✕ on the cell).",
-            "atomic" => "Try every schedule, and 6 threads: the counter always ends at the thread count. atomicAdd loads, adds and stores in one step that no other thread can split.",
+            "racy" => words::TRY_RACY,
+            "atomic" => words::TRY_ATOMIC,
             _ => "",
         }
     }

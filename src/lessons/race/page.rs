@@ -23,14 +23,14 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use super::words;
 
 #[component]
 pub fn RaceLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Variant>("race");
     let ModelState { variant, threads, .. } = model;
     view! {
-        <LessonPage id="race" title="The lost update" model=model problems=problems lead=RACE_LEAD
-            text=|| view! { <LessonText /> }
+        <LessonPage id="race" title="The lost update" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[(Variant::Racy, "Racy: atomicLoad, add, atomicStore"), (Variant::Atomic, "Atomic: atomicAdd")] /> }
             start="Start: every thread is about to run its first instruction; the counter is 0." outcome=model_outcome
             kernel=Signal::derive(move || variant.get().kernel())
@@ -65,17 +65,6 @@ fn model_outcome(m: &Machine) -> String {
     }
 }
 
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const RACE_LEAD: &str = "<p>In source code <code>counter++</code> looks like one step. The GPU takes three: it <strong>loads</strong> the counter into a register, <strong>adds</strong> one to the register, and <strong>stores</strong> the register back. Between the load and the store there is a window. If another thread stores in that window, one of the two stores overwrites the other: an increment is gone. This is a <em>lost update</em>, and the count it leaves behind depends on timing, so it can change from run to run.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const RACE_TEXT: &str = "<p>Threads that run in lockstep, like the lanes of one SIMD group, all load the same value before any of them stores, so a whole group's increments collapse into one. Threads that run strictly one after another lose nothing. Real GPUs do both at once, which is why a racy count of 1,024 increments can end anywhere from 1 to 1,024.</p><div class=\"misconception\" data-misconception=\"race-serializes\"><p><strong>A common claim:</strong> “a race makes the threads take turns, so the code runs serialized and slower.”</p><p><strong>What holds:</strong> taking turns is what <code>atomicAdd</code> arranges, and what it may cost; a race arranges nothing. The increments that overlap are simply lost, and the GPU panel counts how many.</p></div>\n\
-<p><code>atomicAdd</code> does the load, the add and the store as one indivisible operation: no other thread can touch the counter in between, so every increment counts, and the value it returns (the one it replaced) is different for every caller. Step the model below, then run the same kernel on your GPU.</p>";
-
-#[component]
-fn LessonText() -> impl IntoView {
-    view! { <div class="prose" inner_html=crate::site::glossary::gloss(RACE_TEXT)></div> }
-}
 
 /// What one press of "run" or "run 100×" gave back.
 #[derive(Clone)]
@@ -176,15 +165,6 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
     }
 }
 
-/// What the replay is, and what its ticket order can and cannot prove: constant markup.
-const REPLAY_TEXT: &str = "<p>An instrumented copy of the kernel (<code>race_replay_racy.wgsl</code>, <code>race_replay_atomic.wgsl</code>) \
-runs as many invocations as the model has threads. Before each access, every invocation takes a ticket from a second atomic \
-counter, and afterwards writes down the value it loaded, the value it stored and its tickets. The player below steps through \
-those records in ticket order. Every number in it was read back from your GPU.</p>\n\
-<p class=\"muted\">The tickets come from a different memory location than the counter, and every WGSL atomic is relaxed: the GPU \
-promises no order between accesses to different locations. So the ticket order is one plausible order, not a proof. Where a \
-recorded load does not match the counter as replayed in ticket order, the step is marked ⚠.</p>";
-
 /// The replay records as many invocations as the model has threads, up to what stays readable.
 fn replay_size(threads: usize) -> u32 {
     (threads as u32).min(crate::lessons::race::MAX_REPLAY_INVOCATIONS)
@@ -238,7 +218,7 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
     let replay_lanes = Signal::derive(move || timeline.with(|t| t.as_ref().map_or(0, |(_, t)| t.lanes)));
 
     view! {
-        <div class="prose" inner_html=crate::site::glossary::gloss(REPLAY_TEXT)></div>
+        <div class="prose" inner_html=crate::site::glossary::gloss(words::REPLAY)></div>
         <button on:click=record disabled=move || gpu.context().is_none() || running.get() data-testid="replay-record">
             {move || format!("Record {} invocations on my GPU ({} kernel)", replay_size(threads.get()), variant.get().name())}
         </button>

@@ -8,6 +8,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_reduction.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -107,7 +113,7 @@ impl Tree {
 
 impl crate::site::settings::LessonVariant for Tree {
     fn try_this(self) -> &'static str {
-        "Pick serial and step: no thread adds at stride 2 before every thread has finished stride 4. The barrier after each level keeps the tree in order, whatever the schedule."
+        words::TRY
     }
 
     const NAMES: &'static [&'static str] = &[];

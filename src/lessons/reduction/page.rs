@@ -15,6 +15,7 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::model_panel::ModelState;
 use crate::ui::table::TextTable;
 use leptos::prelude::*;
+use super::words;
 
 /// Repeats of each sum inside one timed pass: enough that a browser's coarsened timestamps
 /// (100 µs steps in some) still resolve the time per sum.
@@ -24,8 +25,7 @@ const REPEATS: u32 = 20; // the lesson text says 20
 pub fn ReductionLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Tree>("reduction");
     view! {
-        <LessonPage id="reduction" title="Summing in a tree" model=model problems=problems lead=REDUCTION_LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(REDUCTION_TEXT)></div> }
+        <LessonPage id="reduction" title="Summing in a tree" model=model problems=problems lead=words::LEAD words=words::TEXT
             start="Start: each thread holds one value of the input; cells is the workgroup's memory."
             outcome=model_outcome
             kernel=Signal::derive(Tree::kernel) cuda=CUDA.to_owned()
@@ -52,14 +52,6 @@ fn model_outcome(m: &Machine) -> String {
         format!("Finished: cells[0] = {got}, but the values add up to {total}: halving {n} drops a value. The tree needs a power of two (pad with zeros).")
     }
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const REDUCTION_LEAD: &str = "<p>Summing an array is the classic use of a barrier. A workgroup loads one value per thread into workgroup memory. Then the threads in the lower half add the cell half the width above their own into it; the width halves, and again, until one cell holds the sum. With 8 threads and the values 3, 1, 4, 1, 5, 9, 2, 6: stride 4 leaves 8, 10, 6, 7; stride 2 leaves 14, 17; stride 1 leaves 31.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const REDUCTION_TEXT: &str = "<p>Between steps every thread waits at <code>workgroupBarrier()</code>, including the threads with nothing to add: a thread must not read a cell before the thread that owns it has written this step's sum. The barrier stands outside the <code>if</code>, so every thread reaches it, and the loop's stride is the same for all of them, so the browser's compiler accepts it.</p>\n\
-<p>A large array takes a tree of workgroups: each workgroup writes one partial sum, and the next dispatch sums the partials, until one value is left. The other way is one line: every invocation calls <code>atomicAdd</code> on one counter. It is correct; what it costs depends on the GPU.</p><div class=\"misconception\" data-misconception=\"reduction-5000\"><p><strong>A common claim:</strong> “a reduction is about 5,000 times faster than atomics.”</p><p><strong>What holds:</strong> A common estimate assumes the adds to one address are done one after another: 1,024 of them at about 600 cycles each against some 80 cycles of tree, which it calls roughly 5,000 times slower (its own figures, 614,400 cycles against 80, give about 7,700). A GPU need not work that way: it can combine the adds of one warp to the same address into one. On the H100 below, atomicAdd beat the tree up to 65,536 values and summed 4,194,304 values in about 0.1 ms, far too fast for one add at a time.</p></div><p>The GPU panel times both on your GPU, each repeated 20 times inside one timed pass, and shows the ratio you actually get.</p>\n\
-<p><strong>The third way</strong> takes the best of both: each workgroup sums its slice with the tree in workgroup memory, then adds its one partial sum to the total with a single <code>atomicAdd</code>. One dispatch instead of one per level, one atomic per workgroup instead of one per value. On the H100 below it was the fastest of the three from 65,536 values up. The GPU panel times it beside the other two.</p>";
 
 /// The usual CUDA reduction, the same tree with __syncthreads().
 const CUDA: &str = "__global__ void reduce(const unsigned *input, unsigned *partials, unsigned n) {\n    __shared__ unsigned s[256];\n    unsigned tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;\n    s[tid] = i < n ? input[i] : 0;\n    __syncthreads();\n    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {\n        if (tid < stride) s[tid] += s[tid + stride];\n        __syncthreads();          // outside the if: every thread reaches it\n    }\n    if (tid == 0) partials[blockIdx.x] = s[0];\n}";

@@ -12,6 +12,12 @@ pub mod look_back;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_scan.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 pub mod single_pass;
@@ -232,24 +238,12 @@ pub fn model_values(threads: usize) -> Vec<u32> {
 impl crate::site::settings::LessonVariant for ScanWay {
     fn try_this(self) -> &'static str {
         match self {
-            ScanWay::HillisSteele => {
-                "Pick serial and step: each thread reads the cell offset places back, then waits; only when all have read does anyone add and write. Every schedule ends with each cell the sum of the inputs up to it."
-            }
-            ScanWay::OneBarrier => {
-                "Play lockstep: right, because every thread reads before any writes. Now pick serial: t1 adds into cells[1] before t2 reads it, so t2 adds a half-updated cell and its sum counts input[0] twice."
-            }
-            ScanWay::WorkEfficient => {
-                "Play lockstep and count the reads of a partner's cell: with 8 threads, 11 here against 17 for Hillis–Steele. No thread reads a cell written in the same level, so one barrier a level is enough."
-            }
-            ScanWay::SinglePass => {
-                "Each thread is a workgroup, its tile its own id, and each tile one digit. Pick manual and step only t1: t0 has not started, so its look-back finds flags[0] silent twice, sums input[0] itself and posts it: the fallback. Step t0 on: its own post leaves the larger word, and every sum is right."
-            }
-            ScanWay::Tickets => {
-                "Tiles by ticket now. Pick manual and step only t1: it takes ticket 0 and never waits. To make a wait, step t0 once (it takes ticket 0), then only t1: its look-back finds flags[0] silent twice and the fallback sums it."
-            }
-            ScanWay::NoFallback => {
-                "Pick manual again: step t0 once, then only t1. After two silent looks t1 gives up and posts what it has, and every tile after builds on a wrong prefix. Unbounded, t1 would wait for t0 for ever, and nothing in WGSL promises that t0 runs again."
-            }
+            ScanWay::HillisSteele => words::TRY_HILLIS_STEELE,
+            ScanWay::OneBarrier => words::TRY_ONE_BARRIER,
+            ScanWay::WorkEfficient => words::TRY_WORK_EFFICIENT,
+            ScanWay::SinglePass => words::TRY_SINGLE_PASS,
+            ScanWay::Tickets => words::TRY_TICKETS,
+            ScanWay::NoFallback => words::TRY_NO_FALLBACK,
         }
     }
 

@@ -20,6 +20,7 @@ use crate::ui::measured::{range, MeasuredDetails};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::table::TextTable;
 use leptos::prelude::*;
+use super::words;
 
 /// Repeats of the three dispatches inside one timed pass, and of the CPU's scan: enough that
 /// a browser's coarsened clocks still resolve one scan.
@@ -30,8 +31,7 @@ pub fn ScanLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<ScanWay>("scan");
     let way = model.variant;
     view! {
-        <LessonPage id="scan" title="Prefix sums: a scan in a workgroup, and across many" model=model problems=problems lead=LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TEXT)></div> }
+        <LessonPage id="scan" title="Prefix sums: a scan in a workgroup, and across many" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (ScanWay::HillisSteele, "Hillis–Steele"),
                 (ScanWay::OneBarrier, "One barrier taken away"),
@@ -79,20 +79,6 @@ fn model_outcome(m: &Machine) -> String {
         )
     }
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const LEAD: &str = "<p>A scan turns 3, 1, 4, 1, 5 into 3, 4, 8, 9, 14: every running total at once. It is how a GPU finds where each kept value goes in a compaction, or each key in a sort. Step two ways of scanning a workgroup below, take one barrier away and watch a sum count a value twice, hold back one workgroup of the single pass and watch the next one sum its tile for it, then scan a large array on your GPU in three dispatches and in one.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const TEXT: &str = "<p><strong>Hillis–Steele.</strong> At offset 1 every thread adds its left neighbour's cell, at 2 the cell two back, then 4, 8 … until the offset reaches the width: log₂ n steps, each cell then the sum of everything up to it. It adds about n log₂ n times. Each step needs the old cells, so it waits twice: after the reads (nobody writes a cell another has yet to read) and after the writes (nobody reads a cell not yet written). A second array instead of the first wait works too: read one, write the other, swap.</p>\n\
-<p><strong>Work-efficient.</strong> The up-sweep builds sums of blocks of 2, 4, 8 … at each block's end; the down-sweep carries each block's total into the block after it. About 2n additions in 2 log₂ n levels, and in each level no thread reads a cell another writes, so one barrier a level is enough. Where additions are cheap and barriers are not, Hillis–Steele can still be quicker on a small workgroup.</p>\n\
-<p><strong>Across workgroups.</strong> Workgroups cannot wait for each other (the grid-barrier lesson shows why), so the safe large scan takes three dispatches: scan each tile and keep its total, scan the totals in one workgroup, then add to every value the totals of the tiles before its own. The end of each dispatch is the barrier. It reads and writes the array three times.</p>\n\
-<p><strong>One pass.</strong> A single pass reads each value once and writes it once. Each workgroup scans its tile, posts the tile's sum, then looks back at the tiles before it (a subgroup's width at a time) until one has posted its inclusive prefix, and posts its own. A tile's state and its value share one atomic word, so nothing else has to become visible first. A look-back that waits on a silent tile must stop waiting: WGSL promises no forward progress, and the tile's workgroup may never run. So after a bounded number of looks the fallback sums that tile from the input itself and posts it with <code>atomicMax</code>, so a state only moves forward.</p>\n\
-<p><strong>Tickets, or the workgroup id.</strong> The classic single pass hands out tiles by ticket from an atomic counter, so a tile only ever waits on tiles that already started. Without the fallback that is what keeps a wait finite, on a GPU that keeps running the workgroups it has started. But a ticket is a trip to memory and back before the first load, for every workgroup. With the fallback no wait is unbounded anyway: a tile whose workgroup has not started is summed by the one waiting for it. So the workgroup id can name the tile, and the ticket's round trip is gone. The GPU panel runs all three ways, and a copy of the same values as the speed to reach.</p>\n\
-<p><strong>The single pass, stepped.</strong> Pick “One pass” above: each model thread is a workgroup and each tile a single digit. A tile's word reads “—” until its sum is posted, then “sum 14”, then “incl 23” once its inclusive prefix is known; the state sits above the value, so <code>atomicMax</code> keeps the later one whoever posts last. You are the scheduler: pick manual and step only t1. Tile 0 is t0's, which has not started; t1's look-back finds tile 0 silent twice, sums input[0] itself and goes on. With tickets, step only t1 and it takes ticket 0: nobody waits on a workgroup that has not started. To make it wait, step t0 once so it holds ticket 0, then only t1. Without the fallback t1 gives up there, and every tile after it builds on a wrong prefix; unbounded, t1 would have waited for as long as t0 was not run. The model looks twice before it gives up or falls back, the kernel 64 times.</p>\n\
-<p><strong>Ordered compaction.</strong> Scan 1 for each value to keep and 0 for the rest, and each kept value's sum is one past its place in the output. The append lesson keeps the same values with one <code>atomicAdd</code> each, in whatever order the GPU served them; the scan keeps them in input order.</p>\n\
-<p><strong>What an H100 did.</strong> With one barrier taken away and workgroups of 32, one warp each, no sum was wrong in five runs: the 32 invocations of a warp ran their reads before their writes. With 64, 32 to 64 of 65,536 sums were wrong; with 256, 6,628 to 7,400. Three dispatches scanned 16,777,216 values in 1.43 ms: 94 GB/s, counting each value read once and written once. The single pass scanned them in 0.052 ms: 2,586 GB/s, 27 times as fast, exact in every run, no fallback fired and no look-back given up. A copy of the same values ran at 2,787 GB/s, so the single pass reached 93 % of a copy's speed, and the card's datasheet gives 3,350 GB/s. At 33,554,432 values it reached 96 % (2,782 GB/s against the copy's 2,890), and at 67,108,864, 98 % (2,895 against 2,963). Tiles by ticket took 0.058 ms at 16,777,216 values, 82 % of the copy: the ticket's round trip, paid by every workgroup before it loads anything, cost a tenth of the speed. Only at the largest sizes does the difference fade (93 % at 67,108,864). One core of the same machine took 57 ms.</p>\n\
-<p><strong>What is guaranteed on the GPU.</strong> Hillis–Steele, the sweeps, the three dispatches and the single pass with its fallback give exactly the CPU's sums on every GPU, and the compaction keeps the CPU's values in order. How many sums the one-barrier kernel gets wrong is what your GPU did; none is no proof that the barrier can go.</p>";
 
 /// Hillis–Steele in CUDA, as the reference articles write a block's scan.
 const CUDA: &str = "__global__ void scan(const int *in, int *out) {\n    __shared__ int cells[256];\n    int id = threadIdx.x;\n    int value = in[blockIdx.x * 256 + id];\n    cells[id] = value;\n    __syncthreads();\n    for (int offset = 1; offset < 256; offset *= 2) {\n        int other = id >= offset ? cells[id - offset] : 0;\n        __syncthreads();          // everyone has read\n        value += other;\n        cells[id] = value;\n        __syncthreads();          // everyone has written\n    }\n    out[blockIdx.x * 256 + id] = value;\n}";
@@ -155,6 +141,7 @@ fn GpuScan(sizes: SizeFields) -> impl IntoView {
         })
     });
     view! {
+        <div class="prose" inner_html=words::GPU></div>
         <p class="muted">"One run: each tile kernel once over the whole input, then three dispatches for the large scan (timed over 10 repeats), the compaction and the append lesson's atomicAdd on the same values; then the single pass three ways (tiles by workgroup id, by ticket, by ticket without the fallback) and a copy of the same values, each timed over 10 repeats."</p>
         <RunForm sizes=sizes job=job on_run=run />
         {move || job.result.get().map(|r| view! { <ScanReport result=r /> })}
@@ -398,6 +385,7 @@ fn MeasuredElsewhere() -> impl IntoView {
             .collect();
         view! {
             <MeasuredDetails adapter=adapter>
+                <div class="prose" inner_html=words::H100></div>
                 <TextTable headers=["values / tile", "wrong sums, one barrier", "three dispatches", "as bandwidth", "one CPU core"].map(str::to_owned).to_vec() rows=table />
                 <p class="muted">"Five runs per size (medians), the same kernels run natively on that GPU. Bandwidth counts each value read once and written once; its datasheet gives 3,350 GB/s. Up to 4,194,304 values the scan's input and output together fit the card's 50 MB cache."</p>
                 <TextTable headers=["values", "single pass exact", "single pass, share of the copy", "by ticket", "by ticket, no fallback", "three dispatches", "vec4 copy", "fallbacks / give-ups"].map(str::to_owned).to_vec() rows=single />

@@ -11,6 +11,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_scopes.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -128,12 +134,8 @@ impl BarrierReach {
 impl crate::site::settings::LessonVariant for BarrierReach {
     fn try_this(self) -> &'static str {
         match self {
-            BarrierReach::StorageBarrier | BarrierReach::WorkgroupBarrier => {
-                "Play serial: thread 0 writes its cell and stops at the barrier until every thread of its workgroup has written too, so no read finds a 0."
-            }
-            BarrierReach::StorageBarrierAcross | BarrierReach::WorkgroupBarrierAcross => {
-                "Play serial: with the neighbour in the next workgroup nothing holds thread 0 back, and it reads a cell not yet written. On your GPU, see how many of 1,024 do."
-            }
+            BarrierReach::StorageBarrier | BarrierReach::WorkgroupBarrier => words::TRY_STORAGE_BARRIER_OR_WORKGROUP_BARRIER,
+            BarrierReach::StorageBarrierAcross | BarrierReach::WorkgroupBarrierAcross => words::TRY_STORAGE_BARRIER_ACROSS_OR_WORKGROUP_BARRIER_ACROSS,
         }
     }
 

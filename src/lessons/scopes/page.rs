@@ -23,14 +23,14 @@ use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::model_panel::VariantToggle;
 use crate::ui::panel::Panel;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn ScopesLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<BarrierReach>("scopes");
     let reach = model.variant;
     view! {
-        <LessonPage id="scopes" title="Scopes: who a barrier or a release reaches" model=model problems=problems lead=LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TEXT)></div> }
+        <LessonPage id="scopes" title="Scopes: who a barrier or a release reaches" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (BarrierReach::StorageBarrier, "storageBarrier(), same workgroup"),
                 (BarrierReach::WorkgroupBarrier, "workgroupBarrier(), same workgroup"),
@@ -63,16 +63,6 @@ fn model_outcome(m: &Machine) -> String {
         s => format!("Finished: {s} of {n} thread(s) read their neighbour's cell before it was written: nothing held them back."),
     }
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const LEAD: &str = "<p>Every synchronisation has a <em>scope</em>: the threads it reaches. An invocation sits in a subgroup, in a workgroup, on a device, in a system; a barrier or a release reaches one of those levels and nobody outside it. Both of WGSL's barriers reach one workgroup. Step a barrier with the neighbour in the same workgroup and in the next, run both on your GPU, then see the scope tree drawn and play the memory with release and acquire at workgroup and device scope.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const TEXT: &str = "<p><strong>Why WGSL's barriers stop at the workgroup.</strong> A workgroup runs on one compute unit, whose barrier is a counter in that unit: it can hold its own invocations until all have arrived. Invocations of other workgroups may be on other units, or not started at all, waiting for a free unit; a barrier that waited for them could wait for ever. So <code>workgroupBarrier()</code> and <code>storageBarrier()</code> both wait for, and order memory among, the invocations of one workgroup. Across workgroups WGSL has one synchronisation: the end of a dispatch.</p>\n\
-<p><strong>Two barriers, one scope.</strong> They differ in the memory they order, not in whom they reach: <code>workgroupBarrier()</code> orders <code>var&lt;workgroup&gt;</code> memory, <code>storageBarrier()</code> storage buffers. The cells here are in a storage buffer, so with the neighbour in the same workgroup only <code>storageBarrier()</code> promises a fresh read; that <code>workgroupBarrier()</code> gives one too is what your GPU does.</p>\n\
-<p><strong>CUDA's scopes.</strong> CUDA names them: <code>thread_scope_block</code>, <code>_device</code>, <code>_system</code>, on atomics, fences and barriers. A release at block scope synchronises only with an acquire by a thread of the same block; between two blocks it promises nothing, and the consumer may see the flag and stale data. The narrowest scope that holds both threads is the cheapest that works.</p><div class=\"misconception\" data-misconception=\"atomic-default-scope\"><p><strong>A common claim:</strong> “<code>cuda::atomic&lt;int&gt;</code> is device-scoped unless you say otherwise.”</p><p><strong>What holds:</strong> its scope defaults to <code>thread_scope_system</code>, the widest: the GPU, the host and every other device that shares the memory. It is never too narrow, and it may cost more than device scope; name the scope you mean.</p></div>\n\
-<p><strong>What an H100 did.</strong> Within a workgroup, no read was stale with either barrier. With the neighbour in the next workgroup, <code>workgroupBarrier()</code> let stale reads through at every size, and <code>storageBarrier()</code> only with far more workgroups than the GPU holds at once.</p>\n\
-<p><strong>What is guaranteed on the GPU.</strong> Every read found the neighbour's value or 0, and was counted once. No read is stale with <code>storageBarrier()</code> and the neighbour in the same workgroup. The rest is what your GPU did.</p>";
 
 /// Scopes in CUDA, as the reference articles write them.
 const CUDA: &str = "__global__ void exchange(int *cells) {\n    cells[i] = i + 1;\n    __syncthreads();                 // waits for, and orders memory in, this block only\n    int seen = cells[neighbour];     // fresh if the neighbour is in this block\n}\n\n// A flag for the threads of one block, and one for the whole GPU.\n__shared__ cuda::atomic<int, cuda::thread_scope_block> near;\n__device__ cuda::atomic<int, cuda::thread_scope_device> far;";

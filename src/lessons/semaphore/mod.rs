@@ -8,6 +8,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_semaphore.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -152,9 +158,9 @@ impl Semaphore {
 impl crate::site::settings::LessonVariant for Semaphore {
     fn try_this(self) -> &'static str {
         match self {
-            Semaphore::Counting => "Play lockstep: every thread reads 4 and asks for 3, and only the first exchange wins. Then pick random schedules and watch peak: it climbs, but never past 4.",
-            Semaphore::Binary => "One slot: a mutex. Step round-robin and follow count between 1 and 0; inside never goes above 1.",
-            Semaphore::CheckThenTake => "Play lockstep: all eight threads read 4, all see a free slot, all take one. count falls to −4 and peak says 8 were inside a semaphore of 4.",
+            Semaphore::Counting => words::TRY_COUNTING,
+            Semaphore::Binary => words::TRY_BINARY,
+            Semaphore::CheckThenTake => words::TRY_CHECK_THEN_TAKE,
         }
     }
 

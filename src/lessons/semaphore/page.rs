@@ -16,14 +16,14 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::model_panel::VariantToggle;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn SemaphoreLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Semaphore>("semaphore");
     let semaphore = model.variant;
     view! {
-        <LessonPage id="semaphore" title="A semaphore: at most four inside" model=model problems=problems lead=SEMAPHORE_LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(SEMAPHORE_TEXT)></div> }
+        <LessonPage id="semaphore" title="A semaphore: at most four inside" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (Semaphore::Counting, "Four slots, one exchange"),
                 (Semaphore::Binary, "One slot: a mutex"),
@@ -52,16 +52,6 @@ fn model_outcome(m: &Machine) -> String {
     let verdict = if peak > limit { format!("more than the {limit} the semaphore allows") } else { format!("within the limit of {limit}") };
     format!("Finished: {} of {n} thread(s) got a slot, {gave_up} gave up; at most {peak} inside at once, {verdict}.", n - gave_up)
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const SEMAPHORE_LEAD: &str = "<p>A semaphore lets at most <em>N</em> threads into a section at once: <code>acquire()</code> takes one of <em>N</em> slots, waiting while none is free, and <code>release()</code> gives it back. CUDA has <code>cuda::counting_semaphore</code>; WGSL has none, so here it is built from a count and <code>atomicCompareExchangeWeak</code>. Step the threads below and watch <code>count</code>, <code>inside</code> and <code>peak</code>, then run it on your GPU: the kernel counts the most invocations ever inside at once.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const SEMAPHORE_TEXT: &str = "<p><strong>One exchange per slot.</strong> To take a slot a thread reads the count and asks to swap it for one less. The exchange succeeds only if the count is still what it read, so two threads can never take the same slot: the loser reads again. That is why <code>peak</code> never passes the limit in the model, whatever the schedule.</p>\n\
-<p><strong>Read, then take.</strong> Reading the count and then taking a slot with a separate <code>atomicAdd(&amp;count, -1)</code> looks the same and is not: between the read and the take other threads read the same count. Eight threads in lockstep all read 4, all see a free slot and all go in; the count falls below zero. Each atomic is indivisible; two atomics in a row are not.</p>\n\
-<p><strong>Binary semaphore.</strong> With one slot the semaphore is a mutex, as in the spinlock lesson, with the same caveats: nothing in WGSL orders ordinary memory by it.</p>\n\
-<p><strong>What CUDA adds.</strong> CUDA's <code>acquire()</code> blocks until a slot is free and orders memory: what the last holder wrote before <code>release()</code> is visible after <code>acquire()</code>, at the scope the semaphore names (block, device or system). WGSL has neither: its atomics are relaxed, and it promises no forward progress to an invocation waiting on another. So here every wait gives up after 20,000 tries and is counted, and <code>inside</code>, a second address, is counted by relaxed atomics that need not agree with <code>count</code> about the order of things.</p>\n\
-<p><strong>What is guaranteed on the GPU.</strong> Every invocation entered or gave up; <code>count</code> and <code>inside</code> end where they began; the peak lies between 1 and the entries. Whether the peak stayed within the limit is what your GPU did. Where a semaphore guards a resource, prefer a design that needs none: a slot index from <code>atomicAdd</code>, or one workgroup per resource.</p>";
 
 /// CUDA's semaphores, as the reference articles write them.
 const CUDA: &str = "#include <cuda/semaphore>\n\n// At most four threads inside at once.\n__device__ cuda::counting_semaphore<cuda::thread_scope_device, 4> slots{4};\n\n__global__ void limited() {\n    slots.acquire();        // waits while all four slots are taken\n    // ... at most four threads here ...\n    slots.release();        // gives the slot back\n}\n\n// One slot: a mutex.\n__device__ cuda::binary_semaphore<cuda::thread_scope_device> mutex{1};\n\n__global__ void increment(int *counter) {\n    mutex.acquire();\n    (*counter)++;           // one thread at a time\n    mutex.release();        // the next holder sees this write\n}";

@@ -8,6 +8,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_spinlock.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -124,9 +130,9 @@ impl Lock {
 impl crate::site::settings::LessonVariant for Lock {
     fn try_this(self) -> &'static str {
         match self.name() {
-            "no-lock" => "Pick round-robin and step: two threads load the same counter, and one increment is lost, as in the first lesson.",
-            "spin-then-enter" => "Pick round-robin and step: the thread that took the lock gets to its increment only after it leaves the loop, while the others keep spending tries on the lock.",
-            "enter-in-loop" => "Pick round-robin and step: the winner increments and releases inside the loop, so the next thread can take the lock at its next try.",
+            "no-lock" => words::TRY_NO_LOCK,
+            "spin-then-enter" => words::TRY_SPIN_THEN_ENTER,
+            "enter-in-loop" => words::TRY_ENTER_IN_LOOP,
             _ => "",
         }
     }

@@ -16,14 +16,14 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::measured::{range, MeasuredTable};
 use crate::ui::model_panel::VariantToggle;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn SpinlockLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<Lock>("spinlock");
     let lock = model.variant;
     view! {
-        <LessonPage id="spinlock" title="A spinlock, and why not" model=model problems=problems lead=SPINLOCK_LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(SPINLOCK_TEXT)></div> }
+        <LessonPage id="spinlock" title="A spinlock, and why not" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (Lock::None, "No lock"),
                 (Lock::SpinThenEnter, "Spin, then enter after the loop"),
@@ -74,16 +74,6 @@ fn model_outcome(m: &Machine) -> String {
     let lost = n - gave_up - counter;
     format!("Finished: counter = {counter}; {gave_up} thread(s) gave up; {lost} increment(s) lost.")
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const SPINLOCK_LEAD: &str = "<p>On a CPU a lock around <code>counter++</code> is routine: take it with a compare-exchange from 0 to 1, increment, store 0 to release. On a GPU the same few lines can hang, let two invocations in at once, or lose increments while it seems to hold. Step each variant below, then run it: here every spin gives up after 20,000 tries and is counted, and the page says why no WGSL lock is ever guaranteed.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const SPINLOCK_TEXT: &str = "<p><strong>Lockstep.</strong> Many GPUs run a group of invocations (a warp, a wavefront, a SIMD group) on one instruction stream. Spin until you have the lock and then go on past the loop, and on such a GPU the one invocation that got the lock may not go on until the rest of its group leaves the loop too; they are waiting for the lock it holds. Without a bound that can hang the GPU. CUDA on Volta and later schedules the threads of a warp independently and promises that the holder eventually gets to run (starvation-free progress); WGSL promises nothing of the kind, and on the H100 below this kernel let only a handful of invocations in. Here every spin gives up after 20,000 tries and is counted. Putting the critical section inside the loop, in the iteration that took the lock, lets the winner finish and release while its neighbours keep trying.</p>\n\
-<div class=\"misconception\" data-misconception=\"cas-mutex\"><p><strong>A common claim:</strong> “a spinlock from compare-exchange is how you build a mutex on the GPU.”</p><p><strong>No ordering.</strong> WGSL's atomics are all relaxed. Taking the lock does not make the previous holder's increment visible, and releasing it does not publish yours: WGSL has no acquire or release, and its barriers order memory only inside one workgroup. CUDA has <code>__threadfence()</code> and <code>cuda::atomic</code> with acquire/release for this; WGSL has nothing that works across workgroups. So no mutex written in WGSL is guaranteed correct, even when it appears to work.</p></div>\n\
-<p><strong>A lock CUDA can write.</strong> The CUDA beside the kernel takes the lock with <code>atomicCAS</code>, then <code>__threadfence()</code>; lets go with <code>__threadfence()</code>, then <code>atomicExch</code>. Both fences are needed: the lock's handover is a message from one holder to the next, and each side of a message needs its own order. The visibility model below the GPU panel steps it beside the ways that go wrong, where the next holder takes the lock and still reads the data from before. WGSL has no such fence across workgroups, which is why the kernels here only count what happened.</p>\n\
-<p><strong>No progress.</strong> WGSL does not promise that an invocation waiting on another will ever see it move; a GPU may run the holder's group only after the waiters' groups have finished spinning. Contention is also costly: every try is an atomic on one address.</p>\n\
-<p>The kernels count, on the GPU, how many invocations entered, how many gave up, how often one entered while another was still inside, and the counter. The only things guaranteed are the accounts: everyone entered or gave up, and the counter is at most the number of entries. Whether the lock excluded and lost nothing is what your GPU did, not what it must do. Prefer a lock-free design: <code>atomicAdd</code> here, per-workgroup results merged at the end, or a second dispatch.</p>";
 
 /// CUDA can write this lock correctly across blocks, with fences (seed: the CUDA spinlock).
 const CUDA: &str = "__device__ int lock = 0;\n__device__ unsigned counter = 0;\n\n__global__ void increment(unsigned max_tries, unsigned *gave_up) {\n    for (unsigned tries = 0; tries < max_tries; tries++) {\n        if (atomicCAS(&lock, 0, 1) == 0) {      // critical section inside the loop\n            __threadfence();                    // see the previous holder's writes\n            counter = counter + 1;\n            __threadfence();                    // publish ours before releasing\n            atomicExch(&lock, 0);\n            return;\n        }\n    }\n    atomicAdd(gave_up, 1);\n}";

@@ -5,13 +5,19 @@
 //! reading each other's workgroup memory with no barrier. The reader's GPU runs each kernel,
 //! reads back its subgroup size and layout, counts the stale reads lockstep folklore says cannot
 //! happen, and times three reductions (a tree with a barrier per level, `subgroupAdd` with one
-//! barrier, the reference articles' "last warp without a barrier") and the two compactions.
+//! barrier, the older unrolled "last warp without a barrier") and the two compactions.
 
 pub mod export;
 pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_subgroups.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -19,6 +25,7 @@ mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
+pub use crate::model::mask_text;
 use crate::model::{Instr, Line, Machine, Program, SubgroupOp};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
@@ -249,11 +256,11 @@ pub fn model_values(threads: usize) -> Vec<u32> {
 impl crate::site::settings::LessonVariant for SubgroupModel {
     fn try_this(self) -> &'static str {
         match self.step {
-            SubgroupStep::Add => "Step serial: thread 0 reaches subgroupAdd and waits; nothing happens until the last lane of its subgroup arrives, then all its lanes get the sum at once. Pick size 8 and the two subgroups of four become one.",
-            SubgroupStep::Divergent => "Step to the end: lanes whose value is below 4 skip the if, so subgroupAdd sums only the kept values of the lanes inside it, not the whole subgroup. The browser's compiler refuses this kernel unless the uniformity check is switched off.",
-            SubgroupStep::Ballot => "Watch mask: every lane of a subgroup gets the same bits, one per lane that keeps its value. rank counts the bits below a lane's own, so the kept values land in order, after one atomicAdd per subgroup.",
-            SubgroupStep::Butterfly => "Follow other: at each step a lane takes the value of the lane mask places away (its index with one bit flipped) and adds it. After log₂(size) steps every lane holds the subgroup's sum, with no memory touched.",
-            SubgroupStep::NoBarrier => "Play lockstep: every lane writes before any reads, so each read is fresh. Now pick serial: thread 0 reads its neighbour's cell before the neighbour wrote it. Nothing in WGSL rules out the serial order, even inside one subgroup.",
+            SubgroupStep::Add => words::TRY_ADD,
+            SubgroupStep::Divergent => words::TRY_DIVERGENT,
+            SubgroupStep::Ballot => words::TRY_BALLOT,
+            SubgroupStep::Butterfly => words::TRY_BUTTERFLY,
+            SubgroupStep::NoBarrier => words::TRY_NO_BARRIER,
         }
     }
 

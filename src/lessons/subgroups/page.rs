@@ -8,7 +8,9 @@ use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::subgroups::gpu::{run_records, run_rest, subgroups_problem, RecordsRun};
 use crate::lessons::subgroups::measured::{parse_subgroups_report, SubgroupColumns, H100_SUBGROUPS};
-use crate::lessons::subgroups::{check, kernels, model_values, ReduceWay, SubgroupModel, SubgroupStep, SubgroupsRun, DISTANCE, INPUT, KEEP, MASK, TOTAL, VALUE};
+use crate::lessons::subgroups::{
+    check, kernels, mask_text, model_values, ReduceWay, SubgroupModel, SubgroupStep, SubgroupsRun, DISTANCE, INPUT, KEEP, MASK, TOTAL, VALUE,
+};
 use crate::model::{Effect, Machine, Session, SubgroupOp, ThreadStatus};
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
@@ -30,8 +32,7 @@ pub fn SubgroupsLesson() -> impl IntoView {
     let (model, sizes, problems) = open_lesson::<SubgroupModel>("subgroups");
     let variant = model.variant;
     view! {
-        <LessonPage id="subgroups" title="Subgroups: what a warp shares, and the lockstep nobody promised" model=model problems=problems lead=LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TEXT)></div> }
+        <LessonPage id="subgroups" title="Subgroups: what a warp shares, and the lockstep nobody promised" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <Choices model=model /> }
             start="Start: each thread holds one digit; the threads are cut into subgroups, drawn under the lanes."
             outcome=model_outcome
@@ -200,14 +201,18 @@ fn picture_html(m: &Machine, last: &[Event]) -> (String, String) {
             out.push_str("</li>");
         }
         out.push_str("</ol>");
-        // The last ballot's mask, lane by lane, once the subgroup has one.
+        // The last ballot's mask once the subgroup has one, digit for digit as its lanes'
+        // `mask` register and the narration write it: lane 0 first, a digit for every lane of
+        // the mask (a lane missing from a short last subgroup reads 0, as on a GPU).
         let mask = m.threads[members.start].regs.get(MASK).copied().unwrap_or(0);
         if has_mask && (mask != 0 || m.threads[members.clone()].iter().any(|t| t.pc > 2)) {
-            let bit = |t: usize| mask & (1i64 << ((t % size) % 62)) != 0;
-            let label: String = members.clone().rev().map(|t| if bit(t) { '1' } else { '0' }).collect();
-            let _ = write!(out, "<div class=\"ballot-bits\" data-testid=\"ballot-{g}\" aria-label=\"ballot mask {label}\"><span class=\"muted\">mask, lane 0 first:</span>");
-            for t in members {
-                out.push_str(if bit(t) { "<span class=\"bit on\">1</span>" } else { "<span class=\"bit\">0</span>" });
+            let digits = mask_text(mask, program.mask_lanes);
+            let _ = write!(
+                out,
+                "<div class=\"ballot-bits\" data-testid=\"ballot-{g}\" aria-label=\"ballot mask, lane 0 first: {digits}\"><span class=\"muted\">mask, lane 0 first:</span>"
+            );
+            for digit in digits.chars() {
+                out.push_str(if digit == '1' { "<span class=\"bit on\">1</span>" } else { "<span class=\"bit\">0</span>" });
             }
             out.push_str("</div>");
         }
@@ -217,18 +222,7 @@ fn picture_html(m: &Machine, last: &[Event]) -> (String, String) {
 }
 
 use crate::model::Event;
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const LEAD: &str = "<p>A subgroup is a handful of invocations the GPU runs together: a warp of 32 on NVIDIA, 4 in Chromium's software adapter, 8 to 64 elsewhere. Its lanes can add, vote and swap values with one call and no memory at all. Pick an operation and a size below and step it: a lane that reaches the call waits for its subgroup, then all take it together. Then see what the lanes of one subgroup do <em>not</em> promise each other, on your own GPU.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const TEXT: &str = "<p><strong>What a subgroup call does.</strong> <code>subgroupAdd(value)</code> hands every active lane the sum over its subgroup; <code>subgroupBallot(keep)</code> hands every lane the same mask with one bit per lane whose <code>keep</code> held; <code>subgroupShuffleXor(value, mask)</code> hands each lane the value of the lane whose index differs from its own in <code>mask</code>'s bits; <code>subgroupBroadcastFirst</code> and <code>subgroupElect</code> single out the lowest active lane. Inside a subgroup a sum needs no barrier: one call, or log₂(size) shuffles.</p>\n\
-<p><strong>Active lanes.</strong> Inside an <code>if</code>, only the lanes that took the branch are active, and a subgroup call there sees them alone: <code>subgroupAdd</code> sums fewer values than the subgroup holds. That is the classic pitfall, and Chromium's compiler refuses such a call unless the kernel switches its uniformity check off (<code>diagnostic(off, subgroup_uniformity)</code>, as the divergent kernel here does on purpose). Which lanes are active together inside a branch is the GPU's choice: the GPU panel counts how often the sum covered every kept value of the subgroup.</p>\n\
-<p><strong>The size is read, never assumed.</strong> WGSL allows any power of two from 4 to 128: 4 in Chromium's software adapter, 8 in Mesa's lavapipe, 8 to 32 on Intel, 32 on NVIDIA and Apple, 32 or 64 on AMD. The GPU panel reads <code>subgroup_size</code> and each lane back from the kernel.</p>\n\
-<div class=\"misconception\" data-misconception=\"lockstep\"><p><strong>A common claim:</strong> “threads of one warp see each other's writes immediately, because they run in lockstep”, so the last steps of a reduction need no barrier.</p><p><strong>What holds:</strong> since Volta, NVIDIA's lanes are scheduled independently and may diverge and reconverge anywhere (CUDA's own guide asks for <code>__syncwarp()</code>); WGSL promises nothing about workgroup memory without a barrier, inside a subgroup or not. An operational model of real subgroups tested on ten GPUs of eight vendors (SIMT-Step, Chen, Rehman, Martínez and Sorensen, PLDI 2026) found lockstep violations rare but real, and memory operations almost never collective. The GPU panel runs the neighbour read with no barrier and the articles' last-warp reduction, and counts what went wrong; none on one GPU proves nothing about the next.</p></div>";
-
-/// What the H100's figures say, under its tables in the GPU half (constant markup).
-const H100_TEXT: &str = "<p><strong>What an H100 did.</strong> Its subgroups have 32 lanes, read back from every kernel. With no barrier, no read of the next lane's cell in the same subgroup was stale, at any size, while reads of the next subgroup's cell were stale in every run: up to 1,238,975 of 4,194,304 with workgroups of 1,024. The last-warp reduction got no workgroup wrong, and inside the <code>if</code> every active lane's sum covered every kept value of its subgroup: on this GPU a warp's lanes stayed together. WGSL promises none of it, and other GPUs differ (Chromium's software adapter runs its subgroups of 4 one after another). Summing 4,194,304 values in workgroups of 256, subgroupAdd with one barrier took 0.065 ms against 0.143 ms for the tree with a barrier per level. The ballot's compaction, with one atomicAdd per 32 values, was no faster than one atomicAdd per value (0.64 against 0.63 ms): adds to one address are cheap on this GPU, as the histogram lesson's single bin showed.</p>";
+use super::words;
 
 /// A warp's sum and a ballot in CUDA, as the reference articles' warp-level primitives write them.
 const CUDA: &str = "__device__ int warp_sum(int value) {\n    // every lane of the warp: take the value of the lane `mask` away, add it\n    for (int mask = 16; mask > 0; mask /= 2)\n        value += __shfl_xor_sync(0xffffffff, value, mask);\n    return value;                      // the warp's sum, in every lane\n}\n\n__device__ int rank_among_kept(bool keep) {\n    unsigned mask = __ballot_sync(0xffffffff, keep);\n    int lane = threadIdx.x % 32;\n    return __popc(mask & ((1u << lane) - 1));   // kept lanes below this one\n}";
@@ -372,9 +366,11 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, run: SubgroupsRun, wa
             <h4>"Lockstep folklore: a neighbour's cell, read with no barrier"</h4>
             <TextTable headers=["neighbour", "fresh", "stale"].map(str::to_owned).to_vec() rows=neighbour_rows test_id="gpu-neighbours" />
             <h4>"A workgroup's sum, three ways"</h4>
-            <TextTable headers=["way", "wrong workgroup sums", "GPU, per dispatch", "promised"].map(str::to_owned).to_vec() rows=reduce_rows test_id="gpu-reductions" />
+            // Headers of short words, so that the table fits a phone's screen: the heading says
+            // the sums are the workgroups'.
+            <TextTable headers=["way", "wrong sums", "GPU, per dispatch", "promised"].map(str::to_owned).to_vec() rows=reduce_rows test_id="gpu-reductions" />
             <h4>"Compaction: a ballot against one atomicAdd per value"</h4>
-            <TextTable headers=["way", "kept", "atomicAdds", "GPU, per dispatch", "the CPU's values"].map(str::to_owned).to_vec() rows=compact_rows test_id="gpu-compactions" />
+            <TextTable headers=["way", "kept", "atomic adds", "GPU, per dispatch", "the CPU's values"].map(str::to_owned).to_vec() rows=compact_rows test_id="gpu-compactions" />
             <p class=format!("verdict {}", if ok { "ok" } else { "bad" }) data-testid="gpu-verdict" data-ok=ok.to_string() data-promise-held=held.promise_held.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
@@ -395,17 +391,19 @@ fn MeasuredElsewhere() -> impl IntoView {
             .zip(pick("reduce-last-warp-no-barrier"))
             .map(|((same, next), warp)| vec![at(same), range((same.stale_min, same.stale_max)), range((next.stale_min, next.stale_max)), range((warp.wrong_min, warp.wrong_max))])
             .collect();
-        let speed: Vec<Vec<String>> = pick("reduce-tree")
-            .zip(pick("reduce-subgroup-add"))
-            .zip(pick("compaction-ballot").zip(pick("compaction-per-value")))
-            .map(|((tree, sub), (ballot, each))| vec![at(tree), ms(tree), ms(sub), ms(ballot), ms(each)])
-            .collect();
+        // The times in two tables of three columns, the reductions and the compactions: one of
+        // five would not fit a phone's screen.
+        let reduce_speed: Vec<Vec<String>> =
+            pick("reduce-tree").zip(pick("reduce-subgroup-add")).map(|(tree, sub)| vec![at(tree), ms(tree), ms(sub)]).collect();
+        let compact_speed: Vec<Vec<String>> =
+            pick("compaction-ballot").zip(pick("compaction-per-value")).map(|(ballot, each)| vec![at(ballot), ms(ballot), ms(each)]).collect();
         view! {
             <MeasuredDetails adapter=adapter>
-                <div class="prose" inner_html=H100_TEXT></div>
+                <div class="prose" inner_html=words::H100></div>
                 <p class="muted">{format!("Subgroups of {size}, read back from the kernels. Five runs per size; each range is the fewest to the most.")}</p>
-                <TextTable headers=["invocations / workgroup", "stale, same subgroup", "stale, next subgroup", "last-warp reduction: wrong workgroups"].map(str::to_owned).to_vec() rows=folklore test_id="measured-folklore" />
-                <TextTable headers=["invocations / workgroup", "tree", "subgroupAdd", "ballot compaction", "atomicAdd per value"].map(str::to_owned).to_vec() rows=speed test_id="measured-speed" />
+                <TextTable headers=["invocations / workgroup", "stale, same subgroup", "stale, next subgroup", "last warp: wrong sums"].map(str::to_owned).to_vec() rows=folklore test_id="measured-folklore" />
+                <TextTable headers=["invocations / workgroup", "reduction: tree", "reduction: subgroupAdd"].map(str::to_owned).to_vec() rows=reduce_speed test_id="measured-reduce-speed" />
+                <TextTable headers=["invocations / workgroup", "compaction: ballot", "compaction: atomicAdd per value"].map(str::to_owned).to_vec() rows=compact_speed test_id="measured-compact-speed" />
                 <p class="muted">"Times are medians of one dispatch, from the GPU's timestamps over a pass of 20."</p>
             </MeasuredDetails>
         }

@@ -8,6 +8,12 @@ pub mod gpu;
 pub mod measured;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_tiled.rs"));
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -150,13 +156,9 @@ impl TiledVariant {
 impl crate::site::settings::LessonVariant for TiledVariant {
     fn try_this(self) -> &'static str {
         match self.name() {
-            "both" => {
-                "Pick serial and step: each thread stops at the first barrier until all 16 have copied their cells into the tiles, and c comes out right."
-            }
-            "without-first" => {
-                "Pick serial and step: thread 0 multiplies with tile cells nobody has copied yet, and c comes out wrong. Now pick lockstep: the same bug hides."
-            }
-            "without-second" => "Pick serial and step: a thread copies the next tile over cells its neighbours have not used yet, and c comes out wrong.",
+            "both" => words::TRY_BOTH,
+            "without-first" => words::TRY_WITHOUT_FIRST,
+            "without-second" => words::TRY_WITHOUT_SECOND,
             _ => "",
         }
     }

@@ -15,14 +15,14 @@ use crate::ui::lesson_page::{open_lesson, LessonPage};
 use crate::ui::matrix::MatrixGrid;
 use crate::ui::model_panel::VariantToggle;
 use leptos::prelude::*;
+use super::words;
 
 #[component]
 pub fn TiledLesson() -> impl IntoView {
     let (model, _, problems) = open_lesson::<TiledVariant>("tiled");
     let variant = model.variant;
     view! {
-        <LessonPage id="tiled" title="Tiles and two barriers" model=model problems=problems lead=TILED_LEAD
-            text=|| view! { <div class="prose" inner_html=crate::site::glossary::gloss(TILED_TEXT)></div> }
+        <LessonPage id="tiled" title="Tiles and two barriers" model=model problems=problems lead=words::LEAD words=words::TEXT
             bar=move || view! { <VariantToggle model=model choices=&[
                 (TiledVariant::Both, "Both barriers"),
                 (TiledVariant::WithoutFirst, "Without the first"),
@@ -56,13 +56,6 @@ fn model_outcome(m: &Machine) -> String {
         format!("Finished with {} wrong cell(s): {}.", wrong.len(), wrong.join(", "))
     }
 }
-
-/// What the page says before its first control: one paragraph, the rest folded under the model.
-const TILED_LEAD: &str = "<p>A matrix multiply reads every value of a row of <code>a</code> and a column of <code>b</code> for each cell of <code>c</code>: for an n × n product, each input value is fetched n times. A tiled kernel fetches it once per workgroup instead. Each workgroup computes one tile of <code>c</code>; it walks along its rows of <code>a</code> and its columns of <code>b</code> one tile at a time, and for each tile every invocation copies one cell of each into workgroup memory (<code>__shared__</code> in CUDA). Then each invocation multiplies its row of <code>tile_a</code> by its column of <code>tile_b</code>, reading cells that <em>other</em> invocations copied.</p>";
-
-/// The lesson's explanation: constant markup written here, never text from outside.
-const TILED_TEXT: &str = "<p>That takes two barriers per tile. The first, after the copies: nobody multiplies before the whole tile is there. The second, after the multiplying: nobody copies the next tile over cells that others still need. Here the matrices are 8 × 8, the tiles 4 × 4, so each workgroup takes two tiles; the model is the top-left workgroup's 16 threads.</p>\n\
-<p>Take out either barrier and step the model with the <em>lockstep</em> schedule: every thread copies before any multiplies, and the result is still right: lanes that happen to run together like this can hide the bug, but nothing promises that they do, not even within a warp. Now pick <em>serial</em> (one thread runs until it must wait): without the first barrier thread 0 multiplies with cells nobody has copied yet; without the second, it copies the next tile over cells its neighbours have not used. The GPU panel runs the real kernel and marks each cell of <code>c</code> that differs from the product computed on the CPU.</p>";
 
 /// The same kernel in CUDA, as it is usually written (whole numbers here, so every cell is exact).
 const CUDA: &str = "#define TILE 4\n__global__ void tiled(const unsigned *a, const unsigned *b, unsigned *c, unsigned n) {\n    __shared__ unsigned tile_a[TILE][TILE], tile_b[TILE][TILE];\n    unsigned ty = threadIdx.y, tx = threadIdx.x;\n    unsigned row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;\n    unsigned acc = 0;\n    for (unsigned m = 0; m < n / TILE; m++) {\n        tile_a[ty][tx] = a[row * n + m * TILE + tx];\n        tile_b[ty][tx] = b[(m * TILE + ty) * n + col];\n        __syncthreads();          // the tile is whole\n        for (unsigned k = 0; k < TILE; k++)\n            acc += tile_a[ty][k] * tile_b[k][tx];\n        __syncthreads();          // everyone is done with it\n    }\n    c[row * n + col] = acc;\n}";
