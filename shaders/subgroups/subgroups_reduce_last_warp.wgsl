@@ -1,4 +1,4 @@
-// The reference articles' "last warp needs no barrier": the tree with barriers while the
+// The older, unrolled "last warp needs no barrier": the tree with barriers while the
 // stride is above 32, then the last six levels (32, 16 … 1) in the first 32 lanes with none, trusting that the 32 lanes of a
 // warp run in lockstep. WGSL promises nothing of the kind (nor does CUDA since Volta), and a
 // subgroup may be narrower than 32: a lane can read a cell its partner has not yet written,
