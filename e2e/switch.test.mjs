@@ -133,7 +133,7 @@ test('a schedule switched at the end says the steps before it are kept, and Rese
   await page.keyboard.press('End');
   assert.match(await page.getByTestId('model-outcome').textContent(), /4 of 4/);
   await page.getByTestId('schedule').selectOption('round-robin');
-  assert.match(await page.getByTestId('kept-order').textContent(), /Steps 1 to 12 came from the schedule before this one; Reset starts a run of this one/);
+  assert.match(await page.getByTestId('kept-order').textContent(), /Steps 1 to 12 came from an earlier schedule; Reset starts a run of this one/);
   await page.getByTestId('model-reset').click();
   assert.equal(await page.getByTestId('kept-order').count(), 0);
   await page.getByTestId('model-play').click();
@@ -147,7 +147,8 @@ test('picks by hand survive a reset, and the page says so', async () => {
   await page.getByTestId('model-player').waitFor();
   for (const key of ['1', '2', '1', '1', '2', '2']) await page.keyboard.press(key);
   await page.getByTestId('model-reset').click();
-  assert.match(await page.getByTestId('kept-order').textContent(), /Steps 1 to 6 are your picks/);
+  assert.match(await page.getByTestId('manual-hint').textContent(), /Reset keeps your picks/);
+  assert.deepEqual(await page.getByTestId('step-index').textContent(), 'step 0 / 6');
   await page.keyboard.press('End');
   assert.match(await page.getByTestId('model-outcome').textContent(), /1 of 2 increments counted — 1 lost/);
 });

@@ -198,17 +198,10 @@ pub fn ModelView(
         <Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=manual on_step_thread=step_thread />
         <Timeline trace=trace revision=revision threads=threads cursor=cursor seek=seek />
         <Show when=move || manual.get()>
-            <p class="hint">"Manual schedule: click the lane of the thread that moves next (or keys 1–8); Step moves the lowest-numbered thread that can."</p>
+            <p class="hint" data-testid="manual-hint">"Manual schedule: click the lane of the thread that moves next (or keys 1–8); Step moves the lowest-numbered thread that can. Reset keeps your picks; another lane replaces them."</p>
         </Show>
-        {move || kept_order(session).map(|(kept, manual)| view! {
-            <p class="hint" data-testid="kept-order">
-                "Steps 1 to " {kept}
-                {if manual {
-                    " are your picks: Step takes them again; another lane replaces them."
-                } else {
-                    " came from the schedule before this one; Reset starts a run of this one."
-                }}
-            </p>
+        {move || kept_order(session).map(|kept| view! {
+            <p class="hint" data-testid="kept-order">"Steps 1 to " {kept} " came from an earlier schedule; Reset starts a run of this one."</p>
         })}
         <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
         <p class="outcome" data-testid="model-outcome">{outcome}</p>
@@ -228,16 +221,11 @@ pub fn ModelView(
     }
 }
 
-/// How many steps from the start the run on screen holds that its schedule did not choose, and
-/// whether they are the reader's picks (the manual schedule), when the page should say so: a
-/// run is never taken for the one the menu names when it is not.
-fn kept_order(session: RwSignal<Session>) -> Option<(usize, bool)> {
-    session.with(|s| {
-        let kept = s.chosen_until();
-        let manual = s.schedule() == Schedule::Manual;
-        // By hand, every tick is a pick: worth a word only while some lie ahead to be taken again.
-        (kept > 0 && !(manual && s.cursor() >= s.known_ticks())).then_some((kept, manual))
-    })
+/// How many steps from the start the run on screen holds that an earlier schedule chose, when
+/// it holds any: a run is never taken for the one the menu names when it is not. (Under the
+/// manual schedule every step is a pick, kept by Reset, as its hint says.)
+fn kept_order(session: RwSignal<Session>) -> Option<usize> {
+    session.with(|s| Some(s.chosen_until()).filter(|&kept| kept > 0 && s.schedule() != Schedule::Manual))
 }
 
 /// The kernel's WGSL with the line each model thread stands on marked.
