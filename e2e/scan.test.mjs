@@ -97,26 +97,38 @@ test('GPU: tile scans, three dispatches and the ordered compaction are exact; at
   assert.deepEqual(page.errors, []);
 });
 
-test('GPU: the single pass is exact with its fallback, by workgroup id and by ticket, and without it wherever no look-back gave up; a copy beside it', async () => {
+test('GPU: the single pass is exact with its fallback, by workgroup id and by ticket, and without it wherever no look-back gave up; the reduce-then-scan exact; a copy beside them; over at least 16 tiles', async () => {
   const page = await LessonPage.open(site, 'scan', '&invocations=40000&workgroup=256');
   await page.gpuReady();
   await page.getByTestId('gpu-run').click();
   await page.getByTestId('gpu-verdict').waitFor({ timeout: 120_000 });
   assert.equal(await page.getByTestId('gpu-verdict').getAttribute('data-promise-held'), 'true', await page.text('gpu-verdict'));
+  // 40,000 values asked for, but the single pass scans at least 16 tiles of 8,192, so that tiles look back.
+  assert.equal(await page.text('gpu-single-tiles'), '131072 in 16 tiles of 8192');
   const withFallback = await page.text('gpu-single-wrong');
-  assert.match(withFallback, /^0 of 40000 wrong; \d+ fallback\(s\), 0 give-up\(s\)$/);
-  assert.match(await page.text('gpu-single-tickets'), /^0 of 40000 wrong; \d+ fallback\(s\), 0 give-up\(s\)$/);
+  assert.match(withFallback, /^0 of 131072 wrong; \d+ fallback\(s\), 0 give-up\(s\)$/);
+  assert.match(await page.text('gpu-single-tickets'), /^0 of 131072 wrong; \d+ fallback\(s\), 0 give-up\(s\)$/);
+  assert.match(await page.text('gpu-reduce-then-scan'), /^0 of 131072 wrong; (.*% of the copy|no timestamps)/);
   assert.match(await page.text('gpu-single-tickets-speed'), /% of the copy|no timestamps/);
   const without = await page.text('gpu-single-no-fallback');
-  const [, wrong, , giveUps] = without.match(/^(\d+) of 40000 wrong; (\d+) fallback\(s\), (\d+) give-up\(s\)$/);
+  const [, wrong, , giveUps] = without.match(/^(\d+) of 131072 wrong; (\d+) fallback\(s\), (\d+) give-up\(s\)$/);
   if (giveUps === '0') assert.equal(wrong, '0', without);
-  // Five tiles of 8,192: every one but tile 0 looked back at least once.
+  // Sixteen tiles: every one but tile 0 looked back at least once, in each of 10 repeats.
   const looks = await page.getByTestId('gpu-single-looks').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Number(tr.cells[1].textContent)));
-  assert.equal(looks.reduce((a, b) => a + b, 0), 4 * 10, looks.join(' '));
+  assert.equal(looks.reduce((a, b) => a + b, 0), 15 * 10, looks.join(' '));
+  // The three dispatches ran over the 40,000 values asked for: no share of a copy of another size.
+  assert.match(await page.text('gpu-three-speed'), /over the 40000 values above|no timestamps/);
   assert.match(await page.text('gpu-copy-speed'), /B\/s|no timestamps/);
   assert.match(await page.text('gpu-single-speed'), /% of the copy|no timestamps/);
   console.log(`# single pass: ${await page.text('gpu-single-speed')}; three dispatches: ${await page.text('gpu-three-speed')}; copy: ${await page.text('gpu-copy-speed')}; without the fallback: ${without}`);
   assert.equal(await page.getByTestId('measured-h100').locator('table').count(), 2);
+  // The H200's figures: a row a size CUB was timed at, the paragraph's figures filled in from the file.
+  const h200 = page.getByTestId('measured-h200');
+  assert.match(await h200.locator('summary').textContent(), /H200/);
+  assert.equal(await page.getByTestId('measured-h200-table').locator('tbody tr').count(), 4);
+  const words = await page.getByTestId('measured-h200-words').textContent();
+  assert.doesNotMatch(words, /[{}]/, words);
+  assert.match(words, /At 16,777,216 values the single pass ran at [\d,]+ GB\/s, \d+ % of a copy/, words);
   assert.deepEqual(page.errors, []);
 });
 

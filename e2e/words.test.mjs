@@ -22,7 +22,9 @@ const SNAPSHOT = path.resolve(import.meta.dirname, 'fixtures', 'words-before.jso
  * Issue 64's mends: the subgroups page's last-warp reduction is the older unrolled idiom, not
  * the reference articles' (which keep __syncwarp()); the histogram's and the reduction's "What
  * holds" open with what holds; the spinlock's block is headed "What holds"; the barrier's names
- * the claim that is false.
+ * the claim that is false. Issue 63's: the scan's three dispatches read and write the array
+ * twice each, not three times; a tile's post is two words, and why halves of two posts are safe;
+ * the fair reduce-then-scan in the GPU panel; how long each look-back waits.
  */
 const CHANGED = {
   subgroups: [
@@ -53,6 +55,24 @@ const CHANGED = {
     [
       "No ordering. WGSL's atomics are all relaxed.",
       "What holds: not in WGSL. A lock needs order as well as a compare-exchange, and WGSL's atomics are all relaxed.",
+    ],
+  ],
+  scan: [
+    [
+      "The end of each dispatch is the barrier. It reads and writes the array three times.",
+      "The end of each dispatch is the barrier. Built this way it reads the array twice and writes it twice. A reduce-then-scan saves one write: sum each tile without writing anything, scan the sums, then scan each tile again from the input, adding the sum of the tiles before it. That is three trips over the array, reading it twice and writing it once.",
+    ],
+    [
+      "A tile's state and its value share one atomic word, so nothing else has to become visible first.",
+      "A tile's post is two atomic words, each holding half of its value with the state above it, so nothing else has to become visible first. A look trusts a tile only when both words carry the same state; halves from two different posts are still safe, because every post of one state for one tile carries the same value.",
+    ],
+    [
+      "The GPU panel runs all three ways, and a copy of the same values as the speed to reach.",
+      "The GPU panel runs all three ways, a reduce-then-scan built the same way (the fair baseline: the same tiles, loads and subgroup scans, one extra read of the array), and a copy of the same values as the speed to reach.",
+    ],
+    [
+      "The model looks twice before it gives up or falls back, the kernel 64 times.",
+      "The model looks twice before it gives up or falls back; the kernel looks 64 times before its fallback, and 16,384 times before the way without it gives up, a few milliseconds of looking rather than a wait long enough for a browser to call the device lost.",
     ],
   ],
   barrier: [

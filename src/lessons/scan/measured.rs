@@ -1,15 +1,18 @@
 //! The scan lesson (`src/lessons/scan/report.rs`): its figures from real GPUs
-//! (`data/h100-scan.json`), read by column name.
+//! (`data/h100-scan.json`, `data/h200-scan.json` with CUB's rows beside the project's), read by
+//! column name.
 
 use crate::data::measured::{columns, report, Schema};
 
 pub const H100_SCAN: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h100-scan.json"));
+pub const H200_SCAN: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/h200-scan.json"));
 
 columns! {
     /// One way and size of a scan report: a tile kernel, the three-dispatch scan, the ordered
-    /// compaction, the single-pass scan with and without its fallback, or a `vec4` copy of the
-    /// input (the bound on a scan's speed). Times are
-    /// medians over the runs, per scan; GB/s counts each element read once and written once.
+    /// compaction, the single-pass scan with and without its fallback, the reduce-then-scan, a
+    /// `vec4` copy of the input (the bound on a scan's speed), or CUB's scan and `cudaMemcpy`
+    /// (`cub`, `copy-cuda`: workgroup size 0, CUB picks its own). Times are medians over the
+    /// runs, per scan; GB/s counts each element read once and written once, for every way.
     pub struct ScanColumns {
         pub way: String,
         pub invocations: u32,

@@ -41,12 +41,17 @@ pub mod kernels {
     pub const ADD_BACK: Kernel = crate::kernel!("scan", "scan_add_back.wgsl");
     /// The whole array in one dispatch: tiles by ticket, decoupled look-back, the fallback.
     pub const SINGLE_PASS: Kernel = crate::kernel!("scan", "scan_single_pass.wgsl");
+    /// The fair three-pass scan, built like the single pass: reduce each tile to its sum, scan
+    /// the sums in one workgroup, scan each tile again adding its prefix.
+    pub const REDUCE_TILES: Kernel = crate::kernel!("scan", "scan_reduce_tiles.wgsl");
+    pub const TILE_OFFSETS: Kernel = crate::kernel!("scan", "scan_tile_offsets.wgsl");
+    pub const TILES_OFFSET: Kernel = crate::kernel!("scan", "scan_tiles_offset.wgsl");
     /// A plain copy of the input as `vec4`s: what reading and writing every element once costs
     /// on this GPU, the bound a scan is measured against.
     pub const COPY: Kernel = crate::kernel!("scan", "scan_copy.wgsl");
 
     /// Every kernel of the lesson.
-    pub const ALL: &[Kernel] = &[HILLIS_STEELE, ONE_BARRIER, WORK_EFFICIENT, TILE_SUMS, ADD_BACK, SINGLE_PASS, COPY];
+    pub const ALL: &[Kernel] = &[HILLIS_STEELE, ONE_BARRIER, WORK_EFFICIENT, TILE_SUMS, ADD_BACK, SINGLE_PASS, REDUCE_TILES, TILE_OFFSETS, TILES_OFFSET, COPY];
 }
 
 pub const INFO: super::LessonInfo = super::LessonInfo {
@@ -63,7 +68,10 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     #[cfg(not(target_arch = "wasm32"))]
     reports: &[("scan", report::main)],
     #[cfg(not(target_arch = "wasm32"))]
-    measured: &[crate::data::measured::MeasuredFile { file: "h100-scan.json", text: measured::H100_SCAN, schema: Some(measured::SCHEMA) }],
+    measured: &[
+        crate::data::measured::MeasuredFile { file: "h100-scan.json", text: measured::H100_SCAN, schema: Some(measured::SCHEMA) },
+        crate::data::measured::MeasuredFile { file: "h200-scan.json", text: measured::H200_SCAN, schema: Some(measured::SCHEMA) },
+    ],
 };
 
 /// Registers.
@@ -276,13 +284,19 @@ impl crate::site::settings::LessonVariant for ScanWay {
 
 /// Inclusive prefix sums, wrapping as the GPU's u32 arithmetic does: what every way must give.
 pub fn inclusive_scan(values: &[u32]) -> Vec<u32> {
-    values
-        .iter()
-        .scan(0u32, |sum, &v| {
-            *sum = sum.wrapping_add(v);
-            Some(*sum)
-        })
-        .collect()
+    let mut out = vec![0; values.len()];
+    scan_into(values, &mut out);
+    out
+}
+
+/// The same into `out` (as long as `values`): the CPU scan the report and the page time, a
+/// plain loop into memory already there, so the time is the scan's and not the allocator's.
+pub fn scan_into(values: &[u32], out: &mut [u32]) {
+    let mut sum = 0u32;
+    for (o, &v) in out.iter_mut().zip(values) {
+        sum = sum.wrapping_add(v);
+        *o = sum;
+    }
 }
 
 /// Each tile of `width` scanned on its own: what one dispatch of a tile kernel must leave.

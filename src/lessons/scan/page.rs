@@ -6,9 +6,9 @@
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::scan::gpu::{input_values, run_append_beside, run_large, run_tiles};
-use crate::lessons::scan::measured::{parse_scan_report, H100_SCAN};
-use crate::lessons::scan::single_pass::{run_all, single_pass_problem, LookBack, SinglePass, SinglePassRun, TILE};
-use crate::lessons::scan::{look_back, cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, shown_slots, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
+use crate::lessons::scan::measured::{parse_scan_report, ScanColumns, H100_SCAN, H200_SCAN};
+use crate::lessons::scan::single_pass::{run_all, single_pass_problem, LookBack, SinglePass, SinglePassRun, PAGE_VALUES, TILE};
+use crate::lessons::scan::{look_back, cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, scan_into, shown_slots, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
@@ -128,21 +128,23 @@ fn GpuScan(sizes: SizeFields) -> impl IntoView {
             let run = run_large(&ctx, params, REPEATS, tiles).await?;
             let beside = run_append_beside(&ctx, params).await?;
             let values = input_values(params.invocations);
+            let mut out = vec![0u32; values.len()];
             let c0 = now_ms();
             for _ in 0..REPEATS {
-                std::hint::black_box(inclusive_scan(std::hint::black_box(&values)));
+                scan_into(std::hint::black_box(&values), std::hint::black_box(&mut out));
             }
             let cpu_ms = (now_ms() - c0) / f64::from(REPEATS);
+            // At least 16 tiles, so that tiles look back at each other.
             let single = match single_pass_problem(&ctx) {
                 Some(why) => Err(why),
-                None => Ok(run_all(&ctx, params.invocations, REPEATS).await?),
+                None => Ok(run_all(&ctx, params.invocations.max(PAGE_VALUES), REPEATS).await?),
             };
             Ok(ScanResult { adapter: ctx.adapter.clone(), params, first: None, whole: Some(Whole { run, beside, cpu_ms, single }), wall_ms: now_ms() - t0 })
         })
     });
     view! {
         <div class="prose" inner_html=words::GPU></div>
-        <p class="muted">"One run: each tile kernel once over the whole input, then three dispatches for the large scan (timed over 10 repeats), the compaction and the append lesson's atomicAdd on the same values; then the single pass three ways (tiles by workgroup id, by ticket, by ticket without the fallback) and a copy of the same values, each timed over 10 repeats."</p>
+        <p class="muted">{format!("One run: each tile kernel once over the whole input, then three dispatches for the large scan (timed over 10 repeats), the compaction and the append lesson's atomicAdd on the same values; then, over the same values or {} if that is more (16 tiles, so that tiles look back), the single pass three ways (tiles by workgroup id, by ticket, by ticket without the fallback), the reduce-then-scan built the same way, and a copy of the same values, each timed over 10 repeats on the same buffers.", grouped(u64::from(PAGE_VALUES)))}</p>
         <RunForm sizes=sizes job=job on_run=run />
         {move || job.result.get().map(|r| view! { <ScanReport result=r /> })}
     }
@@ -249,7 +251,7 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
                 figure("As bandwidth", gpu_ms.map_or("—".to_owned(), |ms| bandwidth(scan_bytes(n) / (ms * 1e6)))).timed_on(&adapter),
                 figure("This browser's CPU, per scan", format!("{cpu_ms:.3} ms")).id("cpu-ms"),
             ] />
-            <SinglePassReport single=single n=n three_gb=three_gb adapter=adapter.clone() />
+            <SinglePassReport single=single three=(n, three_gb) adapter=adapter.clone() />
             <h4>"Ordered compaction, beside atomicAdd"</h4>
             <Figures items=vec![
                 figure("Kept (value below 50)", run.kept.to_string()).id("gpu-kept"),
@@ -269,11 +271,12 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
 /// The single pass beside the copy and the three dispatches: its sums, its speed as a share of
 /// the copy's, and what its look-backs did.
 #[component]
-fn SinglePassReport(single: Result<SinglePass, String>, n: u32, three_gb: Option<f64>, adapter: AdapterSummary) -> impl IntoView {
+fn SinglePassReport(single: Result<SinglePass, String>, three: (u32, Option<f64>), adapter: AdapterSummary) -> impl IntoView {
     let single = match single {
         Ok(single) => single,
         Err(why) => return view! { <h4>"The whole array in one pass"</h4> <p class="notice" data-testid="gpu-single-missing">{why}". The tile scans and the three dispatches above ran without them; the model at the top of the page steps the single pass (pick “One pass”)."</p> }.into_any(),
     };
+    let n = single.with.values;
     let gb = |ns: Option<f64>| ns.map(|ns| scan_bytes(n) / ns);
     let copy_gb = gb(single.copy_ns);
     let speed = |g: Option<f64>| match (g, copy_gb) {
@@ -294,13 +297,17 @@ fn SinglePassReport(single: Result<SinglePass, String>, n: u32, three_gb: Option
     view! {
         <h4>"The whole array in one pass"</h4>
         <Figures items=vec![
-            figure("Tiles", format!("{} of {TILE} values", single.with.tiles)),
+            figure("Values × tiles", format!("{n} in {} tiles of {TILE}", single.with.tiles)).id("gpu-single-tiles"),
             figure("By workgroup id, with the fallback", way(&single.with)).id("gpu-single-wrong"),
             figure("By ticket, with the fallback", way(&single.tickets)).id("gpu-single-tickets"),
             figure("By ticket, without it", way(&single.without)).id("gpu-single-no-fallback"),
             figure("Single pass", speed(gb(single.with.gpu_ns))).id("gpu-single-speed").timed_on(&adapter),
             figure("Single pass, by ticket", speed(gb(single.tickets.gpu_ns))).id("gpu-single-tickets-speed").timed_on(&adapter),
-            figure("Three dispatches", speed(three_gb)).id("gpu-three-speed").timed_on(&adapter),
+            figure("Reduce, then scan (built the same way)", format!("{} of {n} wrong; {}", single.three_pass.wrong, speed(gb(single.three_pass.gpu_ns)))).id("gpu-reduce-then-scan").timed_on(&adapter),
+            figure("Three dispatches, built to teach", match three {
+                (values, gb) if values == n => speed(gb),
+                (values, gb) => format!("{} over the {values} values above", gb.map_or("no timestamps on this adapter".to_owned(), bandwidth)),
+            }).id("gpu-three-speed").timed_on(&adapter),
             figure("A vec4 copy of the same values", copy_gb.map_or("no timestamps on this adapter".to_owned(), bandwidth)).id("gpu-copy-speed").timed_on(&adapter),
         ] />
         <p class="muted">{format!("Looks each tile's look-back took, over {} scans (tile 0 looks at nothing):", single.with.repeats)}</p>
@@ -338,10 +345,90 @@ fn FirstWrongTile(tile: (u32, Vec<(u32, u32)>), width: u32) -> impl IntoView {
     }
 }
 
-/// The same runs on a data-centre GPU, from `data/h100-scan.json`: the workgroup scans and
-/// the three dispatches at each size, then the single pass beside the copy.
+/// The same runs on data-centre GPUs: the H200's single pass beside its reduce-then-scan, the
+/// copy and CUB (`data/h200-scan.json`), then the H100's workgroup scans, three dispatches and
+/// single pass (`data/h100-scan.json`).
 #[component]
 fn MeasuredElsewhere() -> impl IntoView {
+    view! { <MeasuredH200 /> <MeasuredH100 /> }
+}
+
+/// Thousands set apart with commas, as the page's words write them.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The H200's figures: the single pass against the copy, the reduce-then-scan and CUB at each
+/// size, the paragraph's figures filled in from the same rows.
+#[component]
+fn MeasuredH200() -> impl IntoView {
+    parse_scan_report(H200_SCAN).map(|(adapter, rows)| {
+        let find = |way: &str, n: u32| rows.iter().find(|x| x.way == way && x.invocations == n);
+        let gb = |way: &str, n: u32| find(way, n).and_then(|r| r.gb_per_s).unwrap_or(0.0);
+        let mut sizes: Vec<u32> = rows.iter().filter(|r| r.way == "cub").map(|r| r.invocations).collect();
+        sizes.sort_unstable();
+        let (small, large) = (sizes.first().copied().unwrap_or(0), sizes.last().copied().unwrap_or(0));
+        let whole = |g: f64| grouped(g.round() as u64);
+        let share = |way: &str, n: u32| format!("{:.0}", 100.0 * gb(way, n) / gb("copy", n));
+        let fills = [
+            ("{values_24}", grouped(u64::from(small))),
+            ("{values_27}", grouped(u64::from(large))),
+            ("{single_24}", whole(gb("single-pass", small))),
+            ("{single_27}", whole(gb("single-pass", large))),
+            ("{share_24}", share("single-pass", small)),
+            ("{share_27}", share("single-pass", large)),
+            ("{copy_24}", whole(gb("copy", small))),
+            ("{rts_24}", whole(gb("reduce-then-scan", small))),
+            ("{rts_27}", whole(gb("reduce-then-scan", large))),
+            ("{rts_share_24}", share("reduce-then-scan", small)),
+            ("{rts_share_27}", share("reduce-then-scan", large)),
+            ("{cub_24}", whole(gb("cub", small))),
+            ("{cub_27}", whole(gb("cub", large))),
+            ("{cub_ratio_24}", format!("{:.2}", gb("single-pass", small) / gb("cub", small))),
+            ("{cub_ratio_27}", format!("{:.2}", gb("single-pass", large) / gb("cub", large))),
+        ];
+        let words = fills.iter().fold(words::H200.to_owned(), |text, (key, value)| text.replace(key, value));
+        let cell = |way: &str, n: u32| match (find(way, n).and_then(|r| r.gb_per_s), find("copy", n).and_then(|r| r.gb_per_s)) {
+            (Some(g), Some(c)) => format!("{} GB/s, {:.0} %", whole(g), 100.0 * g / c),
+            _ => String::new(),
+        };
+        let exact = |r: Option<&ScanColumns>| r.map_or(String::new(), |r| format!("{} of {}", r.runs_exact, r.runs));
+        let table = sizes
+            .iter()
+            .map(|&n| {
+                vec![
+                    grouped(u64::from(n)),
+                    cell("single-pass", n),
+                    cell("single-pass-tickets", n),
+                    cell("reduce-then-scan", n),
+                    cell("cub", n),
+                    find("copy", n).and_then(|r| r.gb_per_s).map_or(String::new(), |g| format!("{} GB/s", whole(g))),
+                    find("copy-cuda", n).and_then(|r| r.gb_per_s).map_or(String::new(), |g| format!("{} GB/s", whole(g))),
+                    format!("{} / {} / {}", exact(find("single-pass", n)), exact(find("reduce-then-scan", n)), exact(find("cub", n))),
+                ]
+            })
+            .collect();
+        view! {
+            <MeasuredDetails adapter=adapter test_id="measured-h200">
+                <div class="prose" data-testid="measured-h200-words" inner_html=words></div>
+                <TextTable headers=["values", "single pass, share of the copy", "by ticket", "reduce, then scan", "CUB (CUDA)", "vec4 copy", "cudaMemcpy", "exact: single pass / reduce-then-scan / CUB"].map(str::to_owned).to_vec() rows=table test_id="measured-h200-table" />
+                <p class="muted">"Each size on one set of buffers: every way run once, then seven rounds that time each way once (20 scans a timed pass), each round starting one way further on; medians. Then five passes of each scan read back and checked. Shares are of the vec4 copy over the same buffers; CUB's and cudaMemcpy's rows were timed the same way with CUDA, on the same card, just before."</p>
+            </MeasuredDetails>
+        }
+    })
+}
+
+/// The H100's figures, as they were measured there (before the reduce-then-scan existed).
+#[component]
+fn MeasuredH100() -> impl IntoView {
     parse_scan_report(H100_SCAN).map(|(adapter, rows)| {
         let find = |way: &str, n: u32, w: u32| rows.iter().find(|x| x.way == way && x.invocations == n && x.workgroup_size == w).cloned();
         let gb = |g: Option<f64>| g.map_or(String::new(), |g| format!("{g:.0} GB/s"));
@@ -386,7 +473,7 @@ fn MeasuredElsewhere() -> impl IntoView {
         view! {
             <MeasuredDetails adapter=adapter>
                 <div class="prose" inner_html=words::H100></div>
-                <TextTable headers=["values / tile", "wrong sums, one barrier", "three dispatches", "as bandwidth", "one CPU core"].map(str::to_owned).to_vec() rows=table />
+                <TextTable headers=["values / tile", "wrong sums, one barrier", "three dispatches, built to teach", "as bandwidth", "one CPU core"].map(str::to_owned).to_vec() rows=table />
                 <p class="muted">"Five runs per size (medians), the same kernels run natively on that GPU. Bandwidth counts each value read once and written once; its datasheet gives 3,350 GB/s. Up to 4,194,304 values the scan's input and output together fit the card's 50 MB cache."</p>
                 <TextTable headers=["values", "single pass exact", "single pass, share of the copy", "by ticket", "by ticket, no fallback", "three dispatches", "vec4 copy", "fallbacks / give-ups"].map(str::to_owned).to_vec() rows=single />
                 <p class="muted">"The single pass and the copy: five timed passes of 20 per size (medians), tiles of 8,192 values, then five more passes of the scan read back and checked. Fallbacks and give-ups summed over every scan: an H100 ran every tile it waited on."</p>

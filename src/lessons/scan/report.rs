@@ -3,10 +3,13 @@
 //! several workgroup widths), the three-dispatch scan's time against a CPU scan, whether the
 //! compaction kept its order; then, at sizes up to 2^27 values, the single-pass scan three ways
 //! (tiles by workgroup id or by ticket with the fallback, by ticket without it), with their
-//! counters, and a `vec4` copy of the same bytes.
+//! counters, the fair three-pass scan (reduce, scan the sums, scan again) and a `vec4` copy of
+//! the same bytes, all on the same buffers and timed in interleaved rounds.
 //!
 //! ```sh
 //! cargo run --release --example report -- scan > data/<gpu>-scan.json
+//! # with CUB's rows from the same machine beside them (bench/cub_scan.cu's output):
+//! cargo run --release --example report -- scan --beside cub.json > data/<gpu>-scan.json
 //! ```
 //!
 //! Every count is of sums read back and compared with the CPU's; every GPU time comes from
@@ -18,13 +21,17 @@ use crate::data::report::count;
 use crate::data::Json;
 use crate::gpu::params::GpuParams;
 use crate::lessons::scan::gpu::{input_values, run_append_beside, run_scan};
-use crate::lessons::scan::single_pass::{time_copy, LookBack, SinglePassBuffers, SinglePassRun, SinglePassTiming, DEPTH_BINS};
-use crate::lessons::scan::{check, inclusive_scan, scan_bytes, ScanWay};
+use crate::lessons::scan::measured::parse_scan_report;
+use crate::lessons::scan::single_pass::{SinglePassBuffers, SinglePassRun, SinglePassTiming, ThreePassRun, Timed, DEPTH_BINS};
+use crate::lessons::scan::{check, scan_bytes, scan_into, ScanWay};
 use crate::site::settings::LessonVariant;
 use std::time::Instant;
 
 const RUNS: usize = 5;
 const REPEATS: u32 = 20;
+/// Rounds of the single-pass sizes: each round times every way once, starting one way further
+/// on than the round before, so no way is always first or always after the same one.
+const ROUNDS: usize = 7;
 
 /// `(values, workgroup)`: one warp, then wider tiles, then sizes whose buffers outgrow the
 /// GPU's cache (an H100's L2 holds 50 MB), so memory is the limit. The largest are 65,280
@@ -54,6 +61,7 @@ pub fn main() {
     for (&n, timed) in sizes.iter().zip(timed) {
         rows.extend(single_pass_rows(&ctx, n, timed));
     }
+    rows.extend(beside_rows());
     for (n, w) in SIZES {
         assert!(n.div_ceil(w) <= limits.max_workgroups_per_dimension && w <= limits.max_invocations_per_workgroup, "{n} / {w}");
         let params = GpuParams { invocations: n, workgroup_size: w };
@@ -61,13 +69,15 @@ pub fn main() {
         let runs: Vec<_> = (0..RUNS).map(|_| pollster::block_on(run_scan(&ctx, params, REPEATS)).expect("run")).collect();
         let beside: Vec<_> = (0..RUNS).map(|_| pollster::block_on(run_append_beside(&ctx, params)).expect("append")).collect();
         let values = input_values(n);
+        let mut out = vec![0u32; values.len()];
         let cpu_ms = median(
-            (0..RUNS)
+            (0..=RUNS)
                 .map(|_| {
                     let t0 = Instant::now();
-                    std::hint::black_box(inclusive_scan(std::hint::black_box(&values)));
+                    scan_into(std::hint::black_box(&values), std::hint::black_box(&mut out));
                     t0.elapsed().as_secs_f64() * 1e3
                 })
+                .skip(1)
                 .collect(),
         );
         let row = |way: &str, exact: usize, wrong: Vec<u32>, gpu_ms: Option<f64>, cpu_ms: Option<f64>| {
@@ -108,32 +118,80 @@ pub fn main() {
             ("repeats_per_timed_pass", Json::from(REPEATS)),
             (
                 "notes",
-                Json::from("wrong_min/max: sums unlike the CPU's (for compaction: slots where atomicAdd's order differs from the input's; for the single pass, in the last repeat of each checked run). gb_per_s: 8 bytes per value (read once, written once) over the median GPU time. copy: the same values as vec4s, two per invocation, in workgroups of 256. The single pass is timed first, every size, on buffers made once per size whose passes read back only timestamps and counters; then each way runs 5 more passes read back and checked. fallbacks, give_ups, lookback_windows: the single pass's counters summed over every timed and checked run and repeat."),
+                Json::from("wrong_min/max: sums unlike the CPU's (for compaction: slots where atomicAdd's order differs from the input's; for the single pass and reduce-then-scan, in the last repeat of each checked run). gb_per_s: 8 bytes per value (read once, written once) over the median GPU time, for every way, reduce-then-scan too (which moves 12). copy: the same values as vec4s, two per invocation, in workgroups of 256, from the scan's input buffer into its output buffer. The single-pass sizes come first, each on buffers made once: every way run once untimed (every buffer touched), then 7 rounds each timing every way once (copy, single-pass, single-pass-tickets, single-pass-no-fallback, reduce-then-scan), each round starting one way further on; gpu_ms_median is the median round's; the passes read back only timestamps and counters; then each way runs 5 more passes read back and checked (runs, runs_exact). fallbacks, give_ups, lookback_windows: the single pass's counters summed over every timed and checked run and repeat. cpu_ms_median: one core scanning the same values in a plain loop into a buffer made before, the median of 5 timed runs after one untimed. Rows cub and copy-cuda, where present, are bench/cub_scan.cu's, run on the same machine just before (its own method in that file)."),
             ),
         ],
     );
 }
 
-/// The copy, then the single pass's three ways, at `n` values: `RUNS` timed
-/// passes of `REPEATS` each after one to warm up, the scan's on buffers made once that read back
-/// only timestamps and counters (see `SinglePassBuffers`).
-fn time_single_pass(ctx: &crate::gpu::GpuContext, n: u32) -> (Option<f64>, [Vec<SinglePassTiming>; 3]) {
-    let copies: Vec<f64> = (0..=RUNS).filter_map(|_| pollster::block_on(time_copy(ctx, n, REPEATS)).expect("copy")).skip(1).map(|ns| ns / 1e6).collect();
+/// Every way at `n` values on one set of buffers: each once untimed, then `ROUNDS` rounds
+/// that time each way once, in an order that turns by one a round. Returns each way's
+/// timings in `Timed::ALL`'s order.
+fn time_single_pass(ctx: &crate::gpu::GpuContext, n: u32) -> Vec<Vec<SinglePassTiming>> {
     let buffers = SinglePassBuffers::new(ctx, n, REPEATS).expect("single pass");
-    let time = |way| (0..=RUNS).map(|_| pollster::block_on(buffers.time(ctx, way)).expect("single pass")).skip(1).collect();
-    (median(copies), LookBack::ALL.map(time))
+    let time = |t: Timed| pollster::block_on(buffers.time(ctx, t)).unwrap_or_else(|e| panic!("{}: {e}", t.name()));
+    for t in Timed::ALL {
+        time(t);
+    }
+    let mut timed: Vec<Vec<SinglePassTiming>> = Timed::ALL.iter().map(|_| Vec::new()).collect();
+    for round in 0..ROUNDS {
+        for k in 0..Timed::ALL.len() {
+            let at = (round + k) % Timed::ALL.len();
+            timed[at].push(time(Timed::ALL[at]));
+        }
+    }
+    timed
 }
 
-/// The rows of one size: its timings, then `RUNS` passes of each way read back and checked.
-fn single_pass_rows(ctx: &crate::gpu::GpuContext, n: u32, (copy_ms, timed): (Option<f64>, [Vec<SinglePassTiming>; 3])) -> Vec<Json> {
-    let mut rows = vec![single_pass_row("copy", n, &[], &[], copy_ms)];
+/// The rows of one size: its timings, then `RUNS` passes of each scan read back and checked.
+fn single_pass_rows(ctx: &crate::gpu::GpuContext, n: u32, timed: Vec<Vec<SinglePassTiming>>) -> Vec<Json> {
     let buffers = SinglePassBuffers::new(ctx, n, REPEATS).expect("single pass");
-    for (way, timed) in LookBack::ALL.into_iter().zip(timed) {
-        let checked: Vec<SinglePassRun> = (0..RUNS).map(|_| pollster::block_on(buffers.check(ctx, way, way.max_polls())).expect("single pass")).collect();
-        let gpu_ms = median(timed.iter().filter_map(|t| t.gpu_ns).map(|ns| ns / 1e6).collect());
-        rows.push(single_pass_row(way.name(), n, &checked, &timed, gpu_ms));
+    let ms = |t: &[SinglePassTiming]| median(t.iter().filter_map(|t| t.gpu_ns).map(|ns| ns / 1e6).collect());
+    let mut rows = Vec::new();
+    for (t, timings) in Timed::ALL.into_iter().zip(&timed) {
+        rows.push(match t {
+            Timed::Copy => single_pass_row("copy", n, &[], timings, ms(timings)),
+            Timed::SinglePass(way) => {
+                let checked: Vec<SinglePassRun> = (0..RUNS).map(|_| pollster::block_on(buffers.check(ctx, way, way.max_polls())).expect("single pass")).collect();
+                single_pass_row(way.name(), n, &checked, timings, ms(timings))
+            }
+            Timed::ThreePass => {
+                let checked: Vec<ThreePassRun> = (0..RUNS).map(|_| pollster::block_on(buffers.check_three_pass(ctx)).expect("three-pass scan")).collect();
+                three_pass_row(n, &checked, ms(timings))
+            }
+        });
     }
     rows
+}
+
+fn three_pass_row(n: u32, checked: &[ThreePassRun], gpu_ms: Option<f64>) -> Json {
+    let wrong: Vec<u32> = checked.iter().map(|r| r.wrong).collect();
+    ScanColumns {
+        way: Timed::ThreePass.name().to_owned(),
+        invocations: n,
+        workgroup_size: crate::lessons::scan::single_pass::WIDTH,
+        runs: count(checked.len()),
+        runs_exact: count(wrong.iter().filter(|&&w| w == 0).count()),
+        wrong_min: wrong.iter().copied().min().unwrap_or(0),
+        wrong_max: wrong.iter().copied().max().unwrap_or(0),
+        gpu_ms_median: gpu_ms,
+        cpu_ms_median: None,
+        gb_per_s: gpu_ms.map(|ms| scan_bytes(n) / (ms * 1e6)),
+        fallbacks: 0,
+        give_ups: 0,
+        lookback_windows: String::new(),
+    }
+    .to_json()
+}
+
+/// CUB's rows (`bench/cub_scan.cu`'s output, the file after `--beside`), copied as they are,
+/// so a report holds the reference beside the project's own ways. None without `--beside`.
+fn beside_rows() -> Vec<Json> {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(file) = args.iter().position(|a| a == "--beside").and_then(|i| args.get(i + 1)) else { return Vec::new() };
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("--beside {file}: {e}"));
+    let (_, rows) = parse_scan_report(&text).unwrap_or_else(|| panic!("--beside {file}: not a scan report in this schema"));
+    rows.iter().map(ScanColumns::to_json).collect()
 }
 
 fn single_pass_row(way: &str, n: u32, checked: &[SinglePassRun], timed: &[SinglePassTiming], gpu_ms: Option<f64>) -> Json {

@@ -95,7 +95,7 @@ fn the_fallback_sums_silent_tiles_exactly() {
 /// them is still exact.
 #[test]
 fn passes_over_the_same_buffers_start_afresh() {
-    use crate::lessons::scan::single_pass::{LookBack, SinglePassBuffers, TILE};
+    use crate::lessons::scan::single_pass::{LookBack, SinglePassBuffers, Timed, TILE};
     let Some(ctx) = gpu() else { return };
     if ctx.adapter.subgroups.is_none() {
         return;
@@ -103,7 +103,7 @@ fn passes_over_the_same_buffers_start_afresh() {
     let n = 3 * TILE + 5;
     let buffers = SinglePassBuffers::new(&ctx, n, 2).unwrap();
     for way in [LookBack::TicketsWithFallback, LookBack::WithoutFallback, LookBack::WithFallback, LookBack::TicketsWithFallback] {
-        let timed = pollster::block_on(buffers.time(&ctx, way)).unwrap();
+        let timed = pollster::block_on(buffers.time(&ctx, Timed::SinglePass(way))).unwrap();
         let tickets = if way.takes_tickets() { 4 * 2 } else { 0 };
         assert_eq!(timed.tickets, tickets, "{way:?}: four tiles, two repeats, each from a cleared counter");
         assert_eq!(timed.depth.iter().sum::<u32>(), 4 * 2, "{way:?}");
@@ -112,6 +112,31 @@ fn passes_over_the_same_buffers_start_afresh() {
     let run = pollster::block_on(buffers.check(&ctx, LookBack::WithFallback, LookBack::WithFallback.max_polls())).unwrap();
     assert_eq!((run.wrong, run.give_ups, run.tiles), (0, 0, 4));
     assert_eq!(run.depth.iter().sum::<u32>(), 4 * 2);
+}
+
+/// The fair three-pass scan (reduce, scan the tiles' sums in one workgroup, scan again) is
+/// exact at every size tried: one value, a partial vec4, a partial tile, a tile count that is
+/// no multiple of 4, and more than 1,024 tiles, so its middle pass takes two rounds. The copy
+/// and the ways timed over the same buffers leave a check after them exact.
+#[test]
+fn the_three_pass_scan_is_exact() {
+    use crate::lessons::scan::single_pass::{LookBack, SinglePassBuffers, Timed, TILE};
+    let Some(ctx) = gpu() else { return };
+    if ctx.adapter.subgroups.is_none() {
+        return;
+    }
+    for n in [1, 6, TILE - 1, 5 * TILE + 3, 1025 * TILE + 7] {
+        let buffers = SinglePassBuffers::new(&ctx, n, 2).unwrap();
+        let run = pollster::block_on(buffers.check_three_pass(&ctx)).unwrap();
+        assert_eq!((run.wrong, run.tiles), (0, n.div_ceil(TILE)), "{n}");
+        if n == 5 * TILE + 3 {
+            for t in Timed::ALL {
+                pollster::block_on(buffers.time(&ctx, t)).unwrap();
+            }
+            let again = pollster::block_on(buffers.check(&ctx, LookBack::WithFallback, LookBack::WithFallback.max_polls())).unwrap();
+            assert_eq!(again.wrong, 0);
+        }
+    }
 }
 
 #[test]
