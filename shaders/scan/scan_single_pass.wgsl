@@ -7,17 +7,14 @@
 // itself and posts it: nothing waits on a workgroup forever.
 //
 // Which tile: with `tickets`, the next from an atomic counter, so a tile only waits on tiles
-// that already started, which the way without the fallback needs. The ticket is a round trip to
-// memory before the first load; on an H100 it cost about a tenth of the scan's speed at 2^24
-// values. The fallback makes it unneeded: a tile whose workgroup has not started is summed by
-// the one waiting for it, so the workgroup id names the tile.
+// that started (the way without the fallback needs that), at the cost of a round trip before
+// the first load. Otherwise the workgroup id: the fallback sums any tile not yet started.
 //
-// A tile's post is two atomic words, the low and the high 16 bits of its value, each with the
-// state above them, so a look needs no other write made visible first. A look trusts a tile
-// only when both words carry the same state. It may still read halves from two different
-// posts: the tile's own and a fallback's. That is safe because every post of one state for one
-// tile carries the same value (a tile's sum is its sum, whoever adds it up). A state only moves
-// forward (not ready < aggregate < inclusive prefix): every post is an atomicMax.
+// A tile's post is two atomic words, each 16 bits of its value under the state, so a look needs
+// no other write made visible first. A look trusts a tile when both words carry one state; two
+// halves from two posts (its own, a fallback's) agree, as every post of one state for one tile
+// carries the same value. A state only moves forward (not ready < aggregate < inclusive
+// prefix): every post is an atomicMax.
 enable subgroups;
 
 struct Params {
@@ -26,9 +23,8 @@ struct Params {
     tiles: u32,
     // 1: a tile that stays silent is summed from the input; 0: give up after `max_polls`.
     fallback: u32,
-    // How many looks at the same silent tile before the fallback (or the give-up); with 0 no
-    // tile is looked at, each counts as silent and the fallback sums it (how the tests run the
-    // fallback on a GPU that never leaves a tile silent).
+    // Looks at one silent tile before the fallback (or the give-up); with 0 every tile counts
+    // as silent and is summed (how the tests run the fallback on any GPU).
     max_polls: u32,
 }
 
@@ -57,9 +53,8 @@ const MAX_SUBGROUPS: u32 = 64u;
 
 // Compiled with 256.
 override workgroup_size: u32 = 256u;
-// Each workgroup's tile: a ticket from `next_tile` (true) or its workgroup id. A constant the
-// pipeline sets, so each way is compiled to code of its own: tested on a uniform at run time
-// instead, the branch cost the way by id 6 % of its speed on an H100.
+// Each workgroup's tile: a ticket from `next_tile` (true) or its workgroup id. A pipeline
+// constant, so each way has code of its own (a branch on a uniform cost 6 % on an H100).
 override tickets: bool = false;
 
 var<workgroup> ticket: u32;
@@ -81,8 +76,7 @@ fn load(i: u32) -> vec4<u32> {
     return select(vec4(0u), input[min(i, params.vecs - 1u)], i < params.vecs);
 }
 
-// The same, where the whole tile lies inside the input (every tile but perhaps the last): no
-// bounds to check, and the loads go out as plain vector loads.
+// The same where the whole tile lies inside the input: plain loads, no bounds to check.
 fn load_tile(i: u32, full: bool) -> vec4<u32> {
     if full {
         return input[i];
@@ -96,8 +90,7 @@ fn store(i: u32, v: vec4<u32>) {
     }
 }
 
-// One vec4 of the subgroup's run: scanned within the lane, then across the subgroup, plus what
-// the rows before it summed to; `running` grows by the row's total.
+// One vec4 of the run, scanned in the lane, across the subgroup, plus the rows before it.
 fn scan_row(v: vec4<u32>, running: ptr<function, u32>, size: u32) -> vec4<u32> {
     let within = vec4(v.x, v.x + v.y, v.x + v.y + v.z, v.x + v.y + v.z + v.w);
     let through = subgroupInclusiveAdd(within.w);
@@ -110,14 +103,11 @@ fn scan_row(v: vec4<u32>, running: ptr<function, u32>, size: u32) -> vec4<u32> {
 // width of tiles at once, lane l the tile l places back, and adds them up to the first inclusive
 // prefix; a tile not ready stops it there. Returns the tile's exclusive prefix.
 //
-// Most often the tile holding things up is the nearest one, which took its ticket just before
-// this one and is still loading. Then the look keeps what lies behind it, if that reaches an
-// inclusive prefix, and only the nearest tile is read again: once it posts, the prefix is known
-// without another look.
+// Most often the tile holding things up is the nearest one, still loading. Then the look keeps
+// what lies behind it, if that reaches an inclusive prefix, and reads only the nearest again.
 //
-// Every branch and the loop's end depend only on subgroup-wide results (subgroupMin,
-// subgroupAdd) and uniforms, so the lanes of the subgroup stay together throughout; the
-// browser's uniformity analysis cannot see that, hence the diagnostic switched off here.
+// Every branch depends only on subgroup-wide results and uniforms, so the lanes stay together;
+// the browser's uniformity analysis cannot see that, hence the diagnostic switched off.
 @diagnostic(off, subgroup_uniformity)
 fn look_back(tile: u32, aggregate: u32, lane: u32, size: u32) -> u32 {
     // The sum of the tiles after `at` up to this one, and the nearest tile not yet added.
@@ -236,9 +226,8 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
     }
     let slot = subgroupBroadcastFirst(taken);
 
-    // 1. The tile in registers, every vec4 load issued first. Eight named values, not an
-    // array: an array indexed in a loop was kept in memory by one driver's compiler, and the
-    // whole scan ran at a third of the speed.
+    // 1. The tile in registers, every load issued first (named values: one driver kept an
+    // array in memory, at a third of the speed).
     let full = (tile + 1u) * workgroup_size * VECS_PER_INVOCATION <= params.vecs;
     var v0 = load_tile(index(tile, slot, size, 0u, lane), full); // step: load
     var v1 = load_tile(index(tile, slot, size, 1u, lane), full);
@@ -249,18 +238,9 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
     var v6 = load_tile(index(tile, slot, size, 6u, lane), full);
     var v7 = load_tile(index(tile, slot, size, 7u, lane), full);
 
-    // 2. The tile's sum, posted before the tile is scanned: a sum is quicker than a scan, and
-    // the tiles after this one find it sooner. On an H200 this took the single pass from 82 to
-    // 87 % of a copy at 2^24 values, and from 89 to 95 % at 2^27 (data/h200-scan-variants.txt).
-    var lane_total = vec4(0u);
-    lane_total += v0;
-    lane_total += v1;
-    lane_total += v2;
-    lane_total += v3;
-    lane_total += v4;
-    lane_total += v5;
-    lane_total += v6;
-    lane_total += v7;
+    // 2. The tile's sum, posted before the scan so later tiles find it sooner (on an H200: 87 %
+    // of a copy's speed at 2^24 values, not 82).
+    let lane_total = v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7;
     let part = subgroupAdd(lane_total.x + lane_total.y + lane_total.z + lane_total.w);
     if lane == 0u {
         subgroup_sums[slot] = part;
@@ -273,8 +253,7 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
     if tile != 0u && id == 0u {
         post(tile, AGGREGATE, sum); // step: aggregate
     }
-    // The scan below writes the slots again. (Keeping these sums for it instead, without this
-    // barrier and the next, ran at 73 % of the copy on the same H200: measured, not reasoned.)
+    // The scan writes the slots again.
     workgroupBarrier();
 
     // 3. Each subgroup scans its run in registers; the runs' totals give each its offset.

@@ -103,17 +103,24 @@ impl GpuHandle {
     /// so the reader's first run finds them compiled (the pipeline cache shares a compile under
     /// way with a run that asks for it meanwhile). Again whenever what `kernels` reads changes,
     /// e.g. the variant chosen; compile errors are left for the run to report.
+    ///
+    /// One pipeline at a time, each asked for once the one before it is compiled. The browser
+    /// compiles on its GPU process's main thread, which also sets up every new page's first
+    /// frame: on a software adapter a compile holds it 0.3–0.6 s, and the scan's nine asked for
+    /// at once held it 3 s, and with it the first drawing of the next page opened (measured:
+    /// 2.6–3.8 s to drawn, against 0.5–0.7 s asked for one at a time; the whole warm-up takes
+    /// as long either way).
     pub fn warm(self, kernels: Warm) {
         Effect::new(move |_| {
             let GpuState::Ready(ctx) = self.state.get() else { return };
-            for (kernel, workgroup_size, flag) in kernels() {
-                let ctx = Rc::clone(&ctx);
-                self.warming.update(|n| *n += 1);
-                spawn_local(async move {
+            let kernels = kernels();
+            self.warming.update(|n| *n += kernels.len());
+            spawn_local(async move {
+                for (kernel, workgroup_size, flag) in kernels {
                     let _ = ctx.pipeline_with(kernel, workgroup_size, flag).await;
                     self.warming.try_update(|n| *n = n.saturating_sub(1));
-                });
-            }
+                }
+            });
         });
     }
 

@@ -17,13 +17,10 @@ pub fn range((lo, hi): (u32, u32)) -> String {
 pub fn MeasuredDetails(
     /// The GPU's name as its driver gives it.
     adapter: String,
-    /// The frame's test id, where a page has more than one (each GPU's figures).
-    #[prop(optional)]
-    test_id: Option<&'static str>,
     children: Children,
 ) -> impl IntoView {
     view! {
-        <details class="measured" data-testid=test_id.unwrap_or("measured-h100")>
+        <details class="measured" data-testid="measured-h100">
             <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan)")}</summary>
             {children()}
         </details>

@@ -417,11 +417,12 @@ fn MeasuredH200() -> impl IntoView {
             })
             .collect();
         view! {
-            <MeasuredDetails adapter=adapter test_id="measured-h200">
+            <details class="measured" data-testid="measured-h200">
+                <summary>{format!("Measured on an {adapter} (native wgpu, Vulkan; CUB with CUDA)")}</summary>
                 <div class="prose" data-testid="measured-h200-words" inner_html=words></div>
                 <TextTable headers=["values", "single pass, share of the copy", "by ticket", "reduce, then scan", "CUB (CUDA)", "vec4 copy", "cudaMemcpy", "exact: single pass / reduce-then-scan / CUB"].map(str::to_owned).to_vec() rows=table test_id="measured-h200-table" />
                 <p class="muted">"Each size on one set of buffers: every way run once, then seven rounds that time each way once (20 scans a timed pass), each round starting one way further on; medians. Then five passes of each scan read back and checked. Shares are of the vec4 copy over the same buffers; CUB's and cudaMemcpy's rows were timed the same way with CUDA, on the same card, just before."</p>
-            </MeasuredDetails>
+            </details>
         }
     })
 }
