@@ -112,9 +112,11 @@ fn GpuScan(sizes: SizeFields) -> impl IntoView {
         k.extend([(kernels::ADD_BACK, w, None), (kernels::TILE_SUMS, TILE_SUMS_WIDTH, None), (crate::lessons::append::Append::kernel(), w, None)]);
         k.push((kernels::COPY, crate::lessons::scan::single_pass::WIDTH, None));
         // The single pass scans its tiles with subgroup operations: compiled only where they
-        // are, once by workgroup id and once by ticket.
+        // are, once by workgroup id and once by ticket; so does the reduce-then-scan.
         if gpu.context().is_some_and(|ctx| single_pass_problem(&ctx).is_none()) {
             k.extend(LookBack::ALL.map(LookBack::pipeline_key));
+            // The reduce-then-scan, which runs beside it.
+            k.extend([kernels::REDUCE_TILES, kernels::TILE_OFFSETS, kernels::TILES_OFFSET].map(|kernel| (kernel, crate::lessons::scan::single_pass::WIDTH, None)));
         }
         k
     });
