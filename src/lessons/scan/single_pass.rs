@@ -13,7 +13,7 @@ use crate::gpu::dispatch::{bind_whole, run_stride, submit_and_read};
 use crate::gpu::readback::u32s;
 use crate::gpu::PassTimer;
 use crate::gpu::{GpuContext, GpuError, Kernel};
-use crate::lessons::scan::{gpu_value, inclusive_scan, kernels};
+use crate::lessons::scan::{gpu_value, kernels};
 
 /// The workgroup both kernels are compiled with.
 pub const WIDTH: u32 = 256;
@@ -230,8 +230,8 @@ impl SinglePassBuffers {
     pub async fn check(&self, ctx: &GpuContext, way: LookBack, max_polls: u32) -> Result<SinglePassRun, GpuError> {
         let pipeline = way.pipeline(ctx).await?;
         let (timing, output) = self.pass(ctx, Work::SinglePass { pipeline: &pipeline, fallback: way.falls_back(), max_polls, tiles: self.tiles }, true).await?;
-        let wrong = self.wrong(output.as_deref().unwrap_or_default());
         let got = u32s(output.as_deref().unwrap_or_default());
+        let wrong = self.wrong(&got);
         let SinglePassTiming { gpu_ns, fallbacks, give_ups, depth, .. } = timing;
         Ok(SinglePassRun {
             way,
@@ -252,13 +252,19 @@ impl SinglePassBuffers {
     pub async fn check_three_pass(&self, ctx: &GpuContext) -> Result<ThreePassRun, GpuError> {
         let pipelines = three_pass_pipelines(ctx).await?;
         let (timing, output) = self.pass(ctx, Work::ThreePass(&pipelines), true).await?;
-        Ok(ThreePassRun { wrong: self.wrong(output.as_deref().unwrap_or_default()), gpu_ns: timing.gpu_ns, tiles: self.tiles })
+        Ok(ThreePassRun { wrong: self.wrong(&u32s(output.as_deref().unwrap_or_default())), gpu_ns: timing.gpu_ns, tiles: self.tiles })
     }
 
-    /// Sums in `output` (bytes read back) that differ from the CPU's scan, missing ones counted.
-    fn wrong(&self, output: &[u8]) -> u32 {
-        let got = u32s(output);
-        inclusive_scan(&self.values).iter().enumerate().filter(|&(i, w)| got.get(i) != Some(w)).count() as u32
+    /// Sums in `got` that differ from the CPU's running sum, missing ones counted: compared as
+    /// the sum runs, with no second array of 2^27 sums made for every check.
+    fn wrong(&self, got: &[u32]) -> u32 {
+        let mut sum = 0u32;
+        let mut wrong = 0;
+        for (i, &v) in self.values.iter().enumerate() {
+            sum = sum.wrapping_add(v);
+            wrong += u32::from(got.get(i) != Some(&sum));
+        }
+        wrong
     }
 
     /// One timed pass of every repeat of `timed`, reading back only its timestamps and counters.
@@ -287,7 +293,7 @@ impl SinglePassBuffers {
         let tiles = (self.values.len() as u32).div_ceil(tile.max(SMALLEST_PROBED_TILE));
         let work = Work::SinglePass { pipeline, fallback: true, max_polls: POLLS_BEFORE_FALLBACK, tiles };
         let (timing, output) = self.pass(ctx, work, read_output).await?;
-        Ok((timing, output.map(|o| self.wrong(&o))))
+        Ok((timing, output.map(|o| self.wrong(&u32s(&o)))))
     }
 
     async fn pass(&self, ctx: &GpuContext, work: Work<'_>, read_output: bool) -> Result<(SinglePassTiming, Option<Vec<u8>>), GpuError> {
