@@ -1,4 +1,8 @@
-//! Two jobs.
+//! Three jobs.
+//!
+//! Every build: every kernel under `shaders/` is lowered for the stepper (`crates/stepper`) into
+//! `$OUT_DIR/stepped.rs`, a `static` program per kernel (see `src/stepped.rs`), so that no page
+//! carries naga.
 //!
 //! Every build: each lesson's words (`src/lessons/<id>/words.html`, see `docs/words.md`) become
 //! Rust constants, one per section, in `$OUT_DIR/words_<id>.rs`, which the lesson's `mod.rs`
@@ -16,6 +20,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/bin");
     words();
+    stepped();
     let split = std::env::var_os("CARGO_FEATURE_SPLIT").is_some();
     let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32");
     if !(split && wasm) {
@@ -27,6 +32,48 @@ fn main() {
         if let Some(bin) = name.to_str().and_then(|n| n.strip_suffix(".rs")) {
             println!("cargo:rustc-link-arg-bin={bin}=--emit-relocs");
         }
+    }
+}
+
+/// Writes `stepped.rs`: for each kernel file `shaders/<folder>/…/<name>.wgsl`, the program
+/// `pub static <NAME>: Program` lowered from it, `ALL` listing them by path, and `NOT_STEPPED`
+/// with each kernel the lowering refused and why. A refusal does not stop the build: the host
+/// tests hold every refusal to the list in `docs/stepper.md`.
+fn stepped() {
+    println!("cargo:rerun-if-changed=shaders");
+    println!("cargo:rerun-if-changed=crates/stepper/src");
+    let mut files = Vec::new();
+    let mut folders = vec![std::path::PathBuf::from("shaders")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display())).flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|x| x == "wgsl") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut rust = String::from("// Made by build.rs from the kernels under shaders/: not to be edited.\n\n");
+    let (mut all, mut refused) = (String::new(), String::new());
+    for path in &files {
+        let shown = path.to_str().expect("a kernel's path is UTF-8").replace('\\', "/");
+        let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{shown}: {e}"));
+        let name = path.file_stem().and_then(|n| n.to_str()).expect("a kernel's name is UTF-8").to_uppercase().replace('-', "_");
+        match stepper::lower::lower(&source) {
+            Ok(program) => {
+                rust.push_str(&format!("/// `{shown}`, lowered.\npub static {name}: Program = {};\n\n", stepper::rust::to_rust(&program)));
+                all.push_str(&format!("    ({shown:?}, &{name}),\n"));
+            }
+            Err(refusal) => refused.push_str(&format!("    ({shown:?}, {:?}),\n", refusal.to_string())),
+        }
+    }
+    rust.push_str(&format!("/// Every kernel lowered, by its path.\npub static ALL: &[(&str, &Program)] = &[\n{all}];\n\n"));
+    rust.push_str(&format!("/// Every kernel the lowering refused, with its reason.\npub static NOT_STEPPED: &[(&str, &str)] = &[\n{refused}];\n"));
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("stepped.rs");
+    if std::fs::read_to_string(&out).ok().as_deref() != Some(rust.as_str()) {
+        std::fs::write(&out, rust).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
     }
 }
 

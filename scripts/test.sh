@@ -47,8 +47,9 @@ site() {
 
 phase set-up "$SYNCSCOPE_ROOT/scripts/setup.sh" --test
 phase style cargo fmt --check
-# Every target `cargo test` builds: the library, its tests, the integration tests and the binaries.
-phase host env RUSTC_WORKSPACE_WRAPPER="$lint" cargo test --locked
+# Every target `cargo test` builds: the library, its tests, the integration tests and the binaries,
+# and the stepper's crate (crates/stepper) with its own tests.
+phase host env RUSTC_WORKSPACE_WRAPPER="$lint" cargo test --locked --workspace
 phase site site
 phase scripts node --test scripts/test/
 phase browser node --test --test-concurrency=1 e2e/

@@ -17,6 +17,7 @@ pub mod gpu;
 pub mod lessons;
 pub mod model;
 pub mod site;
+pub mod stepped;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]

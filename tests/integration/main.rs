@@ -14,3 +14,4 @@ mod model_trace;
 mod permalink;
 mod replay;
 mod settings;
+mod stepped;

@@ -481,7 +481,10 @@ impl<'m> Lowering<'m> {
             let var = frame.locals[h.index()];
             let words = self.vars[var as usize].words;
             let src = match local.init {
-                Some(init) => self.regs(&frame, init)?,
+                Some(init) => {
+                    self.ensure(&mut frame, init)?;
+                    self.regs(&frame, init)?
+                }
                 None => {
                     let zeros = self.alloc(words)?;
                     for w in 0..words {
@@ -984,6 +987,31 @@ impl<'m> Lowering<'m> {
         }
         frame.values[h.index()] = Some(value);
         Ok(())
+    }
+
+    /// Computes expression `h` now if it has not been, with what it is made of: a local's initial
+    /// value may be an override-expression that the body emits only later (`var s = size / 2u;`
+    /// before a loop). Only expressions that read no memory are computed early.
+    fn ensure(&mut self, frame: &mut Frame<'m>, h: Handle<naga::Expression>) -> Result<()> {
+        use naga::Expression as E;
+        if frame.values[h.index()].is_some() {
+            return Ok(());
+        }
+        let operands: Vec<Handle<naga::Expression>> = match frame.function.expressions[h] {
+            E::Binary { left, right, .. } => vec![left, right],
+            E::Unary { expr, .. } | E::As { expr, .. } => vec![expr],
+            E::Splat { value, .. } => vec![value],
+            E::Swizzle { vector, .. } => vec![vector],
+            E::Compose { ref components, .. } => components.clone(),
+            E::Select { condition, accept, reject } => vec![condition, accept, reject],
+            E::Math { arg, arg1, arg2, .. } => [Some(arg), arg1, arg2].into_iter().flatten().collect(),
+            E::Literal(_) | E::Constant(_) | E::Override(_) | E::ZeroValue(_) => Vec::new(),
+            _ => return self.refuse("a value used before it is computed"),
+        };
+        for o in operands {
+            self.ensure(frame, o)?;
+        }
+        self.expression(frame, h)
     }
 
     /// Registers holding `words`.
