@@ -242,3 +242,53 @@ fn a_racy_counters_gpu_result_is_one_the_interpreter_reaches() {
         assert!(finals.contains(&gpu[0]), "the GPU's count {:?} is none the interpreter reaches", gpu[0]);
     }
 }
+
+/// What the interpreter finds in a lesson's kernel, run to its end in one order.
+fn findings(program: &'static Program, workgroups: u32, workgroup_size: u32, buffers: Vec<Vec<u32>>, seed: u64) -> Vec<Finding> {
+    let case = Case { file: "", program, workgroups, workgroup_size, buffers, exact: &[] };
+    case.interpreted(seed).1
+}
+
+fn kinds(found: &[Finding]) -> Vec<&'static str> {
+    let mut kinds: Vec<&'static str> = found
+        .iter()
+        .map(|f| match f {
+            Finding::Race { .. } => "race",
+            Finding::Divergence { .. } => "divergence",
+            Finding::OutOfBounds { .. } => "out of bounds",
+            Finding::Spin { .. } => "spin",
+        })
+        .collect();
+    kinds.dedup();
+    kinds
+}
+
+#[test]
+fn the_lessons_kernels_race_where_the_lessons_say_they_do() {
+    // 4 × 4 matrices in tiles of 2 × 2: four workgroups of four.
+    let matrix: Vec<u32> = (0..16).map(|i| i % 5 + 1).collect();
+    let tiled = |program| findings(program, 4, 4, vec![matrix.clone(), matrix.clone(), vec![0; 16], vec![4, 2]], 3);
+    assert_eq!(kinds(&tiled(&stepped::TILED)), Vec::<&str>::new());
+    assert_eq!(kinds(&tiled(&stepped::TILED_WITHOUT_FIRST)), ["race"]);
+    assert_eq!(kinds(&tiled(&stepped::TILED_WITHOUT_SECOND)), ["race"]);
+
+    let barrier = |program, seed| findings(program, 2, 4, vec![vec![0; 8], vec![0; 16], vec![8]], seed);
+    assert_eq!(kinds(&barrier(&stepped::BARRIER, 1)), Vec::<&str>::new());
+    let missing = barrier(&stepped::BARRIER_MISSING, 1);
+    assert_eq!(kinds(&missing), ["race"]);
+    // The race names the write and the neighbour's read of one cell, by two invocations.
+    let Finding::Race { first, second, .. } = missing[0] else { unreachable!() };
+    let lines = [first.pc, second.pc].map(|pc| stepped::BARRIER_MISSING.instrs[pc as usize].line);
+    assert_ne!(first.invocation, second.invocation);
+    assert_ne!(lines[0], lines[1]);
+    // naga takes the barrier inside `if lane < workgroup_size / 2u` that the browser refuses;
+    // half of the lanes never reach it.
+    let in_branch = findings(&stepped::BARRIER_IN_BRANCH, 1, 4, vec![vec![0; 4], vec![0; 8], vec![4]], 0);
+    assert!(kinds(&in_branch).contains(&"divergence"), "{in_branch:?}");
+
+    // Eight invocations counting 16 values into 4 bins: plain adds race, atomic adds do not.
+    let values: Vec<u32> = (0..16).map(|i| i % 4).collect();
+    let histogram = |program| findings(program, 2, 4, vec![values.clone(), vec![0; 4], vec![16, 8]], 5);
+    assert_eq!(kinds(&histogram(&stepped::HISTOGRAM_PLAIN)), ["race"]);
+    assert_eq!(kinds(&histogram(&stepped::HISTOGRAM_ATOMIC)), Vec::<&str>::new());
+}
