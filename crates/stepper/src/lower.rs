@@ -647,8 +647,9 @@ impl<'m> Lowering<'m> {
             S::Store { pointer, value } => {
                 let p = self.pointer(frame, pointer)?;
                 let src = self.regs(frame, value)?;
-                let atomic = matches!(self.pointee(frame, pointer)?, naga::TypeInner::Atomic(_));
-                let words = self.layout_of(&self.pointee(frame, pointer)?)?.words;
+                let inner = self.pointee(frame, pointer)?;
+                let atomic = matches!(inner, naga::TypeInner::Atomic(_));
+                let words = self.layout_of(&inner)?.words;
                 self.push(Op::Store { var: p.var, offset: p.offset, src, words, atomic });
             }
             S::Atomic { pointer, ref fun, value, result } => {
@@ -679,8 +680,9 @@ impl<'m> Lowering<'m> {
             }
             S::WorkGroupUniformLoad { pointer, result } => {
                 let p = self.pointer(frame, pointer)?;
-                let words = self.layout_of(&self.pointee(frame, pointer)?)?.words;
-                let atomic = matches!(self.pointee(frame, pointer)?, naga::TypeInner::Atomic(_));
+                let inner = self.pointee(frame, pointer)?;
+                let words = self.layout_of(&inner)?.words;
+                let atomic = matches!(inner, naga::TypeInner::Atomic(_));
                 let dst = self.alloc(words)?;
                 // As WGSL defines it: a barrier, the load, a barrier.
                 self.push(Op::Barrier { workgroup: true, storage: false });

@@ -589,18 +589,16 @@ impl Run {
                 let n = self.runtime_length(i, var);
                 self.set(i, dst, n);
             }
-            Op::Load { dst, var, offset, words, .. } => {
+            Op::Load { dst, var, offset, words, atomic } => {
                 let at = reg(self, offset) as usize;
-                let atomic = self.access_is_atomic(op);
                 for w in 0..words as usize {
                     let v = self.read(i, var, at + w);
                     self.record(i, var, at + w, false, atomic);
                     self.set(i, dst + w as u32, v);
                 }
             }
-            Op::Store { var, offset, src, words, .. } => {
+            Op::Store { var, offset, src, words, atomic } => {
                 let at = reg(self, offset) as usize;
-                let atomic = self.access_is_atomic(op);
                 for w in 0..words as usize {
                     let v = reg(self, src + w as u32);
                     self.record(i, var, at + w, true, atomic);
@@ -634,14 +632,6 @@ impl Run {
             Op::BranchIfZero { .. } | Op::BranchIfNonZero { .. } | Op::Return | Op::Barrier { .. } | Op::Subgroup { .. } => {}
         }
         self.invocations[i as usize].pc = next;
-    }
-
-    /// Loads and stores of a variable of atomics are atomic (`atomicLoad`, `atomicStore`).
-    fn access_is_atomic(&self, op: Op) -> bool {
-        match op {
-            Op::Load { atomic, .. } | Op::Store { atomic, .. } => atomic,
-            _ => false,
-        }
     }
 
     fn runtime_length(&self, i: u32, var: u32) -> u32 {
