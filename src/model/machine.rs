@@ -163,6 +163,8 @@ pub struct Machine {
     /// Lanes per subgroup: thread `t` is lane `t % subgroup_size` of subgroup
     /// `t / subgroup_size`. Only subgroup operations read it.
     pub subgroup_size: usize,
+    /// The interpreter's run, for a program lowered from a kernel (see [`super::kernel`]).
+    pub(super) kernel: Option<super::kernel::KernelRun>,
 }
 
 impl Machine {
@@ -176,6 +178,7 @@ impl Machine {
             barrier_arrivals: 0,
             subgroup_size: threads.max(1),
             program,
+            kernel: None,
         }
     }
 
@@ -213,7 +216,7 @@ impl Machine {
             })
             .collect();
         let subgroup_size = blocks.len().max(1);
-        Machine { threads, memory, barrier_arrivals: 0, subgroup_size, program }
+        Machine { threads, memory, barrier_arrivals: 0, subgroup_size, program, kernel: None }
     }
 
     pub fn program(&self) -> &Arc<Program> {
@@ -236,6 +239,9 @@ impl Machine {
 
     /// Runs one instruction of thread `t`.
     pub fn step(&mut self, t: usize) -> Result<Event, StepError> {
+        if let Some(lowered) = &self.program.lowered {
+            return (lowered.step)(self, t);
+        }
         let thread = self.threads.get(t).ok_or(StepError::NoSuchThread(t))?;
         match thread.status {
             ThreadStatus::Done => return Err(StepError::Finished(t)),

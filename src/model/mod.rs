@@ -2,6 +2,7 @@
 //! memory. Pure Rust, no web or GPU types, so every rule here is tested on the host.
 
 mod atomics;
+pub mod kernel;
 pub mod litmus;
 mod machine;
 mod program;

@@ -250,7 +250,7 @@ pub struct Line {
 
 /// The program every thread of the model runs (SIMT: one program, many threads), plus the
 /// names of the memory cells and registers so the UI and narration can speak of them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Program {
     pub lines: Vec<Line>,
     /// One name per memory cell, e.g. `counter` or `tickets[3]`.
@@ -280,6 +280,9 @@ pub struct Program {
     /// the scene marks its lane so ("inside" a semaphore's critical section, "waiting" in a
     /// hand-built wait).
     pub spans: Vec<Span>,
+    /// For a model that steps a kernel's own WGSL, the lowered kernel and how the model shows it
+    /// (see [`super::kernel`]); `None` for a hand-written program of [`Line`]s.
+    pub lowered: Option<std::sync::Arc<super::kernel::Lowered>>,
 }
 
 /// A named run of a program's lines (see [`Program::spans`]).
@@ -383,8 +386,9 @@ impl Space {
 }
 
 impl Program {
+    /// Instructions in all: a thread at this index or past it is done.
     pub fn len(&self) -> usize {
-        self.lines.len()
+        self.lowered.as_ref().map_or(self.lines.len(), |l| l.kernel.instrs.len())
     }
 
     /// The array (or variable) cell `a` belongs to: its name up to the first `[`.
@@ -393,6 +397,12 @@ impl Program {
     }
 
     pub fn space(&self, a: Addr) -> Space {
+        if let Some(lowered) = &self.lowered {
+            return match lowered.cells.get(a).and_then(|c| lowered.kernel.vars.get(c.var as usize)) {
+                Some(v) if v.space == stepper::ir::Space::Workgroup => Space::Workgroup,
+                _ => Space::Storage,
+            };
+        }
         if self.workgroup.contains(&self.array_of(a)) {
             Space::Workgroup
         } else {
@@ -401,7 +411,7 @@ impl Program {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
+        self.len() == 0
     }
 
     /// Register `r`'s value as the site writes it.
@@ -444,6 +454,9 @@ impl Program {
 
     /// The instruction at `pc` written the way the kernel writes it.
     pub fn describe(&self, pc: usize) -> String {
+        if let Some(lowered) = &self.lowered {
+            return lowered.line_text(pc).map_or_else(|| "done".into(), str::to_owned);
+        }
         let Some(line) = self.lines.get(pc) else { return "done".into() };
         let cell = |a: Addr| self.memory_names.get(a).map_or("memory", String::as_str);
         let reg = |r: Reg| self.register_names.get(r).copied().unwrap_or("r");
@@ -522,8 +535,21 @@ impl Program {
         }
     }
 
+    /// The next step a thread at `pc` takes when it runs straight on: the next instruction of a
+    /// hand-written program; the next access, barrier or subgroup operation of a lowered kernel
+    /// (or the end).
+    pub fn next_step(&self, pc: usize) -> usize {
+        match &self.lowered {
+            Some(l) => (pc + 1..self.len()).find(|&i| l.kernel.instrs[i].is_step(&l.kernel.vars)).unwrap_or(self.len()),
+            None => (pc + 1).min(self.len()),
+        }
+    }
+
     /// Where the branch or jump at `pc` may go, if the line is one.
     pub fn target(&self, pc: usize) -> Option<usize> {
+        if let Some(lowered) = &self.lowered {
+            return lowered.target(pc);
+        }
         match self.lines.get(pc)?.instr {
             Instr::BranchUnlessAbove { target, .. }
             | Instr::BranchIfNonZero { target, .. }
@@ -553,6 +579,9 @@ impl Program {
 
     /// The 1-based line of `source` that carries the marker of instruction `pc`, if any.
     pub fn source_line(&self, pc: usize, source: &str) -> Option<usize> {
+        if let Some(lowered) = &self.lowered {
+            return lowered.kernel.instrs.get(pc).map(|i| i.line as usize).filter(|&l| l > 0);
+        }
         let marker = self.lines.get(pc)?.marker;
         let needle = format!("// step: {marker}");
         source.lines().position(|line| line.trim_end().ends_with(&needle)).map(|i| i + 1)

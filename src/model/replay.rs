@@ -134,20 +134,23 @@ impl ReplayTimeline {
         lanes
     }
 
-    /// The replay after the first `upto` steps as a machine of `program` (the race kernel's
-    /// model: one register, the counter in cell 0), for the scene to draw. A lane that has
-    /// loaded holds what it loaded and waits at the next line; one that has stored holds what
-    /// it stored and is done; one whose atomicAdd has happened holds the old value it got back,
-    /// as the model's does. Only recorded values appear; the counter is the recorded stores
-    /// replayed in ticket order.
-    pub fn machine_at(&self, program: std::sync::Arc<crate::model::Program>, upto: usize) -> crate::model::Machine {
-        use crate::model::{Machine, ThreadStatus};
+    /// The replay after the first `upto` steps drawn on `start`, a fresh model of the race
+    /// kernel with as many threads as the replay has lanes (the counter in cell 0, the value a
+    /// lane holds in its first register). A lane that has loaded holds what it loaded and waits
+    /// at its next step; one that has stored, or whose atomicAdd has happened, is done. Only
+    /// recorded values appear; the counter is the recorded stores replayed in ticket order.
+    pub fn machine_at(&self, start: &crate::model::Machine, upto: usize) -> crate::model::Machine {
+        use crate::model::ThreadStatus;
+        let program = start.program().clone();
         let end = program.len();
-        let mut machine = Machine::new(program, self.lanes, vec![i64::from(self.counter_at(upto, 0))]);
+        let mut machine = start.clone();
+        if let Some(counter) = machine.memory.first_mut() {
+            *counter = i64::from(self.counter_at(upto, 0));
+        }
         for step in self.steps.iter().take(upto) {
             let Some(thread) = machine.threads.get_mut(step.lane) else { continue };
             let (pc, value) = match step.access {
-                ReplayAccess::Load { value } => (1.min(end), value),
+                ReplayAccess::Load { value } => (program.next_step(thread.pc), value),
                 ReplayAccess::Store { value } => (end, value),
                 ReplayAccess::ReadModifyWrite { old, .. } => (end, old),
             };

@@ -1,22 +1,24 @@
 //! The model's lines and the kernels' lines are the same lines: every marker a model program
 //! names appears exactly once in the kernel the code panel shows.
 
-use syncscope::lessons::race::Variant;
-
 #[test]
-fn every_model_instruction_has_exactly_one_line_in_its_kernel() {
-    for variant in [Variant::Racy, Variant::Atomic] {
-        let program = variant.program();
-        for kernel in [variant.kernel(), variant.replay_kernel()] {
-            let source = kernel.source();
-            for (pc, line) in program.lines.iter().enumerate() {
-                let needle = format!("// step: {}", line.marker);
-                assert_eq!(source.matches(&needle).count(), 1, "{needle} in {}", kernel.file_name());
-                let n = program.source_line(pc, source).unwrap();
-                assert!(source.lines().nth(n - 1).unwrap().contains(&needle));
+fn every_step_of_a_lowered_model_stands_on_a_line_of_its_kernel() {
+    // A model lowered from its kernel reads its lines from the kernel itself: every step (an
+    // access, a barrier, a subgroup operation) names a line of the file the code panel shows.
+    let mut lowered = 0;
+    for lesson in syncscope::lessons::LESSONS {
+        for (program, kernel) in (lesson.models)() {
+            let Some(l) = &program.lowered else { continue };
+            lowered += 1;
+            let lines = kernel.source().lines().count();
+            for (pc, _) in l.kernel.instrs.iter().enumerate().filter(|(_, i)| i.is_step(&l.kernel.vars)) {
+                let line = program.source_line(pc, kernel.source()).unwrap_or(0);
+                assert!((1..=lines).contains(&line), "{}: step {pc} on line {line}", kernel.file_name());
+                assert!(!program.describe(pc).is_empty(), "{}: step {pc}", kernel.file_name());
             }
         }
     }
+    assert!(lowered > 0, "no lesson steps a lowered kernel");
 }
 
 #[test]

@@ -17,6 +17,7 @@ fn machine(lines: Vec<Instr>, cells: usize) -> Machine {
         mask_lanes: 0,
         subgroups: None,
         spans: Vec::new(),
+        lowered: None,
     };
     Machine::new(Arc::new(program), 2, vec![0; cells])
 }

@@ -21,6 +21,7 @@ fn write_barrier_read(threads: usize) -> Machine {
         mask_lanes: 0,
         subgroups: None,
         spans: Vec::new(),
+        lowered: None,
     };
     Machine::new(Arc::new(program), threads, vec![0])
 }

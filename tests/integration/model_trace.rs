@@ -102,20 +102,21 @@ fn a_recorded_race_is_traced_in_ticket_order_with_its_lost_updates_marked() {
 
 #[test]
 fn a_recorded_race_is_drawn_as_machines_holding_only_recorded_values() {
-    use std::sync::Arc;
     use syncscope::lessons::race::Variant;
     use syncscope::model::{AccessRecord, ReplayTimeline, ThreadStatus};
     // Invocation 1 loads 0 (ticket 0), invocation 0 loads 0 (1), 1 stores 1 (2), 0 stores 1 (3).
     let records =
         [AccessRecord { loaded: 0, stored: 1, load_ticket: 1, store_ticket: 3 }, AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 2 }];
     let replay = ReplayTimeline::from_records(&records, 0, 1).unwrap();
-    let program = Arc::new(Variant::Racy.program());
-    let at = |k: usize| replay.machine_at(program.clone(), k);
+    let start = Variant::Racy.machine(2);
+    let (load, end) = (start.threads[0].pc, start.program().len());
+    let store = start.program().next_step(load);
+    let at = |k: usize| replay.machine_at(&start, k);
     let pcs = |k: usize| at(k).threads.iter().map(|t| t.pc).collect::<Vec<_>>();
-    assert_eq!(pcs(0), [0, 0]);
-    assert_eq!(pcs(1), [0, 1], "invocation 1 loaded first: it waits at the add");
-    assert_eq!(pcs(2), [1, 1]);
-    assert_eq!((pcs(3), at(3).memory[0]), (vec![1, 3], 1));
+    assert_eq!(pcs(0), [load, load]);
+    assert_eq!(pcs(1), [load, store], "invocation 1 loaded first: it waits at its store");
+    assert_eq!(pcs(2), [store, store]);
+    assert_eq!((pcs(3), at(3).memory[0]), (vec![store, end], 1));
     let end = at(4);
     assert_eq!(end.memory[0], 1, "the second store of 1 erased the first: a lost update");
     assert!(end.threads.iter().all(|t| t.status == ThreadStatus::Done && t.regs[0] == 1));
@@ -123,10 +124,11 @@ fn a_recorded_race_is_drawn_as_machines_holding_only_recorded_values() {
     let atomic =
         [AccessRecord { loaded: 1, stored: 2, load_ticket: 1, store_ticket: 1 }, AccessRecord { loaded: 0, stored: 1, load_ticket: 0, store_ticket: 0 }];
     let replay = ReplayTimeline::from_records(&atomic, 0, 2).unwrap();
-    let m = replay.machine_at(Arc::new(Variant::Atomic.program()), 1);
-    assert_eq!((m.threads[1].pc, m.threads[1].status, m.threads[1].regs[0], m.memory[0]), (1, ThreadStatus::Done, 0, 1));
-    assert_eq!(m.threads[0].pc, 0);
-    assert_eq!(replay.machine_at(Arc::new(Variant::Atomic.program()), 2).memory[0], 2);
+    let start = Variant::Atomic.machine(2);
+    let m = replay.machine_at(&start, 1);
+    assert_eq!((m.threads[1].pc, m.threads[1].status, m.memory[0]), (start.program().len(), ThreadStatus::Done, 1));
+    assert_eq!(m.threads[0].pc, start.threads[0].pc);
+    assert_eq!(replay.machine_at(&start, 2).memory[0], 2);
 }
 
 #[test]

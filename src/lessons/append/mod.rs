@@ -97,7 +97,7 @@ impl Append {
             grids: Vec::new(),
             workgroup: &[],
             floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
-            spans: Vec::new(),
+            spans: Vec::new(), lowered: None,
         }
     }
 

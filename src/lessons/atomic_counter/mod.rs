@@ -79,7 +79,7 @@ impl Tickets {
             grids: Vec::new(),
             workgroup: &[],
             floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
-            spans: Vec::new(),
+            spans: Vec::new(), lowered: None,
         }
     }
 

@@ -204,7 +204,7 @@ impl AtomicSetup {
                 Line { instr: Instr::StoreOwn { array: "exchanged", base: l.exchanged, reg: EXCHANGED }, marker: "record-exchanged" },
             ],
         };
-        Program { lines, memory_names, register_names: vec!["operand", "old", "expected", "exchanged"], grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
+        Program { lines, memory_names, register_names: vec!["operand", "old", "expected", "exchanged"], grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

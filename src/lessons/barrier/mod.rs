@@ -121,7 +121,7 @@ impl BarrierVariant {
         lines.extend(read);
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("cells[{t}]")).collect();
         memory_names.extend((0..threads).map(|t| format!("out[{t}]")));
-        Program { lines, memory_names, register_names: vec!["value", "got"], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
+        Program { lines, memory_names, register_names: vec!["value", "got"], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
     }
 
     pub fn machine(self, threads: usize) -> Machine {
@@ -146,7 +146,7 @@ pub fn ticket_program() -> Program {
         grids: Vec::new(),
         workgroup: &["counter"],
         floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
-        spans: Vec::new(),
+        spans: Vec::new(), lowered: None,
     }
 }
 

@@ -137,7 +137,7 @@ impl CasInputs {
             grids: Vec::new(),
             workgroup: &[],
             floats: &["value", "old", "best", "input"], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
-            spans: Vec::new(),
+            spans: Vec::new(), lowered: None,
         }
     }
 

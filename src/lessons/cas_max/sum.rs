@@ -64,7 +64,7 @@ pub fn program(threads: usize) -> Program {
         masks: &[],
         mask_lanes: 0,
         subgroups: None,
-        spans: Vec::new(),
+        spans: Vec::new(), lowered: None,
     }
 }
 

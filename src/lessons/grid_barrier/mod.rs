@@ -184,6 +184,7 @@ impl GridSync {
             workgroup: &[],
             floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
             spans,
+            lowered: None,
         }
     }
 

@@ -145,7 +145,7 @@ impl HistogramVariant {
             grids: Vec::new(),
             workgroup: if self == HistogramVariant::Private { &["local"] } else { &[] },
             floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
-            spans: Vec::new(),
+            spans: Vec::new(), lowered: None,
         }
     }
 

@@ -189,6 +189,7 @@ impl Handoff {
             workgroup: &[],
             floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
             spans,
+            lowered: None,
         }
     }
 

@@ -17,9 +17,10 @@ pub mod report;
 mod tests;
 
 use crate::gpu::Kernel;
-use crate::model::{Instr, Line, Machine, Program};
+use crate::model::kernel::{self, Show};
+use crate::model::Machine;
 use std::ops::RangeInclusive;
-use std::sync::Arc;
+use stepper::run::Setup;
 
 /// This lesson's kernels, each a file under `shaders/race/`.
 pub mod kernels {
@@ -53,8 +54,6 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
 
 /// The one memory cell of this lesson.
 pub const COUNTER: usize = 0;
-/// The one register each thread uses.
-pub const VALUE: usize = 0;
 
 /// Model threads the lesson can show: a few to follow by eye, up to a whole 64-lane
 /// wavefront to see lockstep collapse it to one.
@@ -84,22 +83,19 @@ impl Variant {
         }
     }
 
-    /// The model program. Its markers name lines of [`Variant::kernel`]'s source.
-    pub fn program(self) -> Program {
-        let lines = match self {
-            Variant::Racy => vec![
-                Line { instr: Instr::Load { reg: VALUE, addr: COUNTER }, marker: "load" },
-                Line { instr: Instr::AddImm { reg: VALUE, imm: 1 }, marker: "add" },
-                Line { instr: Instr::Store { addr: COUNTER, reg: VALUE }, marker: "store" },
-            ],
-            Variant::Atomic => vec![Line { instr: Instr::AtomicAdd { reg: VALUE, addr: COUNTER, imm: 1 }, marker: "atomic-add" }],
-        };
-        Program { lines, memory_names: vec!["counter".into()], register_names: vec!["value"], grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
+    /// The kernel's own program, lowered from its WGSL when the site was built.
+    pub fn lowered(self) -> &'static stepper::Program {
+        match self {
+            Variant::Racy => &crate::stepped::RACE_RACY,
+            Variant::Atomic => &crate::stepped::RACE_ATOMIC,
+        }
     }
 
-    /// A fresh model: `threads` threads, the counter at 0.
+    /// A fresh model: the kernel itself, `threads` invocations in one workgroup, the counter at 0.
     pub fn machine(self, threads: usize) -> Machine {
-        Machine::new(Arc::new(self.program()), threads, vec![0])
+        let n = threads as u32;
+        let setup = Setup { workgroups: 1, subgroup_size: 32, overrides: vec![("workgroup_size".into(), n)], buffers: vec![((0, 1), vec![n])], ..Setup::default() };
+        kernel::machine_or_empty(self.lowered(), self.kernel().source(), &setup, Show { values: &["value"], ..Show::default() })
     }
 
     /// The kernel the GPU panel dispatches.
@@ -167,13 +163,8 @@ impl crate::site::settings::LessonVariant for Variant {
     }
 }
 
-/// Every model program the lesson steps, with the kernel whose lines its markers name.
+/// Every model program the lesson steps, with the kernel it is lowered from.
 #[cfg(not(target_arch = "wasm32"))]
-fn models() -> Vec<(Program, Kernel)> {
-    let mut pairs = Vec::new();
-    for v in [Variant::Racy, Variant::Atomic] {
-        pairs.push((v.program(), v.kernel()));
-        pairs.push((v.program(), v.replay_kernel()));
-    }
-    pairs
+fn models() -> Vec<(crate::model::Program, Kernel)> {
+    [Variant::Racy, Variant::Atomic].into_iter().map(|v| (v.machine(2).program().as_ref().clone(), v.kernel())).collect()
 }

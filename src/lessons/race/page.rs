@@ -226,9 +226,9 @@ fn GpuReplay(variant: RwSignal<Variant>, threads: RwSignal<usize>) -> impl IntoV
         {move || timeline.get().map(|(v, t)| {
             // The recorded run drawn in the model's own scene: lanes, the counter, a token per
             // recorded access, the lost updates marked where they happen.
-            let program = Arc::new(v.program());
+            let start = v.machine(t.lanes);
             let t2 = t.clone();
-            let machine = crate::ui::machine_memo(move || t2.machine_at(program.clone(), cursor.get()));
+            let machine = crate::ui::machine_memo(move || t2.machine_at(&start, cursor.get()));
             let speed = RwSignal::new(1.0);
             let t3 = t.clone();
             let narration = move || {

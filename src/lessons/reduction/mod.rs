@@ -99,7 +99,7 @@ impl Tree {
         debug_assert_eq!(lines.len(), end);
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("input[{t}]")).collect();
         memory_names.extend((0..threads).map(|t| format!("cells[{t}]")));
-        Program { lines, memory_names, register_names: vec!["value", "stride", "other"], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
+        Program { lines, memory_names, register_names: vec!["value", "stride", "other"], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
     }
 
     pub fn machine(threads: usize) -> Machine {

@@ -135,6 +135,7 @@ pub fn program(fallback: bool, from: TileFrom, tiles: usize) -> Program {
         mask_lanes: 0,
         subgroups: None,
         spans,
+        lowered: None,
     }
 }
 

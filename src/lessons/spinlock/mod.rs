@@ -102,7 +102,7 @@ impl Lock {
             Line { instr: Instr::Store { addr: COUNTER, reg: VALUE }, marker: "store" },
         ];
         if self == Lock::None {
-            return Program { lines: increment.to_vec(), memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() };
+            return Program { lines: increment.to_vec(), memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None };
         }
         let critical = 6;
         let end = 10;
@@ -119,7 +119,7 @@ impl Lock {
         debug_assert_eq!(lines.len(), end);
         // Between its increment and its release, a thread holds the lock: the scene says so.
         let spans = Span::between(&lines, "has the lock", "load", "unlock").into_iter().collect();
-        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans }
+        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans, lowered: None }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

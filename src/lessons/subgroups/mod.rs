@@ -158,7 +158,7 @@ impl SubgroupModel {
             masks,
             mask_lanes: self.size.min(threads),
             subgroups: Some(&crate::model::SUBGROUP_RULES),
-            spans: Vec::new(),
+            spans: Vec::new(), lowered: None,
         };
         match self.step {
             SubgroupStep::Add => make(

@@ -139,7 +139,7 @@ impl TiledVariant {
             MemoryGrid { name: "tile_b", start: TILE_B, rows: TILE, cols: TILE },
             MemoryGrid { name: "c, this workgroup's tile", start: C, rows: TILE, cols: TILE },
         ];
-        Program { lines, memory_names, register_names: vec!["acc", "m", "k", "a", "b"], grids, workgroup: &["tile_a", "tile_b"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new() }
+        Program { lines, memory_names, register_names: vec!["acc", "m", "k", "a", "b"], grids, workgroup: &["tile_a", "tile_b"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
     }
 
     pub fn machine(self) -> Machine {

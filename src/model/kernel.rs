@@ -1,0 +1,282 @@
+//! Models that step a kernel's own WGSL: the program lowered from the shader at build time
+//! ([`crate::stepped`]) and run by the stepper's interpreter, seen through the same [`Machine`]
+//! the scene, the narration and the timeline read.
+//!
+//! The interpreter keeps the run; after every step the machine's `threads` and `memory` are
+//! refreshed from it (each invocation's line, status and named values; every word of storage and
+//! workgroup memory, one cell each), so a view needs to know nothing of how the step was taken.
+//! A page that steps no kernel never reaches this file's code: a [`Program`] carries it as a
+//! function pointer, set only when a kernel is lowered into one.
+
+use super::atomics::RmwOp;
+use super::machine::{Effect, Event, Machine, StepError, ThreadStatus};
+use super::program::{Addr, Program};
+use std::sync::Arc;
+use stepper::ir::{AtomicFn, Op, Space};
+use stepper::run::{Run, Setup, Status};
+
+/// What a model stepping a kernel knows beyond the hand-written models' tables.
+#[derive(Clone)]
+pub struct Lowered {
+    pub kernel: &'static stepper::Program,
+    /// The kernel's source: the line each step stands on is read from it.
+    pub source: &'static str,
+    /// Per model cell: the variable, its workgroup's copy and the word.
+    pub cells: Vec<Cell>,
+    /// Per model register: where in an invocation its value lives.
+    pub values: Vec<Value>,
+    pub(super) step: fn(&mut Machine, usize) -> Result<Event, StepError>,
+}
+
+/// A word of shared memory drawn as one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub var: u32,
+    pub workgroup: u32,
+    pub word: u32,
+}
+
+/// A value the scene shows in a lane: a named register, or a function variable's first word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Reg(u32),
+    Var(u32),
+}
+
+impl PartialEq for Lowered {
+    fn eq(&self, other: &Lowered) -> bool {
+        std::ptr::eq(self.kernel, other.kernel) && self.cells == other.cells && self.values == other.values
+    }
+}
+impl Eq for Lowered {}
+impl std::fmt::Debug for Lowered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lowered({}, {} cells)", self.kernel.entry, self.cells.len())
+    }
+}
+
+/// The interpreter's run inside a [`Machine`]: shared between the states of a session until one
+/// of them steps (then copied), so history costs what changed.
+#[derive(Clone)]
+pub struct KernelRun(pub(super) Arc<Run>);
+
+impl KernelRun {
+    pub fn run(&self) -> &Run {
+        &self.0
+    }
+}
+
+// The machine's mirrors (`threads`, `memory`) say everything a view compares; two runs are the
+// same state when they took the same steps.
+impl PartialEq for KernelRun {
+    fn eq(&self, other: &KernelRun) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.steps == other.0.steps
+    }
+}
+impl Eq for KernelRun {}
+impl std::fmt::Debug for KernelRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KernelRun({} steps)", self.0.steps)
+    }
+}
+
+/// What a lesson shows of its kernel.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Show {
+    /// The values drawn in each lane, by the names the kernel gives them (`let` names and
+    /// function variables); empty for every named one.
+    pub values: &'static [&'static str],
+    /// Registers and arrays holding an f32's bits (see [`Program::floats`]).
+    pub floats: &'static [&'static str],
+}
+
+/// A model of `kernel` run with `setup`: the invocations, resting on their first steps, and the
+/// shared memory the setup gives them. A setup the kernel cannot run with (a missing buffer, too
+/// many invocations) is said in words.
+pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &Setup, show: Show) -> Result<Machine, String> {
+    let run = Run::new(Arc::new(kernel.clone()), setup)?;
+    let mut cells = Vec::new();
+    let mut memory_names = Vec::new();
+    for (v, var) in kernel.vars.iter().enumerate() {
+        let copies = match var.space {
+            Space::Workgroup => run.workgroups,
+            Space::Storage { .. } => 1,
+            _ => continue,
+        };
+        for workgroup in 0..copies {
+            let words = run.words(v as u32, workgroup, 0).len() as u32;
+            let copy = if copies > 1 { format!("{} (workgroup {workgroup})", var.name) } else { var.name.to_string() };
+            for word in 0..words {
+                cells.push(Cell { var: v as u32, workgroup, word });
+                memory_names.push(if words == 1 && var.runtime_stride.is_none() { copy.clone() } else { format!("{}[{word}]", var.name) });
+            }
+        }
+    }
+    let named = kernel.names.iter().map(|(r, n)| (n.as_ref(), Value::Reg(*r)));
+    let vars = kernel.vars.iter().enumerate().filter(|(_, v)| v.space == Space::Function && v.words == 1).map(|(i, v)| (v.name.as_ref(), Value::Var(i as u32)));
+    let mut shown: Vec<(&'static str, Value)> = Vec::new();
+    for (name, value) in vars.chain(named) {
+        let wanted = show.values.is_empty() || show.values.contains(&name);
+        if wanted && !shown.iter().any(|(n, _)| *n == name) {
+            shown.push((name, value));
+        }
+    }
+    if !show.values.is_empty() {
+        shown.sort_by_key(|(n, _)| show.values.iter().position(|w| w == n));
+    }
+    let program = Program {
+        lines: Vec::new(),
+        memory_names,
+        register_names: shown.iter().map(|(n, _)| *n).collect(),
+        grids: Vec::new(),
+        workgroup: &[],
+        floats: show.floats,
+        packed: &[],
+        masks: &[],
+        mask_lanes: 0,
+        subgroups: None,
+        spans: Vec::new(),
+        lowered: Some(Arc::new(Lowered { kernel, source, cells, values: shown.iter().map(|(_, v)| *v).collect(), step })),
+    };
+    let threads = run.invocations.len();
+    let mut m = Machine::new(Arc::new(program), threads, Vec::new());
+    m.kernel = Some(KernelRun(Arc::new(run)));
+    mirror(&mut m);
+    Ok(m)
+}
+
+/// [`machine`], or when the setup is refused (a lesson's sizes are its own, and tested), a model
+/// with no threads whose page says it has nothing to step.
+pub fn machine_or_empty(kernel: &'static stepper::Program, source: &'static str, setup: &Setup, show: Show) -> Machine {
+    machine(kernel, source, setup, show).unwrap_or_else(|_| Machine::new(Arc::new(Program::default()), 0, Vec::new()))
+}
+
+/// Refreshes the machine's view of the run: every invocation's line, status and shown values,
+/// and every shared word.
+fn mirror(m: &mut Machine) {
+    let Some(KernelRun(run)) = m.kernel.clone() else { return };
+    let Some(lowered) = m.program().lowered.clone() else { return };
+    let end = m.program().len();
+    for (i, (thread, inv)) in m.threads.iter_mut().zip(&run.invocations).enumerate() {
+        thread.status = match inv.status {
+            Status::Ready => ThreadStatus::Ready,
+            Status::AtBarrier => ThreadStatus::AtBarrier,
+            Status::AtSubgroup => ThreadStatus::InSubgroupOp,
+            Status::Done | Status::Stopped => ThreadStatus::Done,
+        };
+        thread.pc = if thread.status == ThreadStatus::Done { end } else { inv.pc as usize };
+        thread.regs.clear();
+        thread.regs.extend(
+            lowered
+                .values
+                .iter()
+                .map(|v| match *v {
+                    Value::Reg(r) => inv.regs.get(r as usize).copied().unwrap_or(0),
+                    Value::Var(var) => run.words(var, inv.workgroup, i as u32).first().copied().unwrap_or(0),
+                })
+                .map(i64::from),
+        );
+    }
+    m.memory.clear();
+    m.memory.extend(lowered.cells.iter().map(|c| run.words(c.var, c.workgroup, 0).get(c.word as usize).copied().map_or(0, i64::from)));
+    m.barrier_arrivals = run.invocations.iter().filter(|v| v.status == Status::AtBarrier).count();
+}
+
+/// One step of invocation `t`: the interpreter takes it; the effect is read from the instruction
+/// and the memory around it.
+fn step(m: &mut Machine, t: usize) -> Result<Event, StepError> {
+    let lowered = m.program().lowered.clone().ok_or(StepError::NoSuchThread(t))?;
+    let KernelRun(run) = m.kernel.as_mut().ok_or(StepError::NoSuchThread(t))?;
+    let inv = run.invocations.get(t).ok_or(StepError::NoSuchThread(t))?;
+    match inv.status {
+        Status::Done | Status::Stopped => return Err(StepError::Finished(t)),
+        Status::AtBarrier | Status::AtSubgroup => return Err(StepError::Waiting(t)),
+        Status::Ready => {}
+    }
+    let pc = inv.pc;
+    let op = lowered.kernel.instrs[pc as usize].op;
+    let (workgroup, regs) = (inv.workgroup, inv.regs.clone());
+    let reg = |r: u32| regs.get(r as usize).copied().unwrap_or(0);
+    let word_of = |var: u32, offset: u32| Cell { var, workgroup: if is_workgroup(lowered.kernel, var) { workgroup } else { 0 }, word: reg(offset) };
+    let addr_of = |c: Cell| -> Result<Addr, StepError> { lowered.cells.iter().position(|x| *x == c).ok_or(StepError::NoSuchCell(c.word as usize)) };
+    let held = |run: &Run, c: Cell| run.words(c.var, c.workgroup, 0).get(c.word as usize).copied().map_or(0, i64::from);
+    let before = match op {
+        Op::Atomic { var, offset, .. } => held(run, word_of(var, offset)),
+        _ => 0,
+    };
+    let arrived_before = run.invocations.iter().filter(|v| v.status == Status::AtBarrier).count();
+    let r = Arc::make_mut(run);
+    r.step(t as u32).map_err(|_| StepError::Waiting(t))?;
+    let run: &Run = r;
+    let effect = match op {
+        Op::Load { dst, var, offset, .. } => {
+            let c = word_of(var, offset);
+            Effect::Loaded { addr: addr_of(c)?, value: i64::from(run.invocations[t].regs.get(dst as usize).copied().unwrap_or(0)) }
+        }
+        Op::Store { var, offset, src, .. } => Effect::Stored { addr: addr_of(word_of(var, offset))?, value: i64::from(reg(src)) },
+        Op::Atomic { fun, var, offset, value, compare, .. } => {
+            let c = word_of(var, offset);
+            let (addr, new) = (addr_of(c)?, held(run, c));
+            match fun {
+                AtomicFn::Add => Effect::AtomicAdded { addr, old: before, new },
+                AtomicFn::CompareExchange => Effect::CompareExchanged {
+                    addr,
+                    old: before,
+                    expected: i64::from(reg(compare)),
+                    desired: i64::from(reg(value)),
+                    exchanged: before == i64::from(reg(compare)),
+                },
+                _ => {
+                    let op = match fun {
+                        AtomicFn::Sub => RmwOp::Sub,
+                        AtomicFn::And => RmwOp::And,
+                        AtomicFn::Or => RmwOp::Or,
+                        AtomicFn::Xor => RmwOp::Xor,
+                        AtomicFn::Min => RmwOp::Min,
+                        AtomicFn::Max => RmwOp::Max,
+                        _ => RmwOp::Exchange,
+                    };
+                    Effect::Rmw { addr, op, operand: i64::from(reg(value)), old: before, new }
+                }
+            }
+        }
+        Op::Barrier { .. } => {
+            let of = run
+                .invocations
+                .iter()
+                .filter(|v| v.workgroup == workgroup && !matches!(v.status, Status::Done | Status::Stopped))
+                .count()
+                .max(arrived_before + 1);
+            if run.invocations[t].status == Status::AtBarrier {
+                Effect::ArrivedAtBarrier { arrived: arrived_before + 1, of }
+            } else {
+                Effect::BarrierReleased { threads: arrived_before + 1 }
+            }
+        }
+        _ => Effect::Computed { value: 0 },
+    };
+    mirror(m);
+    Ok(Event { thread: t, pc: pc as usize, effect })
+}
+
+fn is_workgroup(kernel: &stepper::Program, var: u32) -> bool {
+    kernel.vars.get(var as usize).is_some_and(|v| v.space == Space::Workgroup)
+}
+
+impl Lowered {
+    /// The kernel's line that instruction `pc` comes from, as written there, without its
+    /// `// step:` marker.
+    pub fn line_text(&self, pc: usize) -> Option<&'static str> {
+        let line = self.kernel.instrs.get(pc)?.line as usize;
+        let text = self.source.lines().nth(line.checked_sub(1)?)?;
+        Some(text.split("//").next().unwrap_or(text).trim())
+    }
+
+    /// Where the branch at `pc` may go, if it is one.
+    pub fn target(&self, pc: usize) -> Option<usize> {
+        match self.kernel.instrs.get(pc)?.op {
+            Op::BranchIfZero { to, .. } | Op::BranchIfNonZero { to, .. } | Op::Jump { to } => Some(to as usize),
+            _ => None,
+        }
+    }
+}
