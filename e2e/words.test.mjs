@@ -67,7 +67,18 @@ const CHANGED = {
       "The model looks twice before it gives up or falls back, the kernel 64 times, or 16,384 without the fallback: milliseconds, not the seconds after which a browser calls a device lost.",
     ],
   ],
+  // Issue 61's: the models step the kernels themselves.
+  race: [
+    [
+      "Step the model below, then run the same kernel on your GPU.",
+      "Step the model below, then run the same kernel on your GPU. The model steps the kernel itself, one access to shared memory a step: the add happens in the thread's own register, where no other thread can see it, and is taken with the store it feeds.",
+    ],
+  ],
   barrier: [
+    [
+      "half the threads wait for the other half, who never come: the model gets stuck there.",
+      "half the threads wait for the other half, who never come. What a GPU does then is undefined, which is why the browser refuses to compile such a kernel. The model holds the waiters until every other thread has ended, then lets them go and marks the barrier as one that not every thread reaches.",
+    ],
     [
       "“a barrier in divergent code is undefined behaviour: it may hang, or may seem to work.”",
       "“a barrier in divergent code either hangs or does no harm: if the kernel runs to the end, nothing went wrong.”",

@@ -10,7 +10,7 @@
 
 use super::atomics::RmwOp;
 use super::machine::{Effect, Event, Machine, StepError, ThreadStatus};
-use super::program::{Addr, Program};
+use super::program::Program;
 use std::sync::Arc;
 use stepper::ir::{AtomicFn, Op, Space};
 use stepper::run::{Run, Setup, Status};
@@ -83,6 +83,12 @@ impl std::fmt::Debug for KernelRun {
 /// What a lesson shows of its kernel.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Show {
+    /// The variables of shared memory drawn, in order (empty: every one, in the kernel's order).
+    /// An access to one not drawn is still a step, narrated by its name.
+    pub memory: &'static [&'static str],
+    /// At most this many words of each drawn variable (0: all): a workgroup array sized for the
+    /// largest workgroup, drawn for the model's few threads.
+    pub clip: usize,
     /// The values drawn in each lane, by the names the kernel gives them (`let` names and
     /// function variables); empty for every named one.
     pub values: &'static [&'static str],
@@ -97,14 +103,18 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
     let run = Run::new(Arc::new(kernel.clone()), setup)?;
     let mut cells = Vec::new();
     let mut memory_names = Vec::new();
-    for (v, var) in kernel.vars.iter().enumerate() {
-        let copies = match var.space {
-            Space::Workgroup => run.workgroups,
-            Space::Storage { .. } => 1,
-            _ => continue,
-        };
+    let mut drawn: Vec<(usize, &stepper::ir::Var)> = kernel.vars.iter().enumerate().filter(|(_, v)| v.space.is_shared()).collect();
+    if !show.memory.is_empty() {
+        drawn.retain(|(_, v)| show.memory.contains(&v.name.as_ref()));
+        drawn.sort_by_key(|(_, v)| show.memory.iter().position(|n| *n == v.name));
+    }
+    for (v, var) in drawn {
+        let copies = if var.space == Space::Workgroup { run.workgroups } else { 1 };
         for workgroup in 0..copies {
-            let words = run.words(v as u32, workgroup, 0).len() as u32;
+            let mut words = run.words(v as u32, workgroup, 0).len() as u32;
+            if show.clip > 0 {
+                words = words.min(show.clip as u32);
+            }
             let copy = if copies > 1 { format!("{} (workgroup {workgroup})", var.name) } else { var.name.to_string() };
             for word in 0..words {
                 cells.push(Cell { var: v as u32, workgroup, word });
@@ -143,6 +153,12 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
     m.kernel = Some(KernelRun(Arc::new(run)));
     mirror(&mut m);
     Ok(m)
+}
+
+/// One workgroup of `threads` invocations (the kernel's `workgroup_size` override set to it),
+/// subgroups of 32, and `buffers` by `(group, binding)`: the setup most lessons' models run.
+pub fn one_workgroup(threads: usize, buffers: Vec<((u32, u32), Vec<u32>)>) -> Setup {
+    Setup { workgroups: 1, subgroup_size: 32, overrides: vec![("workgroup_size".into(), threads as u32)], buffers }
 }
 
 /// [`machine`], or when the setup is refused (a lesson's sizes are its own, and tested), a model
@@ -198,7 +214,7 @@ fn step(m: &mut Machine, t: usize) -> Result<Event, StepError> {
     let (workgroup, regs) = (inv.workgroup, inv.regs.clone());
     let reg = |r: u32| regs.get(r as usize).copied().unwrap_or(0);
     let word_of = |var: u32, offset: u32| Cell { var, workgroup: if is_workgroup(lowered.kernel, var) { workgroup } else { 0 }, word: reg(offset) };
-    let addr_of = |c: Cell| -> Result<Addr, StepError> { lowered.cells.iter().position(|x| *x == c).ok_or(StepError::NoSuchCell(c.word as usize)) };
+    let addr_of = |c: Cell| lowered.cells.iter().position(|x| *x == c);
     let held = |run: &Run, c: Cell| run.words(c.var, c.workgroup, 0).get(c.word as usize).copied().map_or(0, i64::from);
     let before = match op {
         Op::Atomic { var, offset, .. } => held(run, word_of(var, offset)),
@@ -208,45 +224,55 @@ fn step(m: &mut Machine, t: usize) -> Result<Event, StepError> {
     let r = Arc::make_mut(run);
     r.step(t as u32).map_err(|_| StepError::Waiting(t))?;
     let run: &Run = r;
+    let var_name = |var: u32| lowered.kernel.vars.get(var as usize).map_or("memory", |v| v.name.as_ref());
     let effect = match op {
-        Op::Load { dst, var, offset, .. } => {
+        Op::Load { dst, var, offset, atomic, .. } => {
             let c = word_of(var, offset);
-            Effect::Loaded { addr: addr_of(c)?, value: i64::from(run.invocations[t].regs.get(dst as usize).copied().unwrap_or(0)) }
+            let value = i64::from(run.invocations[t].regs.get(dst as usize).copied().unwrap_or(0));
+            match addr_of(c) {
+                Some(addr) => Effect::Loaded { addr, value },
+                None => Effect::Offstage { var: var_name(var), word: c.word, write: false, atomic, value },
+            }
         }
-        Op::Store { var, offset, src, .. } => Effect::Stored { addr: addr_of(word_of(var, offset))?, value: i64::from(reg(src)) },
+        Op::Store { var, offset, src, atomic, .. } => {
+            let c = word_of(var, offset);
+            let value = i64::from(reg(src));
+            match addr_of(c) {
+                Some(addr) => Effect::Stored { addr, value },
+                None => Effect::Offstage { var: var_name(var), word: c.word, write: true, atomic, value },
+            }
+        }
         Op::Atomic { fun, var, offset, value, compare, .. } => {
             let c = word_of(var, offset);
-            let (addr, new) = (addr_of(c)?, held(run, c));
-            match fun {
-                AtomicFn::Add => Effect::AtomicAdded { addr, old: before, new },
-                AtomicFn::CompareExchange => Effect::CompareExchanged {
-                    addr,
-                    old: before,
-                    expected: i64::from(reg(compare)),
-                    desired: i64::from(reg(value)),
-                    exchanged: before == i64::from(reg(compare)),
+            let new = held(run, c);
+            match addr_of(c) {
+                None => Effect::Offstage { var: var_name(var), word: c.word, write: true, atomic: true, value: new },
+                Some(addr) => match fun {
+                    AtomicFn::Add => Effect::AtomicAdded { addr, old: before, new },
+                    AtomicFn::CompareExchange => Effect::CompareExchanged {
+                        addr,
+                        old: before,
+                        expected: i64::from(reg(compare)),
+                        desired: i64::from(reg(value)),
+                        exchanged: before == i64::from(reg(compare)),
+                    },
+                    _ => {
+                        let op = match fun {
+                            AtomicFn::Sub => RmwOp::Sub,
+                            AtomicFn::And => RmwOp::And,
+                            AtomicFn::Or => RmwOp::Or,
+                            AtomicFn::Xor => RmwOp::Xor,
+                            AtomicFn::Min => RmwOp::Min,
+                            AtomicFn::Max => RmwOp::Max,
+                            _ => RmwOp::Exchange,
+                        };
+                        Effect::Rmw { addr, op, operand: i64::from(reg(value)), old: before, new }
+                    }
                 },
-                _ => {
-                    let op = match fun {
-                        AtomicFn::Sub => RmwOp::Sub,
-                        AtomicFn::And => RmwOp::And,
-                        AtomicFn::Or => RmwOp::Or,
-                        AtomicFn::Xor => RmwOp::Xor,
-                        AtomicFn::Min => RmwOp::Min,
-                        AtomicFn::Max => RmwOp::Max,
-                        _ => RmwOp::Exchange,
-                    };
-                    Effect::Rmw { addr, op, operand: i64::from(reg(value)), old: before, new }
-                }
             }
         }
         Op::Barrier { .. } => {
-            let of = run
-                .invocations
-                .iter()
-                .filter(|v| v.workgroup == workgroup && !matches!(v.status, Status::Done | Status::Stopped))
-                .count()
-                .max(arrived_before + 1);
+            let of = run.invocations.iter().filter(|v| v.workgroup == workgroup && !matches!(v.status, Status::Done | Status::Stopped)).count().max(arrived_before + 1);
             if run.invocations[t].status == Status::AtBarrier {
                 Effect::ArrivedAtBarrier { arrived: arrived_before + 1, of }
             } else {

@@ -93,6 +93,15 @@ pub enum Effect {
     BarrierReleased {
         threads: usize,
     },
+    /// An access to shared memory the scene does not draw (a kernel's bookkeeping, say: the
+    /// tickets a lesson's kernel records for its GPU half): named, not given a cell.
+    Offstage {
+        var: &'static str,
+        word: u32,
+        write: bool,
+        atomic: bool,
+        value: i64,
+    },
     /// A lane reached a subgroup operation while lanes of its subgroup may still come to it.
     SubgroupArrived {
         op: SubgroupOp,
@@ -221,6 +230,20 @@ impl Machine {
 
     pub fn program(&self) -> &Arc<Program> {
         &self.program
+    }
+
+    /// What the interpreter has found wrong with the kernel so far (races, barriers not all
+    /// reach, indices out of bounds, spins), for a program lowered from a kernel; none for a
+    /// hand-written one.
+    pub fn findings(&self) -> &[stepper::run::Finding] {
+        self.kernel.as_ref().map_or(&[], |k| k.run().findings.as_slice())
+    }
+
+    /// The same machine with its program's tables changed by `f`: grids, spans or the values
+    /// shown as floats, added to a program lowered from a kernel.
+    pub fn with_program(mut self, f: impl FnOnce(&mut Program)) -> Self {
+        f(Arc::make_mut(&mut self.program));
+        self
     }
 
     pub fn is_finished(&self) -> bool {
@@ -740,6 +763,15 @@ impl Machine {
             Effect::Copied { from, addr, value } => format!("thread {t} copies {value} from {} to {}", cell(*from), cell(*addr)),
             Effect::BarrierReleased { threads } => {
                 format!("thread {t} arrives last: the barrier releases all {threads} threads")
+            }
+            Effect::Offstage { var, word, write, atomic, value } => {
+                let verb = match (write, atomic) {
+                    (false, _) => "loads",
+                    (true, false) => "stores",
+                    (true, true) => "atomically updates",
+                };
+                let prep = if *write && !*atomic { "to" } else if *write { "" } else { "from" };
+                format!("thread {t} {verb} {value} {prep} {var}[{word}] (not drawn)").replace("  ", " ")
             }
             Effect::SubgroupArrived { .. } | Effect::SubgroupDone { .. } => self.program.subgroups.map_or_else(String::new, |r| (r.narrate)(event)),
         }

@@ -253,6 +253,14 @@ fn accesses_of(tick: usize, event: &Event) -> Vec<Access> {
         Effect::Copied { from, addr, value } => {
             vec![access(AccessKind::Read, Some(from), Some(value), None), access(AccessKind::Write, Some(addr), Some(value), None)]
         }
+        Effect::Offstage { write, atomic, value, .. } => {
+            let kind = match (write, atomic) {
+                (false, _) => AccessKind::Read,
+                (true, false) => AccessKind::Write,
+                (true, true) => AccessKind::ReadModifyWrite,
+            };
+            vec![access(kind, None, Some(value), None)]
+        }
         Effect::ArrivedAtBarrier { .. } => vec![access(AccessKind::Arrive, None, None, None)],
         Effect::BarrierReleased { .. } => vec![access(AccessKind::Release, None, None, None)],
         Effect::Added { .. }

@@ -675,7 +675,7 @@ impl<'m> Lowering<'m> {
                 let dst = self.alloc(2)?;
                 self.push(Op::Atomic { fun, ty, var: p.var, offset: p.offset, value, compare, dst });
                 if let Some(r) = result {
-                    frame.values[r.index()] = Some(Value::Regs(dst));
+                    self.result(frame, r, dst);
                 }
             }
             S::WorkGroupUniformLoad { pointer, result } => {
@@ -688,7 +688,7 @@ impl<'m> Lowering<'m> {
                 self.push(Op::Barrier { workgroup: true, storage: false });
                 self.push(Op::Load { dst, var: p.var, offset: p.offset, words, atomic });
                 self.push(Op::Barrier { workgroup: true, storage: false });
-                frame.values[result.index()] = Some(Value::Regs(dst));
+                self.result(frame, result, dst);
             }
             S::Call { function, ref arguments, result } => {
                 let module = self.module;
@@ -714,7 +714,7 @@ impl<'m> Lowering<'m> {
                 self.here = here;
                 let dst = callee.result.as_ref().map(|_| dst);
                 if let (Some(r), Some(dst)) = (result, dst) {
-                    frame.values[r.index()] = Some(Value::Regs(dst));
+                    self.result(frame, r, dst);
                 }
             }
             S::SubgroupBallot { result, predicate } => {
@@ -724,7 +724,7 @@ impl<'m> Lowering<'m> {
                 };
                 let dst = self.alloc(4)?;
                 self.push(Op::Subgroup { fun: SubgroupFn::Ballot, ty: Scalar::Bool, dst, arg, extra: self.zero, words: 1 });
-                frame.values[result.index()] = Some(Value::Regs(dst));
+                self.result(frame, result, dst);
             }
             S::SubgroupGather { ref mode, argument, result } => {
                 let (fun, extra) = match *mode {
@@ -740,7 +740,7 @@ impl<'m> Lowering<'m> {
                 let ty = self.scalar_of(frame, argument)?;
                 let dst = self.alloc(words)?;
                 self.push(Op::Subgroup { fun, ty, dst, arg, extra, words });
-                frame.values[result.index()] = Some(Value::Regs(dst));
+                self.result(frame, result, dst);
             }
             S::SubgroupCollectiveOperation { op, collective_op, argument, result } => {
                 use naga::SubgroupOperation as O;
@@ -766,7 +766,7 @@ impl<'m> Lowering<'m> {
                 let ty = self.scalar_of(frame, argument)?;
                 let dst = self.alloc(words)?;
                 self.push(Op::Subgroup { fun, ty, dst, arg, extra: self.zero, words });
-                frame.values[result.index()] = Some(Value::Regs(dst));
+                self.result(frame, result, dst);
             }
             S::Kill => return self.refuse("discard belongs to fragment shaders"),
             _ => return self.refuse("textures, ray queries and cooperative matrices are not stepped"),
@@ -778,6 +778,15 @@ impl<'m> Lowering<'m> {
     }
 
     /// Computes expression `h` of `frame` into registers (or a pointer) and records where.
+    /// A statement's result (an atomic's old value, a call's return, a subgroup operation's
+    /// value) lives in `dst`, under its `let` name if it has one.
+    fn result(&mut self, frame: &mut Frame<'m>, h: Handle<naga::Expression>, dst: Reg) {
+        frame.values[h.index()] = Some(Value::Regs(dst));
+        if let Some(name) = frame.function.named_expressions.get(&h) {
+            self.names.push((dst, Cow::Owned(name.clone())));
+        }
+    }
+
     fn expression(&mut self, frame: &mut Frame<'m>, h: Handle<naga::Expression>) -> Result<()> {
         use naga::Expression as E;
         let value = match frame.function.expressions[h] {

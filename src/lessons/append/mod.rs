@@ -20,9 +20,9 @@ mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
-use crate::model::{splitmix64, Instr, Line, Machine, Program};
+use crate::model::kernel::{self, Show};
+use crate::model::{splitmix64, Machine};
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 /// This lesson's kernels, each a file under `shaders/append/`.
 pub mod kernels {
@@ -80,33 +80,12 @@ impl Append {
         INPUT + threads
     }
 
-    pub fn program(threads: usize) -> Program {
-        let out = Self::output_base(threads);
-        let mut memory_names = vec!["count".to_owned()];
-        memory_names.extend((0..threads).map(|t| format!("input[{t}]")));
-        memory_names.extend((0..threads).map(|t| format!("output[{t}]")));
-        Program {
-            lines: vec![
-                Line { instr: Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, marker: "load" },
-                Line { instr: Instr::ReturnUnlessBelow { reg: VALUE, limit: LIMIT }, marker: "filter" },
-                Line { instr: Instr::AtomicAdd { reg: SLOT, addr: COUNT, imm: 1 }, marker: "claim" },
-                Line { instr: Instr::StoreAt { array: "output", base: out, index: SLOT, reg: VALUE }, marker: "write" },
-            ],
-            memory_names,
-            register_names: vec!["value", "slot"],
-            grids: Vec::new(),
-            workgroup: &[],
-            floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
-            spans: Vec::new(), lowered: None,
-        }
-    }
-
+    /// The kernel itself, lowered from its WGSL: `threads` invocations in one workgroup, each
+    /// with its input from [`input_value`].
     pub fn machine(threads: usize) -> Machine {
-        let mut memory = vec![0i64; INPUT + 2 * threads];
-        for t in 0..threads {
-            memory[INPUT + t] = i64::from(input_value(t as u32));
-        }
-        Machine::new(Arc::new(Self::program(threads)), threads, memory)
+        let input = (0..threads as u32).map(input_value).collect();
+        let setup = kernel::one_workgroup(threads, vec![((0, 1), input), ((0, 2), vec![0; threads]), ((0, 3), vec![threads as u32])]);
+        kernel::machine_or_empty(&crate::stepped::APPEND, kernels::APPEND.source(), &setup, Show { values: &["value", "slot"], ..Show::default() })
     }
 
     pub fn kernel() -> Kernel {
@@ -173,6 +152,6 @@ pub fn slots_changed(previous: &[u32], current: &[u32], count: u32) -> u32 {
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
-fn models() -> Vec<(Program, Kernel)> {
-    vec![(Append::program(4), Append::kernel())]
+fn models() -> Vec<(crate::model::Program, Kernel)> {
+    vec![(Append::machine(4).program().as_ref().clone(), Append::kernel())]
 }

@@ -19,9 +19,9 @@ mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
-use crate::model::{Instr, Line, Machine, Program};
+use crate::model::kernel::{self, Show};
+use crate::model::Machine;
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 /// This lesson's kernels, each a file under `shaders/atomic-counter/`.
 pub mod kernels {
@@ -65,26 +65,11 @@ pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
 pub struct Tickets;
 
 impl Tickets {
-    /// `ticket = atomicAdd(&next, 1)` then `tickets[id] = ticket`, for `threads` threads.
-    pub fn program(threads: usize) -> Program {
-        let mut memory_names = vec!["next".to_owned()];
-        memory_names.extend((0..threads).map(|t| format!("tickets[{t}]")));
-        Program {
-            lines: vec![
-                Line { instr: Instr::AtomicAdd { reg: TICKET, addr: NEXT, imm: 1 }, marker: "take" },
-                Line { instr: Instr::StoreOwn { array: "tickets", base: TICKETS, reg: TICKET }, marker: "record" },
-            ],
-            memory_names,
-            register_names: vec!["ticket"],
-            grids: Vec::new(),
-            workgroup: &[],
-            floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
-            spans: Vec::new(), lowered: None,
-        }
-    }
-
+    /// The kernel itself (`ticket = atomicAdd(&next, 1)`, then `tickets[id] = ticket`), lowered
+    /// from its WGSL, for `threads` invocations in one workgroup.
     pub fn machine(threads: usize) -> Machine {
-        Machine::new(Arc::new(Self::program(threads)), threads, vec![0; TICKETS + threads])
+        let setup = kernel::one_workgroup(threads, vec![((0, 1), vec![0; threads]), ((0, 2), vec![threads as u32])]);
+        kernel::machine_or_empty(&crate::stepped::TICKETS, kernels::TICKETS.source(), &setup, Show { values: &["ticket"], ..Show::default() })
     }
 
     pub fn kernel() -> Kernel {
@@ -102,17 +87,18 @@ impl Tickets {
         let mut served: Vec<(u32, usize)> = tickets[..rows].iter().copied().zip(0..).collect();
         served.sort_unstable();
         // Many invocations: their tickets as a grid, eight to a row.
-        let mut program = Self::program(rows);
-        if rows > 8 {
-            program.grids.push(crate::model::MemoryGrid { name: "tickets", start: TICKETS, rows: rows.div_ceil(8), cols: 8 });
-        }
-        let mut machine = Machine::new(Arc::new(program), rows, vec![0; TICKETS + rows]);
+        let mut machine = Self::machine(rows).with_program(|p| {
+            if rows > 8 {
+                p.grids.push(crate::model::MemoryGrid { name: "tickets", start: TICKETS, rows: rows.div_ceil(8), cols: 8 });
+            }
+        });
+        let end = machine.program().len();
         for &(ticket, row) in served.iter().take(upto) {
             machine.memory[NEXT] = i64::from(ticket) + 1;
             machine.memory[TICKETS + row] = i64::from(ticket);
             let thread = &mut machine.threads[row];
             thread.regs[TICKET] = i64::from(ticket);
-            (thread.pc, thread.status) = (2, ThreadStatus::Done);
+            (thread.pc, thread.status) = (end, ThreadStatus::Done);
         }
         machine
     }
@@ -206,6 +192,6 @@ pub fn check(tickets: &[u32], final_counter: u32, params: GpuParams) -> TicketCh
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
-fn models() -> Vec<(Program, Kernel)> {
-    vec![(Tickets::program(4), Tickets::kernel())]
+fn models() -> Vec<(crate::model::Program, Kernel)> {
+    vec![(Tickets::machine(4).program().as_ref().clone(), Tickets::kernel())]
 }

@@ -27,6 +27,7 @@ mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
+use crate::model::kernel::{self, Show};
 use crate::model::{Instr, Line, Machine, Program};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
@@ -68,10 +69,6 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     ],
 };
 
-/// Registers.
-pub const VALUE: usize = 0;
-pub const GOT: usize = 1;
-
 pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,7 +79,7 @@ pub enum BarrierVariant {
     InBranch,
 }
 
-/// Where the model keeps `cells` (one cell per thread) and `out` (after it).
+/// Where the model draws `cells` (one cell per thread) and `got` (after it).
 pub const CELLS: usize = 0;
 pub fn out_base(threads: usize) -> usize {
     CELLS + threads
@@ -97,37 +94,23 @@ impl BarrierVariant {
         }
     }
 
-    pub fn program(self, threads: usize) -> Program {
-        let out = out_base(threads);
-        let write = [
-            Line { instr: Instr::FromId { reg: VALUE, add: 1 }, marker: "value" },
-            Line { instr: Instr::StoreOwn { array: "cells", base: CELLS, reg: VALUE }, marker: "write" },
-        ];
-        let read = [
-            Line { instr: Instr::LoadNeighbour { array: "cells", base: CELLS, reg: GOT }, marker: "read" },
-            Line { instr: Instr::StoreOwn { array: "out", base: out, reg: GOT }, marker: "record" },
-        ];
-        let barrier = Line { instr: Instr::Barrier, marker: "barrier" };
-        let mut lines = write.to_vec();
+    /// The kernel's own program, lowered from its WGSL when the site was built.
+    pub fn lowered(self) -> &'static stepper::Program {
         match self {
-            BarrierVariant::With => lines.push(barrier),
-            BarrierVariant::Without => {}
-            BarrierVariant::InBranch => {
-                let after = lines.len() + 2;
-                lines.push(Line { instr: Instr::BranchUnlessIdBelow { limit: threads / 2, target: after }, marker: "branch" });
-                lines.push(barrier);
-            }
+            BarrierVariant::With => &crate::stepped::BARRIER,
+            BarrierVariant::Without => &crate::stepped::BARRIER_MISSING,
+            BarrierVariant::InBranch => &crate::stepped::BARRIER_IN_BRANCH,
         }
-        lines.extend(read);
-        let mut memory_names: Vec<String> = (0..threads).map(|t| format!("cells[{t}]")).collect();
-        memory_names.extend((0..threads).map(|t| format!("out[{t}]")));
-        Program { lines, memory_names, register_names: vec!["value", "got"], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
     }
 
+    /// The kernel itself for `threads` invocations in one workgroup, drawing `cells` (the
+    /// workgroup array, as far as the threads use it) and `got`. Workgroup memory starts zeroed
+    /// in WGSL: a 0 read back means the neighbour had not written yet.
     pub fn machine(self, threads: usize) -> Machine {
-        // Workgroup memory starts zeroed in WGSL: a 0 read back means the neighbour had not
-        // written yet.
-        Machine::new(Arc::new(self.program(threads)), threads, vec![0; 2 * threads])
+        let n = threads as u32;
+        let setup = kernel::one_workgroup(threads, vec![((0, 0), vec![0; threads]), ((0, 1), vec![0; 2 * threads]), ((0, 2), vec![n])]);
+        let show = Show { memory: &["cells", "got"], clip: threads, values: &["value", "neighbour"], ..Show::default() };
+        kernel::machine_or_empty(self.lowered(), self.kernel().source(), &setup, show)
     }
 }
 
@@ -371,5 +354,5 @@ pub fn check_across(how: Across, params: GpuParams, got: &[u32]) -> AcrossCheck 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
 fn models() -> Vec<(Program, Kernel)> {
-    [BarrierVariant::With, BarrierVariant::Without, BarrierVariant::InBranch].into_iter().map(|v| (v.program(4), v.kernel())).collect()
+    [BarrierVariant::With, BarrierVariant::Without, BarrierVariant::InBranch].into_iter().map(|v| (v.machine(4).program().as_ref().clone(), v.kernel())).collect()
 }

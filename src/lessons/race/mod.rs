@@ -20,7 +20,6 @@ use crate::gpu::Kernel;
 use crate::model::kernel::{self, Show};
 use crate::model::Machine;
 use std::ops::RangeInclusive;
-use stepper::run::Setup;
 
 /// This lesson's kernels, each a file under `shaders/race/`.
 pub mod kernels {
@@ -93,8 +92,7 @@ impl Variant {
 
     /// A fresh model: the kernel itself, `threads` invocations in one workgroup, the counter at 0.
     pub fn machine(self, threads: usize) -> Machine {
-        let n = threads as u32;
-        let setup = Setup { workgroups: 1, subgroup_size: 32, overrides: vec![("workgroup_size".into(), n)], buffers: vec![((0, 1), vec![n])], ..Setup::default() };
+        let setup = kernel::one_workgroup(threads, vec![((0, 1), vec![threads as u32])]);
         kernel::machine_or_empty(self.lowered(), self.kernel().source(), &setup, Show { values: &["value"], ..Show::default() })
     }
 
