@@ -86,9 +86,10 @@ pub struct Show {
     /// The variables of shared memory drawn, in order (empty: every one, in the kernel's order).
     /// An access to one not drawn is still a step, narrated by its name.
     pub memory: &'static [&'static str],
-    /// At most this many words of each drawn variable (0: all): a workgroup array sized for the
-    /// largest workgroup, drawn for the model's few threads.
-    pub clip: usize,
+    /// At most this many words of each workgroup variable drawn (0: all): an array sized for the
+    /// largest workgroup, drawn for the model's few threads. (A buffer's words are what the
+    /// setup gives it.)
+    pub workgroup_words: usize,
     /// The values drawn in each lane, by the names the kernel gives them (`let` names and
     /// function variables); empty for every named one.
     pub values: &'static [&'static str],
@@ -112,8 +113,8 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
         let copies = if var.space == Space::Workgroup { run.workgroups } else { 1 };
         for workgroup in 0..copies {
             let mut words = run.words(v as u32, workgroup, 0).len() as u32;
-            if show.clip > 0 {
-                words = words.min(show.clip as u32);
+            if show.workgroup_words > 0 && var.space == Space::Workgroup {
+                words = words.min(show.workgroup_words as u32);
             }
             let copy = if copies > 1 { format!("{} (workgroup {workgroup})", var.name) } else { var.name.to_string() };
             for word in 0..words {

@@ -109,7 +109,7 @@ impl BarrierVariant {
     pub fn machine(self, threads: usize) -> Machine {
         let n = threads as u32;
         let setup = kernel::one_workgroup(threads, vec![((0, 0), vec![0; threads]), ((0, 1), vec![0; 2 * threads]), ((0, 2), vec![n])]);
-        let show = Show { memory: &["cells", "got"], clip: threads, values: &["value", "neighbour"], ..Show::default() };
+        let show = Show { memory: &["cells", "got"], workgroup_words: threads, values: &["value", "neighbour"], ..Show::default() };
         kernel::machine_or_empty(self.lowered(), self.kernel().source(), &setup, show)
     }
 }

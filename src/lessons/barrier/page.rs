@@ -53,6 +53,13 @@ fn model_outcome(m: &Machine) -> String {
         let waiting: Vec<String> = (0..n).filter(|&t| m.threads[t].status == ThreadStatus::AtBarrier).map(|t| t.to_string()).collect();
         return format!("Stuck: thread(s) {} wait at a barrier the others skipped. Nobody is left to arrive, so nobody is released.", waiting.join(", "));
     }
+    if m.findings().iter().any(|f| matches!(f, stepper::run::Finding::Divergence { .. })) {
+        let waited: Vec<String> = (0..n / 2).map(|t| t.to_string()).collect();
+        return format!(
+            "Let go only at the end: thread(s) {} waited at a barrier the others skipped, until every other thread had ended. A GPU promises nothing here.",
+            waited.join(", ")
+        );
+    }
     let stale = (0..n).filter(|&t| m.memory[out_base(n) + t] == 0).count();
     format!("Finished: {} of {n} threads read their neighbour's value; {stale} read a cell not written yet (0).", n - stale)
 }

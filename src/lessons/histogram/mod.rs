@@ -21,9 +21,9 @@ pub mod report;
 mod tests;
 
 use crate::gpu::Kernel;
-use crate::model::{Instr, Line, Machine, Program};
+use crate::model::kernel::{self, Show};
+use crate::model::Machine;
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 /// This lesson's kernels, each a file under `shaders/histogram/`.
 pub mod kernels {
@@ -57,11 +57,6 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
 /// The model's bins, and its threads (at least one per bin, for the merge).
 pub const MODEL_BINS: usize = 4;
 pub const MODEL_THREADS: RangeInclusive<usize> = MODEL_BINS..=12;
-
-/// Registers.
-pub const BIN: usize = 0;
-pub const COUNT: usize = 1;
-pub const ONE: usize = 2;
 
 /// Where the model keeps `input` (one value per thread), then `bins`, then the workgroup's
 /// private bins.
@@ -104,58 +99,24 @@ impl HistogramVariant {
         self != HistogramVariant::Plain
     }
 
-    pub fn program(self, threads: usize) -> Program {
-        let (bins, private) = (bins_base(threads), private_base(threads));
-        let load = Line { instr: Instr::LoadOwn { array: "input", base: INPUT, reg: BIN }, marker: "load" };
-        let one = Line { instr: Instr::SetImm { reg: ONE, value: 1 }, marker: "count" };
-        let lines = match self {
-            HistogramVariant::Plain => vec![
-                load,
-                Line { instr: Instr::LoadAt { array: "bins", base: bins, index: BIN, reg: COUNT }, marker: "count" },
-                Line { instr: Instr::AddImm { reg: COUNT, imm: 1 }, marker: "count" },
-                Line { instr: Instr::StoreAt { array: "bins", base: bins, index: BIN, reg: COUNT }, marker: "count" },
-            ],
-            HistogramVariant::Atomic => {
-                vec![load, one, Line { instr: Instr::AtomicAddAt { array: "bins", base: bins, index: BIN, operand: ONE, old: COUNT }, marker: "count" }]
-            }
-            HistogramVariant::Private => {
-                let end = 8;
-                vec![
-                    load,
-                    one,
-                    Line { instr: Instr::AtomicAddAt { array: "local", base: private, index: BIN, operand: ONE, old: COUNT }, marker: "count" },
-                    Line { instr: Instr::Barrier, marker: "barrier" },
-                    Line { instr: Instr::BranchUnlessIdBelow { limit: MODEL_BINS, target: end }, marker: "merge-loop" },
-                    Line { instr: Instr::LoadOwn { array: "local", base: private, reg: COUNT }, marker: "merge-read" },
-                    Line { instr: Instr::FromId { reg: BIN, add: 0 }, marker: "merge-add" },
-                    Line { instr: Instr::AtomicAddAt { array: "bins", base: bins, index: BIN, operand: COUNT, old: ONE }, marker: "merge-add" },
-                ]
-            }
-        };
-        let mut memory_names: Vec<String> = (0..threads).map(|t| format!("input[{t}]")).collect();
-        memory_names.extend((0..MODEL_BINS).map(|b| format!("bins[{b}]")));
-        // Only the private kernel has bins in workgroup memory.
-        if self == HistogramVariant::Private {
-            memory_names.extend((0..MODEL_BINS).map(|b| format!("local[{b}]")));
-        }
-        Program {
-            lines,
-            memory_names,
-            register_names: vec!["bin", "count", "one"],
-            grids: Vec::new(),
-            workgroup: if self == HistogramVariant::Private { &["local"] } else { &[] },
-            floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
-            spans: Vec::new(), lowered: None,
+    /// The kernel's own program, lowered from its WGSL when the site was built.
+    pub fn lowered(self) -> &'static stepper::Program {
+        match self {
+            HistogramVariant::Plain => &crate::stepped::HISTOGRAM_PLAIN,
+            HistogramVariant::Atomic => &crate::stepped::HISTOGRAM_ATOMIC,
+            HistogramVariant::Private => &crate::stepped::HISTOGRAM_PRIVATE,
         }
     }
 
+    /// The kernel itself: `threads` invocations in one workgroup, one value each from
+    /// [`model_input`] (`params.stride` is the thread count, so each invocation's loop finds one
+    /// value in range), counted into [`MODEL_BINS`] bins.
     pub fn machine(self, threads: usize) -> Machine {
-        let private = if self == HistogramVariant::Private { MODEL_BINS } else { 0 };
-        let mut memory = vec![0i64; private_base(threads) + private];
-        for t in 0..threads {
-            memory[INPUT + t] = model_input(t);
-        }
-        Machine::new(Arc::new(self.program(threads)), threads, memory)
+        let n = threads as u32;
+        let input = (0..threads).map(|t| model_input(t) as u32).collect();
+        let setup = kernel::one_workgroup(threads, vec![((0, 0), input), ((0, 1), vec![0; MODEL_BINS]), ((0, 2), vec![n, n])]);
+        let show = Show { memory: &["input", "bins", "local"], workgroup_words: MODEL_BINS, values: &["bin", "mine"], ..Show::default() };
+        kernel::machine_or_empty(self.lowered(), self.kernel().source(), &setup, show)
     }
 }
 
@@ -253,6 +214,6 @@ pub fn check(n: u32, distinct: u32, repeats: u32, bins: &[u32]) -> HistogramChec
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
-fn models() -> Vec<(Program, Kernel)> {
-    HistogramVariant::ALL.into_iter().map(|v| (v.program(6), v.kernel())).collect()
+fn models() -> Vec<(crate::model::Program, Kernel)> {
+    HistogramVariant::ALL.into_iter().map(|v| (v.machine(6).program().as_ref().clone(), v.kernel())).collect()
 }
