@@ -20,9 +20,9 @@ pub mod report;
 mod tests;
 
 use crate::gpu::Kernel;
-use crate::model::{Instr, Line, Machine, Program};
+use crate::model::kernel::{self, Show};
+use crate::model::Machine;
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 /// This lesson's kernels, each a file under `shaders/reduction/`.
 pub mod kernels {
@@ -54,11 +54,6 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     measured: &[crate::data::measured::MeasuredFile { file: "h100-reduction.json", text: measured::H100_REDUCTION, schema: Some(measured::SCHEMA) }],
 };
 
-/// Registers.
-pub const VALUE: usize = 0;
-pub const STRIDE: usize = 1;
-pub const OTHER: usize = 2;
-
 pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
 
 /// The seed's eight values, then more digits of π for wider workgroups.
@@ -79,35 +74,13 @@ impl Tree {
         kernels::TRACE
     }
 
-    pub fn program(threads: usize) -> Program {
-        let cells = cells_base(threads);
-        let (top, end) = (4, 12);
-        let lines = vec![
-            Line { instr: Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, marker: "load" },
-            Line { instr: Instr::StoreOwn { array: "cells", base: cells, reg: VALUE }, marker: "store" },
-            Line { instr: Instr::SetImm { reg: STRIDE, value: (threads / 2) as i64 }, marker: "stride" },
-            Line { instr: Instr::Barrier, marker: "barrier-loaded" },
-            Line { instr: Instr::BranchIfZero { reg: STRIDE, target: end }, marker: "loop" },
-            Line { instr: Instr::BranchUnlessIdBelowReg { reg: STRIDE, target: 9 }, marker: "active" },
-            Line { instr: Instr::LoadOwnPlus { array: "cells", base: cells, offset: STRIDE, reg: OTHER }, marker: "other" },
-            Line { instr: Instr::AddReg { reg: VALUE, other: OTHER }, marker: "add" },
-            Line { instr: Instr::StoreOwn { array: "cells", base: cells, reg: VALUE }, marker: "write" },
-            Line { instr: Instr::Barrier, marker: "barrier-step" },
-            Line { instr: Instr::HalveReg { reg: STRIDE }, marker: "halve" },
-            Line { instr: Instr::Jump { target: top }, marker: "next" },
-        ];
-        debug_assert_eq!(lines.len(), end);
-        let mut memory_names: Vec<String> = (0..threads).map(|t| format!("input[{t}]")).collect();
-        memory_names.extend((0..threads).map(|t| format!("cells[{t}]")));
-        Program { lines, memory_names, register_names: vec!["value", "stride", "other"], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
-    }
-
+    /// The traced kernel itself, lowered from its WGSL: `threads` invocations in one workgroup
+    /// summing [`VALUES`] (its snapshots of each step are stepped, not drawn).
     pub fn machine(threads: usize) -> Machine {
-        let mut memory = vec![0i64; 2 * threads];
-        for t in 0..threads {
-            memory[INPUT + t] = i64::from(VALUES[t % VALUES.len()]);
-        }
-        Machine::new(Arc::new(Self::program(threads)), threads, memory)
+        let input = (0..threads).map(|t| VALUES[t % VALUES.len()]).collect();
+        let setup = kernel::one_workgroup(threads, vec![((0, 0), input), ((0, 1), vec![0; 8 * threads])]);
+        let show = Show { memory: &["input", "cells"], workgroup_words: threads, values: &["value", "stride", "other"], ..Show::default() };
+        kernel::machine_or_empty(&crate::stepped::REDUCTION_TRACE, kernels::TRACE.source(), &setup, show)
     }
 }
 
@@ -171,6 +144,6 @@ pub fn large_sum(n: u32) -> u64 {
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
-fn models() -> Vec<(Program, Kernel)> {
-    vec![(Tree::program(8), Tree::kernel())]
+fn models() -> Vec<(crate::model::Program, Kernel)> {
+    vec![(Tree::machine(8).program().as_ref().clone(), Tree::kernel())]
 }
