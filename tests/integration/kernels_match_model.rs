@@ -145,9 +145,6 @@ fn every_file_in_shaders_is_a_kernel_of_the_lesson_whose_folder_holds_it() {
 #[test]
 fn the_tiled_models_name_lines_of_their_kernels_and_lack_only_their_barrier() {
     use syncscope::lessons::tiled::TiledVariant;
-    for v in TiledVariant::ALL {
-        assert_markers_match(&v.program(), v.kernel());
-    }
     let both = TiledVariant::Both.kernel().source();
     for (v, gone) in [(TiledVariant::WithoutFirst, "barrier-loaded"), (TiledVariant::WithoutSecond, "barrier-used")] {
         let source = v.kernel().source();

@@ -21,9 +21,9 @@ mod tests;
 
 use crate::gpu::params::ComputeLimits;
 use crate::gpu::Kernel;
-use crate::model::{Instr, Line, Machine, MemoryGrid, Program, TileIndex};
+use crate::model::kernel::{self, Show};
+use crate::model::{Machine, MemoryGrid};
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 /// This lesson's kernels, each a file under `shaders/tiled/`.
 pub mod kernels {
@@ -60,20 +60,18 @@ pub const TILE: usize = 4;
 pub const N: usize = 8;
 pub const MODEL_THREADS: usize = TILE * TILE;
 
-/// Registers.
-pub const ACC: usize = 0;
-pub const M: usize = 1;
-pub const K: usize = 2;
-pub const A_VALUE: usize = 3;
-pub const B_VALUE: usize = 4;
-
-/// Where the model keeps each array: the two inputs, the two tiles, and its tile of the output.
+/// Where the model draws each array: the two inputs, the two tiles, then the output (all of
+/// it: the workgroup fills its top-left tile, see [`c_cell`]).
 pub const A: usize = 0;
 pub const B: usize = A + N * N;
 pub const TILE_A: usize = B + N * N;
 pub const TILE_B: usize = TILE_A + TILE * TILE;
 pub const C: usize = TILE_B + TILE * TILE;
-pub const MEMORY: usize = C + TILE * TILE;
+
+/// The model's cell of `c` for cell `i` of the workgroup's tile (row by row).
+pub fn c_cell(i: usize) -> usize {
+    C + (i / TILE) * N + i % TILE
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TiledVariant {
@@ -96,60 +94,31 @@ impl TiledVariant {
         }
     }
 
-    pub fn program(self) -> Program {
-        let index = |per_row, per_col, step, per_step, shown| TileIndex { width: TILE, per_row, per_col, step, per_step, shown };
-        // `acc` and `m` start at 0 as every register does: the model's first step copies a cell,
-        // rather than spending a step per thread on setting them.
-        let mut lines = Vec::new();
-        let tile_top = lines.len();
-        lines.push(Line {
-            instr: Instr::CopyToOwn { from: "a", from_base: A, at: index(N, 1, M, TILE, "[row * n + m * tile + tx]"), to: "tile_a", to_base: TILE_A },
-            marker: "load-a",
-        });
-        lines.push(Line {
-            instr: Instr::CopyToOwn { from: "b", from_base: B, at: index(N, 1, M, TILE * N, "[(m * tile + ty) * n + col]"), to: "tile_b", to_base: TILE_B },
-            marker: "load-b",
-        });
-        if self != TiledVariant::WithoutFirst {
-            lines.push(Line { instr: Instr::Barrier, marker: "barrier-loaded" });
+    /// The kernel's own program, lowered from its WGSL when the site was built.
+    pub fn lowered(self) -> &'static stepper::Program {
+        match self {
+            TiledVariant::Both => &crate::stepped::TILED,
+            TiledVariant::WithoutFirst => &crate::stepped::TILED_WITHOUT_FIRST,
+            TiledVariant::WithoutSecond => &crate::stepped::TILED_WITHOUT_SECOND,
         }
-        lines.push(Line { instr: Instr::SetImm { reg: K, value: 0 }, marker: "dot" });
-        let dot_top = lines.len();
-        lines.extend([
-            Line { instr: Instr::LoadTiled { array: "tile_a", base: TILE_A, at: index(TILE, 0, K, 1, "[ty * tile + k]"), reg: A_VALUE }, marker: "mul-add" },
-            Line { instr: Instr::LoadTiled { array: "tile_b", base: TILE_B, at: index(0, 1, K, TILE, "[k * tile + tx]"), reg: B_VALUE }, marker: "mul-add" },
-            Line { instr: Instr::MulAdd { acc: ACC, a: A_VALUE, b: B_VALUE }, marker: "mul-add" },
-            Line { instr: Instr::AddImm { reg: K, imm: 1 }, marker: "dot" },
-            Line { instr: Instr::BranchIfBelow { reg: K, limit: TILE as i64, target: dot_top }, marker: "dot" },
-        ]);
-        if self != TiledVariant::WithoutSecond {
-            lines.push(Line { instr: Instr::Barrier, marker: "barrier-used" });
-        }
-        lines.extend([
-            Line { instr: Instr::AddImm { reg: M, imm: 1 }, marker: "tiles" },
-            Line { instr: Instr::BranchIfBelow { reg: M, limit: (N / TILE) as i64, target: tile_top }, marker: "tiles" },
-            Line { instr: Instr::StoreOwn { array: "c", base: C, reg: ACC }, marker: "store" },
-        ]);
-        let square = |name: &'static str, size: usize| (0..size * size).map(move |i| format!("{name}[{}][{}]", i / size, i % size));
-        let memory_names = square("a", N).chain(square("b", N)).chain(square("tile_a", TILE)).chain(square("tile_b", TILE)).chain(square("c", TILE)).collect();
-        let grids = vec![
-            MemoryGrid { name: "a", start: A, rows: N, cols: N },
-            MemoryGrid { name: "b", start: B, rows: N, cols: N },
-            MemoryGrid { name: "tile_a", start: TILE_A, rows: TILE, cols: TILE },
-            MemoryGrid { name: "tile_b", start: TILE_B, rows: TILE, cols: TILE },
-            MemoryGrid { name: "c, this workgroup's tile", start: C, rows: TILE, cols: TILE },
-        ];
-        Program { lines, memory_names, register_names: vec!["acc", "m", "k", "a", "b"], grids, workgroup: &["tile_a", "tile_b"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
     }
 
+    /// The kernel itself: the workgroup of `TILE × TILE` invocations that computes the
+    /// top-left tile of the `N × N` product, the matrices drawn as grids.
     pub fn machine(self) -> Machine {
-        let mut memory = vec![0i64; MEMORY];
-        for i in 0..N * N {
-            let (row, col) = ((i / N) as u32, (i % N) as u32);
-            memory[A + i] = i64::from(input(Matrix::A, row, col));
-            memory[B + i] = i64::from(input(Matrix::B, row, col));
-        }
-        Machine::new(Arc::new(self.program()), MODEL_THREADS, memory)
+        let square = |m: Matrix| (0..N * N).map(|i| input(m, (i / N) as u32, (i % N) as u32)).collect();
+        let buffers = vec![((0, 0), square(Matrix::A)), ((0, 1), square(Matrix::B)), ((0, 2), vec![0; N * N]), ((0, 3), vec![N as u32, TILE as u32])];
+        let setup = kernel::one_workgroup(MODEL_THREADS, buffers);
+        let show = Show { memory: &["a", "b", "tile_a", "tile_b", "c"], workgroup_words: TILE * TILE, values: &["acc", "m", "k"], ..Show::default() };
+        kernel::machine_or_empty(self.lowered(), self.kernel().source(), &setup, show).with_program(|p| {
+            p.grids = vec![
+                MemoryGrid { name: "a", start: A, rows: N, cols: N },
+                MemoryGrid { name: "b", start: B, rows: N, cols: N },
+                MemoryGrid { name: "tile_a", start: TILE_A, rows: TILE, cols: TILE },
+                MemoryGrid { name: "tile_b", start: TILE_B, rows: TILE, cols: TILE },
+                MemoryGrid { name: "c (this workgroup fills its top-left tile)", start: C, rows: N, cols: N },
+            ];
+        })
     }
 }
 
@@ -289,6 +258,6 @@ pub fn model_tile_expected() -> Vec<i64> {
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
-fn models() -> Vec<(Program, Kernel)> {
-    TiledVariant::ALL.into_iter().map(|v| (v.program(), v.kernel())).collect()
+fn models() -> Vec<(crate::model::Program, Kernel)> {
+    TiledVariant::ALL.into_iter().map(|v| (v.machine().program().as_ref().clone(), v.kernel())).collect()
 }

@@ -3,7 +3,7 @@
 
 use crate::gpu::AdapterSummary;
 use crate::lessons::tiled::gpu::run_tiled;
-use crate::lessons::tiled::{model_tile_expected, product, wrong_cells, TiledSize, TiledVariant, C, TILE};
+use crate::lessons::tiled::{model_tile_expected, product, wrong_cells, c_cell, TiledSize, TiledVariant, TILE};
 use crate::model::Machine;
 use crate::site::settings::LessonVariant;
 use crate::ui::download::DownloadJson;
@@ -47,8 +47,8 @@ fn model_outcome(m: &Machine) -> String {
     }
     let expected = model_tile_expected();
     let wrong: Vec<String> = (0..TILE * TILE)
-        .filter(|&i| m.memory[C + i] != expected[i])
-        .map(|i| format!("c[{}][{}] = {} (should be {})", i / TILE, i % TILE, m.memory[C + i], expected[i]))
+        .filter(|&i| m.memory[c_cell(i)] != expected[i])
+        .map(|i| format!("c[{}][{}] = {} (should be {})", i / TILE, i % TILE, m.memory[c_cell(i)], expected[i]))
         .collect();
     if wrong.is_empty() {
         "Finished: all 16 cells of the tile equal the product.".to_owned()

@@ -3,7 +3,7 @@
 //! thread at a time reads tile cells that are not (or no longer) the ones it needs.
 
 use crate::gpu::params::ComputeLimits;
-use crate::lessons::tiled::{input, matrix, model_tile_expected, product, wrong_cells, Matrix, TiledSize, TiledVariant, C, MODEL_THREADS, N, TILE};
+use crate::lessons::tiled::{input, matrix, model_tile_expected, product, wrong_cells, Matrix, TiledSize, TiledVariant, c_cell, C, MODEL_THREADS, N, TILE};
 use crate::model::{splitmix64, Machine, Schedule, Session};
 
 fn schedules() -> Vec<Schedule> {
@@ -17,7 +17,7 @@ fn run(variant: TiledVariant, schedule: Schedule) -> Machine {
 }
 
 fn tile_of_c(m: &Machine) -> Vec<i64> {
-    m.memory[C..C + TILE * TILE].to_vec()
+    (0..TILE * TILE).map(|i| m.memory[c_cell(i)]).collect()
 }
 
 #[test]
@@ -80,8 +80,7 @@ fn without_the_first_barrier_the_first_thread_multiplies_what_is_there() {
 
 #[test]
 fn every_variant_has_the_sixteen_threads_and_its_own_barriers() {
-    use crate::model::Instr;
-    let barriers = |v: TiledVariant| v.program().lines.iter().filter(|l| l.instr == Instr::Barrier).count();
+    let barriers = |v: TiledVariant| v.lowered().instrs.iter().filter(|i| matches!(i.op, stepper::ir::Op::Barrier { .. })).count();
     assert_eq!(barriers(TiledVariant::Both), 2);
     assert_eq!(barriers(TiledVariant::WithoutFirst), 1);
     assert_eq!(barriers(TiledVariant::WithoutSecond), 1);
