@@ -19,7 +19,9 @@ struct Stats {
     overlaps: atomic<u32>,
 }
 
-const MAX_TRIES: u32 = 20000u;
+// Tries before giving up: an override, so that the page's model can give up after a few
+// while the GPU takes 20,000.
+override MAX_TRIES: u32 = 20000u;
 
 @group(0) @binding(0) var<storage, read_write> counter: atomic<u32>;
 @group(0) @binding(1) var<storage, read_write> stats: Stats;

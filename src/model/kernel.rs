@@ -119,7 +119,12 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
             let copy = if copies > 1 { format!("{} (workgroup {workgroup})", var.name) } else { var.name.to_string() };
             for word in 0..words {
                 cells.push(Cell { var: v as u32, workgroup, word });
-                memory_names.push(if words == 1 && var.runtime_stride.is_none() { copy.clone() } else { format!("{}[{word}]", var.name) });
+                let field = var.fields.iter().find(|(at, _)| *at == word);
+                memory_names.push(match field {
+                    Some((_, name)) => format!("{copy}.{name}"),
+                    None if words == 1 && var.runtime_stride.is_none() => copy.clone(),
+                    None => format!("{copy}[{word}]"),
+                });
             }
         }
     }
@@ -160,6 +165,20 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
 /// subgroups of 32, and `buffers` by `(group, binding)`: the setup most lessons' models run.
 pub fn one_workgroup(threads: usize, buffers: Vec<((u32, u32), Vec<u32>)>) -> Setup {
     Setup { workgroups: 1, subgroup_size: 32, overrides: vec![("workgroup_size".into(), threads as u32)], buffers }
+}
+
+/// The instructions from the line marked `// step: <first>` through the one marked
+/// `// step: <last>` in `source`, named `name`: a run of the kernel's lines the scene names
+/// (a lock's holder, a wait).
+pub fn span(program: &Program, source: &str, name: &'static str, first: &str, last: &str) -> Option<super::program::Span> {
+    let lowered = program.lowered.as_ref()?;
+    let line_of = |marker: &str| source.lines().position(|l| l.trim_end().ends_with(&format!("// step: {marker}"))).map(|i| i as u32 + 1);
+    let lines = line_of(first)?..=line_of(last)?;
+    // Threads rest only on steps, so the span runs from the first step on those lines to the
+    // last (constants the lowering computes on entry carry the lines of their literals).
+    let kernel = lowered.kernel;
+    let pcs: Vec<usize> = kernel.instrs.iter().enumerate().filter(|(_, i)| i.is_step(&kernel.vars) && lines.contains(&i.line)).map(|(pc, _)| pc).collect();
+    Some(super::program::Span { name, lines: *pcs.first()?..*pcs.last()? + 1 })
 }
 
 /// [`machine`], or when the setup is refused (a lesson's sizes are its own, and tested), a model

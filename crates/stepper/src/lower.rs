@@ -349,6 +349,12 @@ impl<'m> Lowering<'m> {
                 Some(e) => Some(Cow::Owned(self.global_words(e)?)),
                 None => None,
             };
+            let fields = match &self.module.types[g.ty].inner {
+                naga::TypeInner::Struct { members, .. } => {
+                    members.iter().map(|m| (m.offset / 4, Cow::Owned(m.name.clone().unwrap_or_default()))).collect()
+                }
+                _ => Vec::new(),
+            };
             self.globals.push(self.vars.len() as u32);
             self.vars.push(Var {
                 name: Cow::Owned(g.name.clone().unwrap_or_else(|| format!("global{}", h.index()))),
@@ -358,6 +364,7 @@ impl<'m> Lowering<'m> {
                 runtime_stride: layout.runtime_stride,
                 atomic: layout.atomic,
                 init,
+                fields: Cow::Owned(fields),
             });
         }
         Ok(())
@@ -461,6 +468,7 @@ impl<'m> Lowering<'m> {
                 runtime_stride: None,
                 atomic: false,
                 init: None,
+                fields: Cow::Borrowed(&[]),
             });
             frame.locals.push(var);
         }

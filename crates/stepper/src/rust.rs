@@ -28,10 +28,17 @@ pub fn to_rust(program: &Program) -> String {
             Some(words) => format!("Some(Cow::Borrowed(&{words:?}))"),
             None => "None".into(),
         };
+        let fields: Vec<String> = v.fields.iter().map(|(at, name)| format!("({at}, Cow::Borrowed({name:?}))")).collect();
         let _ = writeln!(
             out,
-            "    Var {{ name: Cow::Borrowed({:?}), space: Space::{:?}, binding: {:?}, words: {}, runtime_stride: {:?}, atomic: {}, init: {init} }},",
-            v.name, v.space, v.binding, v.words, v.runtime_stride, v.atomic
+            "    Var {{ name: Cow::Borrowed({:?}), space: Space::{:?}, binding: {:?}, words: {}, runtime_stride: {:?}, atomic: {}, init: {init}, fields: Cow::Borrowed(&[{}]) }},",
+            v.name,
+            v.space,
+            v.binding,
+            v.words,
+            v.runtime_stride,
+            v.atomic,
+            fields.join(", ")
         );
     }
     out.push_str("]), overrides: Cow::Borrowed(&[\n");

@@ -21,9 +21,9 @@ mod tests;
 
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
-use crate::model::{Instr, Line, Machine, Program, Span};
+use crate::model::kernel::{self, Show};
+use crate::model::Machine;
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 /// This lesson's kernels, each a file under `shaders/spinlock/`.
 pub mod kernels {
@@ -54,15 +54,11 @@ pub const INFO: super::LessonInfo = super::LessonInfo {
     measured: &[crate::data::measured::MeasuredFile { file: "h100-spinlock.json", text: measured::H100_SPINLOCK, schema: Some(measured::SCHEMA) }],
 };
 
-/// Memory cells of the model.
+/// Memory cells of the model: the counter, the kernel's four counts (`stats`), then the lock
+/// (in the locked kernels).
 pub const COUNTER: usize = 0;
-pub const LOCK: usize = 1;
 pub const GAVE_UP: usize = 2;
-/// Registers.
-pub const GOT: usize = 0;
-pub const TRIES: usize = 1;
-pub const VALUE: usize = 2;
-pub const OLD: usize = 3;
+pub const LOCK: usize = 5;
 
 pub const MODEL_THREADS: RangeInclusive<usize> = 2..=16;
 
@@ -92,38 +88,26 @@ impl Lock {
         }
     }
 
-    /// The model program; both locked kernels take the same steps, on different lines.
-    pub fn program(self) -> Program {
-        let memory_names = vec!["counter".to_owned(), "lock".to_owned(), "gave_up".to_owned()];
-        let register_names = vec!["got", "tries", "value", "old"];
-        let increment = [
-            Line { instr: Instr::Load { reg: VALUE, addr: COUNTER }, marker: "load" },
-            Line { instr: Instr::AddImm { reg: VALUE, imm: 1 }, marker: "add" },
-            Line { instr: Instr::Store { addr: COUNTER, reg: VALUE }, marker: "store" },
-        ];
-        if self == Lock::None {
-            return Program { lines: increment.to_vec(), memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None };
+    /// The kernel's own program, lowered from its WGSL when the site was built.
+    pub fn lowered(self) -> &'static stepper::Program {
+        match self {
+            Lock::None => &crate::stepped::SPINLOCK_NONE,
+            Lock::SpinThenEnter => &crate::stepped::SPINLOCK_SPIN_THEN_ENTER,
+            Lock::EnterInLoop => &crate::stepped::SPINLOCK_ENTER_IN_LOOP,
         }
-        let critical = 6;
-        let end = 10;
-        let mut lines = vec![
-            Line { instr: Instr::TryLock { addr: LOCK, got: GOT }, marker: "try" },
-            Line { instr: Instr::BranchIfNonZero { reg: GOT, target: critical }, marker: "got" },
-            Line { instr: Instr::AddImm { reg: TRIES, imm: 1 }, marker: "count" },
-            Line { instr: Instr::BranchIfBelow { reg: TRIES, limit: MODEL_TRIES, target: 0 }, marker: "again" },
-            Line { instr: Instr::AtomicAdd { reg: OLD, addr: GAVE_UP, imm: 1 }, marker: "give-up" },
-            Line { instr: Instr::Jump { target: end }, marker: "stop" },
-        ];
-        lines.extend(increment);
-        lines.push(Line { instr: Instr::StoreImm { addr: LOCK, value: 0 }, marker: "unlock" });
-        debug_assert_eq!(lines.len(), end);
-        // Between its increment and its release, a thread holds the lock: the scene says so.
-        let spans = Span::between(&lines, "has the lock", "load", "unlock").into_iter().collect();
-        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans, lowered: None }
     }
 
+    /// The kernel itself for `threads` invocations in one workgroup, giving up after
+    /// [`MODEL_TRIES`] tries (`MAX_TRIES` is an override). Between its increment and its release
+    /// a thread holds the lock: the scene says so.
     pub fn machine(self, threads: usize) -> Machine {
-        Machine::new(Arc::new(self.program()), threads, vec![0; 3])
+        let mut setup = kernel::one_workgroup(threads, vec![((0, 2), vec![threads as u32])]);
+        setup.overrides.push(("MAX_TRIES".into(), MODEL_TRIES as u32));
+        let show = Show { memory: &["counter", "stats", "lock"], values: &["got", "tries", "value"], ..Show::default() };
+        let source = self.kernel().source();
+        let m = kernel::machine_or_empty(self.lowered(), source, &setup, show);
+        let held = kernel::span(m.program(), source, "has the lock", "load", "unlock");
+        m.with_program(|p| p.spans.extend(held))
     }
 }
 
@@ -204,6 +188,6 @@ pub fn check(lock: Lock, params: GpuParams, run: LockRun) -> LockCheck {
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
-fn models() -> Vec<(Program, Kernel)> {
-    [Lock::None, Lock::SpinThenEnter, Lock::EnterInLoop].into_iter().map(|l| (l.program(), l.kernel())).collect()
+fn models() -> Vec<(crate::model::Program, Kernel)> {
+    [Lock::None, Lock::SpinThenEnter, Lock::EnterInLoop].into_iter().map(|l| (l.machine(2).program().as_ref().clone(), l.kernel())).collect()
 }
