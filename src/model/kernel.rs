@@ -25,6 +25,9 @@ pub struct Lowered {
     pub cells: Vec<Cell>,
     /// Per model register: where in an invocation its value lives.
     pub values: Vec<Value>,
+    /// The values and variables (by name, a struct's word as `var.field`) holding an i32's bits,
+    /// written signed.
+    pub signed: &'static [&'static str],
     pub(super) step: fn(&mut Machine, usize) -> Result<Event, StepError>,
 }
 
@@ -95,6 +98,8 @@ pub struct Show {
     pub values: &'static [&'static str],
     /// Registers and arrays holding an f32's bits (see [`Program::floats`]).
     pub floats: &'static [&'static str],
+    /// Values and variables holding an i32's bits (see [`Lowered::signed`]).
+    pub signed: &'static [&'static str],
 }
 
 /// A model of `kernel` run with `setup`: the invocations, resting on their first steps, and the
@@ -152,7 +157,7 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
         mask_lanes: 0,
         subgroups: None,
         spans: Vec::new(),
-        lowered: Some(Arc::new(Lowered { kernel, source, cells, values: shown.iter().map(|(_, v)| *v).collect(), step })),
+        lowered: Some(Arc::new(Lowered { kernel, source, cells, values: shown.iter().map(|(_, v)| *v).collect(), signed: show.signed, step })),
     };
     let threads = run.invocations.len();
     let mut m = Machine::new(Arc::new(program), threads, Vec::new());

@@ -417,6 +417,9 @@ impl Program {
     /// Register `r`'s value as the site writes it.
     pub fn register_text(&self, r: Reg, value: i64) -> String {
         let name = self.register_names.get(r);
+        if name.is_some_and(|n| self.is_signed(n)) {
+            return (value as u32 as i32).to_string();
+        }
         if name.is_some_and(|n| self.floats.contains(n)) {
             float_text(f32_of(value))
         } else if name.is_some_and(|n| self.packed.contains(n)) {
@@ -430,6 +433,9 @@ impl Program {
 
     /// Cell `a`'s value as the site writes it.
     pub fn cell_text(&self, a: Addr, value: i64) -> String {
+        if self.is_signed(self.array_of(a)) {
+            return (value as u32 as i32).to_string();
+        }
         if self.floats.contains(&self.array_of(a)) {
             float_text(f32_of(value))
         } else if self.packed.contains(&self.array_of(a)) {
@@ -437,6 +443,12 @@ impl Program {
         } else {
             value.to_string()
         }
+    }
+
+    /// Whether the value or variable `name` holds an i32's bits in a model that keeps words (a
+    /// kernel's own program; a hand-written one keeps signed values as they are).
+    fn is_signed(&self, name: &str) -> bool {
+        self.lowered.as_ref().is_some_and(|l| l.signed.contains(&name))
     }
 
     /// For a cell holding a posted word, its state as a class name ("posted-aggregate",

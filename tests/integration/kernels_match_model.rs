@@ -75,19 +75,31 @@ fn every_models_memory_spaces_are_the_kernels() {
 }
 
 #[test]
-fn every_atomic_op_on_both_types_names_its_own_line() {
+fn every_atomic_op_on_both_types_steps_its_own_line() {
     use syncscope::lessons::atomic_ops::{AtomicOp, AtomicSetup};
-    use syncscope::model::IntType;
+    use syncscope::model::{Effect, IntType, Schedule, Session};
+    let source = AtomicSetup::kernel().source();
     for op in AtomicOp::ALL {
         for ty in [IntType::U32, IntType::I32] {
             let setup = AtomicSetup { op, ..AtomicSetup::DEFAULT }.with_type(ty);
-            let program = setup.program(3);
-            assert_markers_match(&program, AtomicSetup::kernel());
-            // The op's own line calls the op's own built-in on the cell of the right type.
-            let source = AtomicSetup::kernel().source();
-            let pc = program.lines.iter().position(|l| l.marker.starts_with(ty.name())).unwrap();
-            let line = source.lines().nth(program.source_line(pc, source).unwrap() - 1).unwrap();
-            assert!(line.contains(&format!("{}(p", op.function())), "{op:?} {ty:?}: {line}");
+            let mut s = Session::new(setup.machine(2), Schedule::Serial);
+            s.run_to_end();
+            s.seek(usize::MAX);
+            // The step that touched the cell stands on the line that calls the op's own built-in,
+            // in the function for the cell's type.
+            let cell = setup.cell();
+            let touched = |e: &Effect| match *e {
+                Effect::Loaded { addr, .. } | Effect::Stored { addr, .. } | Effect::AtomicAdded { addr, .. } | Effect::Rmw { addr, .. } => addr == cell,
+                Effect::CompareExchanged { addr, .. } => addr == cell,
+                _ => false,
+            };
+            let pcs: Vec<usize> = s.past_events().filter(|(_, e)| touched(&e.effect)).map(|(_, e)| e.pc).collect();
+            assert_eq!(pcs.len(), 2, "{op:?} {ty:?}: each thread touches the cell once");
+            let program = s.current().program().clone();
+            let line = program.source_line(pcs[0], source).unwrap();
+            let text = source.lines().nth(line - 1).unwrap();
+            assert!(text.contains(&format!("{}(p", op.function())), "{op:?} {ty:?}: {text}");
+            assert!(text.contains(&format!("// step: {}-", ty.name())), "{op:?} {ty:?}: {text}");
         }
     }
 }

@@ -20,11 +20,11 @@ pub mod report;
 mod tests;
 
 use crate::gpu::Kernel;
-use crate::model::{Instr, IntType, Line, Machine, Program, RmwOp};
+use crate::model::kernel::{self, Show};
+use crate::model::{IntType, Machine, RmwOp};
 use crate::site::param::quote;
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 /// This lesson's kernels, each a file under `shaders/atomic-ops/`.
 pub mod kernels {
@@ -162,62 +162,35 @@ impl AtomicSetup {
     }
 
     pub fn layout(self, threads: usize) -> Layout {
-        Layout::new(self.op, threads)
+        Layout::new(threads)
     }
 
-    pub fn program(self, threads: usize) -> Program {
-        let l = self.layout(threads);
-        let mut memory_names = vec!["cell".to_owned()];
-        if self.op.takes_operand() {
-            memory_names.extend((0..threads).map(|t| format!("operand[{t}]")));
+    /// The cell this setup's atomics work on: the kernel has one of each type.
+    pub fn cell(self) -> usize {
+        match self.ty {
+            IntType::U32 => CELL,
+            IntType::I32 => CELL + 1,
         }
-        if self.op.returns_old() {
-            memory_names.extend((0..threads).map(|t| format!("old[{t}]")));
-        }
-        if self.op == AtomicOp::CompareExchangeWeak {
-            memory_names.push("params.compare".to_owned());
-            memory_names.extend((0..threads).map(|t| format!("exchanged[{t}]")));
-        }
-        let read_operand = Line { instr: Instr::LoadOwn { array: "operands", base: l.operands, reg: OPERAND }, marker: "read-operand" };
-        let record_old = Line { instr: Instr::StoreOwn { array: "olds", base: l.olds, reg: OLD }, marker: "record-old" };
-        let marker = |name: &str| marker(self.ty, name);
-        let lines = match self.op {
-            AtomicOp::Load => {
-                vec![Line { instr: Instr::Load { reg: OLD, addr: CELL }, marker: marker("load") }, record_old]
-            }
-            AtomicOp::Store => {
-                vec![read_operand, Line { instr: Instr::Store { addr: CELL, reg: OPERAND }, marker: marker("store") }]
-            }
-            AtomicOp::Rmw(op) => vec![
-                read_operand,
-                Line { instr: Instr::AtomicRmw { op, ty: self.ty, addr: CELL, operand: OPERAND, old: OLD }, marker: marker(self.op.name()) },
-                record_old,
-            ],
-            AtomicOp::CompareExchangeWeak => vec![
-                read_operand,
-                Line { instr: Instr::LoadUniform { reg: EXPECTED, addr: l.compare }, marker: "read-compare" },
-                Line {
-                    instr: Instr::CompareExchange { addr: CELL, expected: EXPECTED, desired: OPERAND, old: OLD, exchanged: EXCHANGED },
-                    marker: marker("compare-exchange-weak"),
-                },
-                record_old,
-                Line { instr: Instr::StoreOwn { array: "exchanged", base: l.exchanged, reg: EXCHANGED }, marker: "record-exchanged" },
-            ],
-        };
-        Program { lines, memory_names, register_names: vec!["operand", "old", "expected", "exchanged"], grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
     }
 
+    /// The kernel itself for `threads` invocations in one workgroup: the cell of the chosen
+    /// type starting at `initial`, each invocation with its operand; values of an `i32` setup
+    /// written signed.
     pub fn machine(self, threads: usize) -> Machine {
         let l = self.layout(threads);
-        let mut memory = vec![0i64; l.size];
-        memory[CELL] = self.initial;
-        if self.op.takes_operand() {
-            memory[l.operands..l.operands + threads].copy_from_slice(&self.operands[..threads]);
-        }
-        if self.op == AtomicOp::CompareExchangeWeak {
-            memory[l.compare] = self.compare;
-        }
-        Machine::new(Arc::new(self.program(threads)), threads, memory)
+        let mut cells = vec![0u32; 2];
+        cells[self.cell() - CELL] = IntType::bits(self.initial);
+        let operands = self.operands[..threads.min(MAX_THREADS)].iter().map(|&v| IntType::bits(v)).collect();
+        let params = vec![threads as u32, self.op.code(), u32::from(self.ty == IntType::I32), IntType::bits(self.compare)];
+        let buffers = vec![((0, 0), cells), ((0, 1), operands), ((0, 2), vec![0; threads]), ((0, 3), vec![0; threads]), ((0, 4), params)];
+        let setup = kernel::one_workgroup(threads, buffers);
+        let signed: &'static [&'static str] = match self.ty {
+            IntType::U32 => &[],
+            IntType::I32 => &["cells.as_i32", "operands", "olds", "operand", "expected"],
+        };
+        let show = Show { memory: &["cells", "operands", "olds", "exchanged"], values: &["operand", "expected"], signed, ..Show::default() };
+        debug_assert_eq!(l.size, 2 + 3 * threads);
+        kernel::machine_or_empty(&crate::stepped::ATOMIC_OPS, kernels::ATOMIC_OPS.source(), &setup, show)
     }
 }
 
@@ -247,44 +220,22 @@ impl Placement {
     }
 }
 
-/// The cell every invocation works on.
+/// The kernel's two cells, `cells.as_u32` and then `cells.as_i32`: the model draws both, first.
 pub const CELL: usize = 0;
-/// Registers.
-pub const OPERAND: usize = 0;
-pub const OLD: usize = 1;
-pub const EXPECTED: usize = 2;
-pub const EXCHANGED: usize = 3;
 
-/// Where the model keeps each array; only the arrays the op uses take cells.
+/// Where the model draws each array after the two cells, as the kernel declares them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub operands: usize,
     pub olds: usize,
-    pub compare: usize,
     pub exchanged: usize,
     pub size: usize,
 }
 
 impl Layout {
-    fn new(op: AtomicOp, threads: usize) -> Self {
-        let operands = CELL + 1;
-        let olds = operands + if op.takes_operand() { threads } else { 0 };
-        let compare = olds + if op.returns_old() { threads } else { 0 };
-        let (exchanged, size) = if op == AtomicOp::CompareExchangeWeak { (compare + 1, compare + 1 + threads) } else { (compare, compare) };
-        Layout { operands, olds, compare, exchanged, size }
-    }
-}
-
-/// The kernel's marker for an op's line: each type has its own function in the kernel.
-fn marker(ty: IntType, op: &str) -> &'static str {
-    const U32: [&str; 11] =
-        ["u32-load", "u32-store", "u32-add", "u32-sub", "u32-max", "u32-min", "u32-and", "u32-or", "u32-xor", "u32-exchange", "u32-compare-exchange-weak"];
-    const I32: [&str; 11] =
-        ["i32-load", "i32-store", "i32-add", "i32-sub", "i32-max", "i32-min", "i32-and", "i32-or", "i32-xor", "i32-exchange", "i32-compare-exchange-weak"];
-    let i = AtomicOp::NAMES.iter().position(|n| *n == op).unwrap_or(0);
-    match ty {
-        IntType::U32 => U32[i],
-        IntType::I32 => I32[i],
+    fn new(threads: usize) -> Self {
+        let operands = CELL + 2;
+        Layout { operands, olds: operands + threads, exchanged: operands + 2 * threads, size: operands + 3 * threads }
     }
 }
 
@@ -533,12 +484,6 @@ pub fn show(setup: AtomicSetup, value: i64) -> String {
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
-fn models() -> Vec<(Program, Kernel)> {
-    let mut pairs = Vec::new();
-    for op in AtomicOp::ALL {
-        for ty in [IntType::U32, IntType::I32] {
-            pairs.push((AtomicSetup { op, ..AtomicSetup::DEFAULT }.with_type(ty).program(3), AtomicSetup::kernel()));
-        }
-    }
-    pairs
+fn models() -> Vec<(crate::model::Program, Kernel)> {
+    vec![(AtomicSetup::DEFAULT.machine(3).program().as_ref().clone(), AtomicSetup::kernel())]
 }

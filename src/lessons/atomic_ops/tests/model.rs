@@ -1,7 +1,7 @@
 //! The atomic family in the model: wrapping and signedness as on the GPU, every schedule's
 //! result explained by a one-at-a-time order, and the explanation refusing what no order gives.
 
-use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, serial_run, AtomicOp, AtomicRun, AtomicSettings, AtomicSetup, CELL};
+use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, serial_run, AtomicOp, AtomicRun, AtomicSettings, AtomicSetup};
 use crate::model::{splitmix64, IntType, Machine, RmwOp, Schedule, Session};
 
 fn setups() -> Vec<AtomicSetup> {
@@ -31,7 +31,7 @@ fn as_run(setup: AtomicSetup, m: &Machine, threads: usize) -> AtomicRun {
     } else {
         vec![0; threads]
     };
-    AtomicRun { final_bits: bits(m.memory[CELL]), olds, exchanged }
+    AtomicRun { final_bits: bits(m.memory[setup.cell()]), olds, exchanged }
 }
 
 #[test]
