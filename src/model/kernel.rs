@@ -12,7 +12,7 @@ use super::atomics::RmwOp;
 use super::machine::{Effect, Event, Machine, StepError, ThreadStatus};
 use super::program::Program;
 use std::sync::Arc;
-use stepper::ir::{AtomicFn, Op, Space};
+use stepper::ir::{AtomicFn, Op, Space, SubgroupFn};
 use stepper::run::{Run, Setup, Status};
 
 /// What a model stepping a kernel knows beyond the hand-written models' tables.
@@ -124,12 +124,7 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
             let copy = if copies > 1 { format!("{} (workgroup {workgroup})", var.name) } else { var.name.to_string() };
             for word in 0..words {
                 cells.push(Cell { var: v as u32, workgroup, word });
-                let field = var.fields.iter().find(|(at, _)| *at == word);
-                memory_names.push(match field {
-                    Some((_, name)) => format!("{copy}.{name}"),
-                    None if words == 1 && var.runtime_stride.is_none() => copy.clone(),
-                    None => format!("{copy}[{word}]"),
-                });
+                memory_names.push(word_name(var, &copy, word, words));
             }
         }
     }
@@ -155,7 +150,6 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
         packed: &[],
         masks: &[],
         mask_lanes: 0,
-        subgroups: None,
         spans: Vec::new(),
         lowered: Some(Arc::new(Lowered { kernel, source, cells, values: shown.iter().map(|(_, v)| *v).collect(), signed: show.signed, step })),
     };
@@ -164,6 +158,27 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
     m.kernel = Some(KernelRun(Arc::new(run)));
     mirror(&mut m);
     Ok(m)
+}
+
+/// How the scene names word `word` of `var` (drawn as `copy`, of `words` drawn): `counter`,
+/// `tiles[3]`, `stats.gave_up`, `records[2].total`.
+fn word_name(var: &stepper::ir::Var, copy: &str, word: u32, words: u32) -> String {
+    let member = |at: u32| var.fields.iter().find(|(start, _)| *start == at).map(|(_, name)| name.as_ref());
+    match var.runtime_stride {
+        // An array of structs: its element, then the member.
+        Some(stride) if stride > 1 && !var.fields.is_empty() && word >= var.words => {
+            let (element, at) = ((word - var.words) / stride, (word - var.words) % stride);
+            match member(at) {
+                Some(name) => format!("{copy}[{element}].{name}"),
+                None => format!("{copy}[{element}][{at}]"),
+            }
+        }
+        _ => match member(word) {
+            Some(name) if var.runtime_stride.is_none() => format!("{copy}.{name}"),
+            _ if words == 1 && var.runtime_stride.is_none() => copy.to_owned(),
+            _ => format!("{copy}[{word}]"),
+        },
+    }
 }
 
 /// One workgroup of `threads` invocations (the kernel's `workgroup_size` override set to it),
@@ -246,6 +261,11 @@ fn step(m: &mut Machine, t: usize) -> Result<Event, StepError> {
         _ => 0,
     };
     let arrived_before = run.invocations.iter().filter(|v| v.status == Status::AtBarrier).count();
+    // The lanes of `t`'s subgroup already waiting at this line: with `t`, the active lanes.
+    let size = run.subgroup_size.max(1) as usize;
+    let first_lane = t / size * size;
+    let lanes = first_lane..(first_lane + size).min(run.invocations.len());
+    let waiting_here: Vec<usize> = lanes.clone().filter(|&l| run.invocations[l].status == Status::AtSubgroup && run.invocations[l].pc == pc).collect();
     let r = Arc::make_mut(run);
     r.step(t as u32).map_err(|_| StepError::Waiting(t))?;
     let run: &Run = r;
@@ -297,17 +317,58 @@ fn step(m: &mut Machine, t: usize) -> Result<Event, StepError> {
             }
         }
         Op::Barrier { .. } => {
-            let of = run.invocations.iter().filter(|v| v.workgroup == workgroup && !matches!(v.status, Status::Done | Status::Stopped)).count().max(arrived_before + 1);
+            let of = run
+                .invocations
+                .iter()
+                .filter(|v| v.workgroup == workgroup && !matches!(v.status, Status::Done | Status::Stopped))
+                .count()
+                .max(arrived_before + 1);
             if run.invocations[t].status == Status::AtBarrier {
                 Effect::ArrivedAtBarrier { arrived: arrived_before + 1, of }
             } else {
                 Effect::BarrierReleased { threads: arrived_before + 1 }
             }
         }
+        Op::Subgroup { fun, dst, .. } => {
+            let (function, subgroup) = (subgroup_function(fun), t / size);
+            if run.invocations[t].status == Status::AtSubgroup {
+                Effect::SubgroupArrived { function, subgroup, waiting: waiting_here.len() + 1 }
+            } else {
+                let lanes = waiting_here.iter().chain([&t]).fold(0u64, |bits, &l| bits | 1 << (l % 64));
+                Effect::SubgroupDone { function, subgroup, lanes, result: i64::from(run.invocations[t].regs.get(dst as usize).copied().unwrap_or(0)) }
+            }
+        }
         _ => Effect::Computed { value: 0 },
     };
     mirror(m);
     Ok(Event { thread: t, pc: pc as usize, effect })
+}
+
+/// The WGSL function a subgroup operation calls, as narration names it.
+fn subgroup_function(fun: SubgroupFn) -> &'static str {
+    use stepper::ir::Arith;
+    match fun {
+        SubgroupFn::Ballot => "subgroupBallot",
+        SubgroupFn::Reduce(Arith::Add) => "subgroupAdd",
+        SubgroupFn::Reduce(Arith::Mul) => "subgroupMul",
+        SubgroupFn::Reduce(Arith::Min) => "subgroupMin",
+        SubgroupFn::Reduce(Arith::Max) => "subgroupMax",
+        SubgroupFn::Reduce(Arith::And) => "subgroupAnd",
+        SubgroupFn::Reduce(Arith::Or) => "subgroupOr",
+        SubgroupFn::Reduce(_) => "subgroupXor",
+        SubgroupFn::InclusiveScan(Arith::Mul) => "subgroupInclusiveMul",
+        SubgroupFn::InclusiveScan(_) => "subgroupInclusiveAdd",
+        SubgroupFn::ExclusiveScan(Arith::Mul) => "subgroupExclusiveMul",
+        SubgroupFn::ExclusiveScan(_) => "subgroupExclusiveAdd",
+        SubgroupFn::All => "subgroupAll",
+        SubgroupFn::Any => "subgroupAny",
+        SubgroupFn::BroadcastFirst => "subgroupBroadcastFirst",
+        SubgroupFn::Elect => "subgroupElect",
+        SubgroupFn::Shuffle => "subgroupShuffle",
+        SubgroupFn::ShuffleXor => "subgroupShuffleXor",
+        SubgroupFn::ShuffleUp => "subgroupShuffleUp",
+        SubgroupFn::ShuffleDown => "subgroupShuffleDown",
+    }
 }
 
 fn is_workgroup(kernel: &stepper::Program, var: u32) -> bool {

@@ -1,7 +1,7 @@
 //! The state of a few model threads and one step of one of them.
 
 use super::atomics::RmwOp;
-use super::program::{Addr, Instr, Program, SubgroupOp};
+use super::program::{mask_text, Addr, Instr, Program};
 use std::sync::Arc;
 
 /// Where a thread stands.
@@ -104,14 +104,14 @@ pub enum Effect {
     },
     /// A lane reached a subgroup operation while lanes of its subgroup may still come to it.
     SubgroupArrived {
-        op: SubgroupOp,
+        function: &'static str,
         subgroup: usize,
         waiting: usize,
     },
     /// The active lanes of a subgroup took the operation together; `result` is what this
     /// thread received (for the election, 1 if it was elected).
     SubgroupDone {
-        op: SubgroupOp,
+        function: &'static str,
         subgroup: usize,
         /// The threads that took part, one bit each (thread `t` is bit `t`).
         lanes: u64,
@@ -142,8 +142,6 @@ pub enum StepError {
         base: Addr,
         index: i64,
     },
-    /// A subgroup operation in a program made without [`SUBGROUP_RULES`].
-    NoSubgroups,
 }
 
 impl std::fmt::Display for StepError {
@@ -154,7 +152,6 @@ impl std::fmt::Display for StepError {
             StepError::Waiting(t) => write!(f, "thread {t} is waiting at the barrier"),
             StepError::NoSuchCell(a) => write!(f, "there is no memory cell {a}"),
             StepError::BadIndex { base, index } => write!(f, "cell {base} + {index} does not exist"),
-            StepError::NoSubgroups => write!(f, "this program has no subgroups"),
         }
     }
 }
@@ -250,14 +247,9 @@ impl Machine {
         self.threads.iter().all(|t| t.status == ThreadStatus::Done)
     }
 
-    /// Threads that may take a step now, in thread order: those ready, and those waiting at a
-    /// subgroup operation that no lane can still come to (their step completes it).
+    /// Threads that may take a step now, in thread order.
     pub fn ready_threads(&self) -> impl Iterator<Item = usize> + '_ {
-        self.threads
-            .iter()
-            .enumerate()
-            .filter(|(i, t)| t.status == ThreadStatus::Ready || (t.status == ThreadStatus::InSubgroupOp && self.subgroup_op_can_complete(*i)))
-            .map(|(i, _)| i)
+        self.threads.iter().enumerate().filter(|(_, t)| t.status == ThreadStatus::Ready).map(|(i, _)| i)
     }
 
     /// Runs one instruction of thread `t`.
@@ -269,9 +261,6 @@ impl Machine {
         match thread.status {
             ThreadStatus::Done => return Err(StepError::Finished(t)),
             ThreadStatus::AtBarrier => return Err(StepError::Waiting(t)),
-            ThreadStatus::InSubgroupOp if self.subgroup_op_can_complete(t) => {
-                return Ok((self.program.subgroups.ok_or(StepError::NoSubgroups)?.complete)(self, t))
-            }
             ThreadStatus::InSubgroupOp => return Err(StepError::Waiting(t)),
             ThreadStatus::Ready => {}
         }
@@ -288,11 +277,6 @@ impl Machine {
                 let to = from + imm;
                 self.threads[t].regs[reg] = to;
                 Effect::Added { from, to }
-            }
-            Instr::Store { addr, reg } => {
-                let value = self.threads[t].regs[reg];
-                self.write(addr, value)?;
-                Effect::Stored { addr, value }
             }
             Instr::AtomicAdd { reg, addr, imm } => {
                 let old = self.read(addr)?;
@@ -312,17 +296,6 @@ impl Machine {
                 let value = self.read(addr)?;
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
-            }
-            Instr::ReturnUnlessBelow { reg, limit } => {
-                let value = self.threads[t].regs[reg];
-                let kept = value < limit;
-                if !kept {
-                    let thread = &mut self.threads[t];
-                    thread.pc = self.program.len();
-                    thread.status = ThreadStatus::Done;
-                    return Ok(Event { thread: t, pc, effect: Effect::Tested { value, limit, kept } });
-                }
-                Effect::Tested { value, limit, kept }
             }
             Instr::StoreAt { base, index, reg, .. } => {
                 let addr = self.indexed(t, base, index)?;
@@ -361,11 +334,6 @@ impl Machine {
                 self.threads[t].regs[old] = held;
                 Effect::Rmw { addr, op, operand: value, old: held, new }
             }
-            Instr::LoadUniform { reg, addr } => {
-                let value = self.read(addr)?;
-                self.threads[t].regs[reg] = value;
-                Effect::Loaded { addr, value }
-            }
             Instr::BranchIfBelow { reg, limit, target } => {
                 let taken = self.threads[t].regs[reg] < limit;
                 return Ok(self.branch(t, pc, taken, target));
@@ -377,16 +345,6 @@ impl Machine {
             Instr::BranchIfZero { reg, target } => {
                 let taken = self.threads[t].regs[reg] == 0;
                 return Ok(self.branch(t, pc, taken, target));
-            }
-            Instr::BranchUnlessIdBelowReg { reg, target } => {
-                let taken = t as i64 >= self.threads[t].regs[reg];
-                return Ok(self.branch(t, pc, taken, target));
-            }
-            Instr::LoadOwnPlus { base, offset, reg, .. } => {
-                let addr = offset_of(base + t, self.threads[t].regs[offset])?;
-                let value = self.read(addr)?;
-                self.threads[t].regs[reg] = value;
-                Effect::Loaded { addr, value }
             }
             Instr::AddReg { reg, other } => {
                 let regs = &mut self.threads[t].regs;
@@ -424,44 +382,15 @@ impl Machine {
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
             }
-            Instr::BranchUnlessIdBelow { limit, target } => return Ok(self.branch(t, pc, t >= limit, target)),
             Instr::StoreImm { addr, value } => {
                 self.write(addr, value)?;
                 Effect::Stored { addr, value }
-            }
-            Instr::LoadTiled { base, at, reg, .. } => {
-                let step = self.threads[t].regs[at.step];
-                let addr = base + at.resolve(t, step).ok_or(StepError::BadIndex { base, index: step })?;
-                let value = self.read(addr)?;
-                self.threads[t].regs[reg] = value;
-                Effect::Loaded { addr, value }
-            }
-            Instr::CopyToOwn { from_base, at, to_base, .. } => {
-                let step = self.threads[t].regs[at.step];
-                let from = from_base + at.resolve(t, step).ok_or(StepError::BadIndex { base: from_base, index: step })?;
-                let value = self.read(from)?;
-                let addr = to_base + t;
-                self.write(addr, value)?;
-                Effect::Copied { from, addr, value }
-            }
-            Instr::MulAdd { acc, a, b } => {
-                let regs = &mut self.threads[t].regs;
-                let from = regs[acc];
-                regs[acc] = from + regs[a] * regs[b];
-                Effect::Added { from, to: regs[acc] }
             }
             Instr::LoadAt { base, index, reg, .. } => {
                 let addr = self.indexed(t, base, index)?;
                 let value = self.read(addr)?;
                 self.threads[t].regs[reg] = value;
                 Effect::Loaded { addr, value }
-            }
-            Instr::AtomicAddAt { base, index, operand, old, .. } => {
-                let addr = self.indexed(t, base, index)?;
-                let (held, add) = (self.read(addr)?, self.threads[t].regs[operand]);
-                self.write(addr, held + add)?;
-                self.threads[t].regs[old] = held;
-                Effect::AtomicAdded { addr, old: held, new: held + add }
             }
             Instr::Post { base, index, state, value, .. } => {
                 let addr = self.indexed(t, base, index)?;
@@ -519,45 +448,6 @@ impl Machine {
                 let d = self.threads[t].regs[reg];
                 let on = d > 0 && t as i64 >= d && (t as i64 + 1) % (2 * d) == d;
                 return Ok(self.branch(t, pc, !on, end));
-            }
-            Instr::Subgroup(_) => return Ok((self.program.subgroups.ok_or(StepError::NoSubgroups)?.arrive)(self, t)),
-            Instr::SetIfAtLeast { reg, from, limit } => {
-                let regs = &mut self.threads[t].regs;
-                regs[reg] = i64::from(regs[from] >= limit);
-                Effect::Computed { value: regs[reg] }
-            }
-            Instr::CountBitsBelowLane { reg, mask } => {
-                let lane = self.subgroup_of(t).1;
-                let regs = &mut self.threads[t].regs;
-                regs[reg] = i64::from((regs[mask] & ((1i64 << lane.min(62)) - 1)).count_ones());
-                Effect::Computed { value: regs[reg] }
-            }
-            Instr::ReserveBits { reg, addr, mask } => {
-                let add = i64::from(self.threads[t].regs[mask].count_ones());
-                let held = self.read(addr)?;
-                self.write(addr, held + add)?;
-                self.threads[t].regs[reg] = held;
-                Effect::AtomicAdded { addr, old: held, new: held + add }
-            }
-            Instr::LoadNextLane { base, reg, .. } => {
-                let mates = self.subgroup_mates(t);
-                let next = if t + 1 < mates.end { t + 1 } else { mates.start };
-                let value = self.read(base + next)?;
-                self.threads[t].regs[reg] = value;
-                Effect::Loaded { addr: base + next, value }
-            }
-            Instr::IfNonZero { reg, end } => {
-                let skipped = self.threads[t].regs[reg] == 0;
-                return Ok(self.branch(t, pc, skipped, end));
-            }
-            Instr::TryLock { addr, got } => {
-                let held = self.read(addr)?;
-                let swapped = held == 0;
-                if swapped {
-                    self.write(addr, 1)?;
-                }
-                self.threads[t].regs[got] = i64::from(swapped);
-                Effect::CompareExchanged { addr, old: held, expected: 0, desired: 1, exchanged: swapped }
             }
         };
         self.advance(t);
@@ -627,92 +517,6 @@ impl Machine {
         Event { thread: t, pc, effect: Effect::BarrierReleased { threads: waiting.len() } }
     }
 
-    /// Whether thread `t`, waiting at a subgroup operation, would complete it by its step.
-    fn subgroup_op_can_complete(&self, t: usize) -> bool {
-        self.program.subgroups.is_some_and(|r| (r.can_complete)(self, t))
-    }
-
-    /// The lanes of `t`'s subgroup other than `t`.
-    fn subgroup_mates(&self, t: usize) -> std::ops::Range<usize> {
-        let first = self.subgroup_of(t).0 * self.subgroup_size;
-        first..(first + self.subgroup_size).min(self.threads.len())
-    }
-
-    /// Whether no other lane of `t`'s subgroup can still come to the subgroup operation `t`
-    /// stands at: each has arrived there, finished, waits elsewhere, or stands past the line
-    /// (it skipped it, and no jump below it leads back). A lane still before the line, ready or
-    /// at a barrier, may yet come, and so may one in a loop that takes the line again.
-    fn nobody_else_coming(&self, t: usize) -> bool {
-        let at = self.threads[t].pc;
-        self.subgroup_mates(t).filter(|&o| o != t).all(|o| {
-            let other = &self.threads[o];
-            match other.status {
-                ThreadStatus::Done => true,
-                ThreadStatus::InSubgroupOp => true,
-                ThreadStatus::Ready | ThreadStatus::AtBarrier => other.pc > at && !self.program.may_return(other.pc, at),
-            }
-        })
-    }
-
-    /// Thread `t` reaches the subgroup operation at its line: it waits, unless no lane can still
-    /// come, when its arrival completes the operation.
-    fn arrive_at_subgroup_op(&mut self, t: usize) -> Event {
-        self.threads[t].status = ThreadStatus::InSubgroupOp;
-        if self.nobody_else_coming(t) {
-            return self.complete_subgroup_op(t);
-        }
-        let pc = self.threads[t].pc;
-        let Instr::Subgroup(op) = self.program.lines[pc].instr else { unreachable!("arrive_at_subgroup_op off a subgroup line") };
-        let waiting = self.subgroup_mates(t).filter(|&o| self.threads[o].status == ThreadStatus::InSubgroupOp && self.threads[o].pc == pc).count();
-        Event { thread: t, pc, effect: Effect::SubgroupArrived { op, subgroup: self.subgroup_of(t).0, waiting } }
-    }
-
-    /// The lanes of `t`'s subgroup waiting at `t`'s line take the operation together: each
-    /// gets its result and goes on (or, for the election, all but the first skip the block).
-    fn complete_subgroup_op(&mut self, t: usize) -> Event {
-        let pc = self.threads[t].pc;
-        let Instr::Subgroup(op) = self.program.lines[pc].instr else { unreachable!("complete_subgroup_op off a subgroup line") };
-        let active: Vec<usize> = self.subgroup_mates(t).filter(|&o| self.threads[o].status == ThreadStatus::InSubgroupOp && self.threads[o].pc == pc).collect();
-        let base = self.subgroup_of(t).0 * self.subgroup_size;
-        let regs: Vec<Vec<i64>> = active.iter().map(|&o| self.threads[o].regs.clone()).collect();
-        let of = |lane_thread: usize| active.iter().position(|&o| o == lane_thread).map(|i| &regs[i]);
-        let mut results = Vec::with_capacity(active.len());
-        for (i, &o) in active.iter().enumerate() {
-            let result = match op {
-                SubgroupOp::Add { value, .. } => regs.iter().map(|r| r[value]).sum(),
-                SubgroupOp::Ballot { pred, .. } => active.iter().zip(&regs).filter(|(_, r)| r[pred] != 0).map(|(&l, _)| 1i64 << ((l - base) % 62)).sum(),
-                // WGSL leaves a shuffle from a lane that is not active indeterminate; the model
-                // gives 0, so a subgroup with fewer lanes than its size still sums what it has.
-                SubgroupOp::ShuffleXor { value, mask, .. } => {
-                    let partner = base + (((o - base) as i64) ^ regs[i][mask]) as usize;
-                    of(partner).map_or(0, |r| r[value])
-                }
-                SubgroupOp::BroadcastFirst { value, .. } => regs[0][value],
-                SubgroupOp::Elect { .. } => i64::from(i == 0),
-            };
-            results.push(result);
-        }
-        let mut lanes = 0u64;
-        for (&o, &result) in active.iter().zip(&results) {
-            lanes |= 1u64 << (o % 64);
-            match op {
-                SubgroupOp::Add { reg, .. } | SubgroupOp::Ballot { reg, .. } | SubgroupOp::ShuffleXor { reg, .. } | SubgroupOp::BroadcastFirst { reg, .. } => {
-                    self.threads[o].regs[reg] = result;
-                    self.advance(o);
-                }
-                SubgroupOp::Elect { end } if result == 0 => {
-                    let thread = &mut self.threads[o];
-                    thread.pc = end;
-                    thread.status = if end >= thread.end { ThreadStatus::Done } else { ThreadStatus::Ready };
-                    Self::past_the_end(thread, self.program.len());
-                }
-                SubgroupOp::Elect { .. } => self.advance(o),
-            }
-        }
-        let result = active.iter().position(|&o| o == t).map_or(0, |i| results[i]);
-        Event { thread: t, pc, effect: Effect::SubgroupDone { op, subgroup: self.subgroup_of(t).0, lanes, result } }
-    }
-
     /// A sentence for screen readers and the step log, e.g. "thread 2 loads 5 from counter".
     pub fn narrate(&self, event: &Event) -> String {
         let cell = |a: Addr| self.program.memory_names.get(a).map_or("memory", String::as_str);
@@ -770,10 +574,25 @@ impl Machine {
                     (true, false) => "stores",
                     (true, true) => "atomically updates",
                 };
-                let prep = if *write && !*atomic { "to" } else if *write { "" } else { "from" };
+                let prep = if *write && !*atomic {
+                    "to"
+                } else if *write {
+                    ""
+                } else {
+                    "from"
+                };
                 format!("thread {t} {verb} {value} {prep} {var}[{word}] (not drawn)").replace("  ", " ")
             }
-            Effect::SubgroupArrived { .. } | Effect::SubgroupDone { .. } => self.program.subgroups.map_or_else(String::new, |r| (r.narrate)(event)),
+            Effect::SubgroupArrived { function, subgroup, waiting } => {
+                format!("thread {t} reaches {function} and waits for subgroup {subgroup}'s other lanes ({waiting} there)")
+            }
+            Effect::SubgroupDone { function, subgroup, lanes, result } => {
+                let what = match *function {
+                    "subgroupBallot" => format!("the mask is {} (lane 0 first)", mask_text(*result, self.program.mask_lanes)),
+                    _ => format!("thread {t} gets {result}"),
+                };
+                format!("subgroup {subgroup}'s {} active lane(s) take {function} together: {what}", lanes.count_ones())
+            }
         }
     }
 }
@@ -782,85 +601,4 @@ impl Machine {
 /// naming the register's value, not a cell that wraps around.
 fn offset_of(base: Addr, index: i64) -> Result<Addr, StepError> {
     usize::try_from(index).ok().and_then(|i| base.checked_add(i)).ok_or(StepError::BadIndex { base, index })
-}
-
-/// How subgroup operations run, are written and narrated. Only programs with subgroup
-/// operations carry it (see [`Program::subgroups`](super::Program::subgroups)), so that only
-/// the pages that step such programs hold its code.
-pub struct SubgroupRules {
-    pub arrive: fn(&mut Machine, usize) -> Event,
-    pub complete: fn(&mut Machine, usize) -> Event,
-    pub can_complete: fn(&Machine, usize) -> bool,
-    pub narrate: fn(&Event) -> String,
-    pub describe: fn(SubgroupOp, &dyn Fn(super::Reg) -> &'static str) -> String,
-    /// A mask register's value: `lanes` binary digits, lane 0 first (see [`mask_text`]).
-    pub mask_text: fn(i64, usize) -> String,
-}
-
-// One set of rules exists: compared by address, shown by name.
-impl PartialEq for SubgroupRules {
-    fn eq(&self, other: &SubgroupRules) -> bool {
-        std::ptr::eq(self, other)
-    }
-}
-impl Eq for SubgroupRules {}
-impl std::fmt::Debug for SubgroupRules {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SubgroupRules")
-    }
-}
-
-pub static SUBGROUP_RULES: SubgroupRules = SubgroupRules {
-    arrive: Machine::arrive_at_subgroup_op,
-    complete: Machine::complete_subgroup_op,
-    can_complete: Machine::nobody_else_coming,
-    narrate: narrate_subgroup,
-    describe: describe_subgroup,
-    mask_text,
-};
-
-fn narrate_subgroup(event: &Event) -> String {
-    let t = event.thread;
-    match &event.effect {
-        Effect::SubgroupArrived { op, subgroup, waiting } => {
-            format!("thread {t} reaches {} and waits for subgroup {subgroup}'s other lanes ({waiting} there)", op.function())
-        }
-        Effect::SubgroupDone { op, subgroup, lanes, result } => {
-            let n = lanes.count_ones();
-            let what = match op {
-                SubgroupOp::Elect { .. } if *result == 1 => format!("thread {t} is elected"),
-                SubgroupOp::Elect { .. } => format!("thread {t} is not elected"),
-                SubgroupOp::Ballot { .. } => {
-                    // A ballot precedes any branch, so all of a subgroup's lanes take it: the first
-                    // subgroup's active lanes are its size (or the threads, when fewer), and a later
-                    // one's lanes start at its index times the size.
-                    let first = lanes.trailing_zeros() as usize;
-                    let digits = first.checked_div(*subgroup).unwrap_or(n as usize);
-                    format!("the mask is {} (lane 0 first)", mask_text(*result, digits))
-                }
-                _ => format!("thread {t} gets {result}"),
-            };
-            format!("subgroup {subgroup}'s {n} active lane(s) take {} together: {what}", op.function())
-        }
-        _ => String::new(),
-    }
-}
-
-fn describe_subgroup(op: SubgroupOp, reg: &dyn Fn(super::Reg) -> &'static str) -> String {
-    match op {
-        SubgroupOp::Add { reg: r, value } => format!("{} = subgroupAdd({})", reg(r), reg(value)),
-        SubgroupOp::Ballot { reg: r, pred } => format!("{} = subgroupBallot({} == 1).x", reg(r), reg(pred)),
-        SubgroupOp::ShuffleXor { reg: r, value, mask } => format!("{} = subgroupShuffleXor({}, {})", reg(r), reg(value), reg(mask)),
-        SubgroupOp::BroadcastFirst { reg: r, value } => format!("{} = subgroupBroadcastFirst({})", reg(r), reg(value)),
-        SubgroupOp::Elect { .. } => "if lane == subgroupBroadcastFirst(lane) {".into(),
-    }
-}
-
-/// A ballot's mask as the site writes it everywhere (a lane's register, the narration, the
-/// subgroups picture): one digit per lane, lane 0 first, so the digits read in the order the
-/// lanes are drawn (lanes 0, 1 and 3 of four: `1101`). A GPU's integer holds lane 0 in its
-/// lowest bit, so the same mask printed as a number reads the other way round. By hand rather
-/// than with `{:b}`, whose formatting code every page would carry.
-pub fn mask_text(value: i64, lanes: usize) -> String {
-    (0..lanes).map(|lane| if lane < 63 && value & (1i64 << lane) != 0 { '1' } else { '0' }).collect()
 }

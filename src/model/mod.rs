@@ -12,10 +12,9 @@ mod session;
 mod trace;
 
 pub use atomics::{IntType, RmwOp};
-pub use machine::{mask_text, Effect, Event, Machine, StepError, SubgroupRules, ThreadState, ThreadStatus, SUBGROUP_RULES};
+pub use machine::{Effect, Event, Machine, StepError, ThreadState, ThreadStatus};
 pub use program::{
-    above, bits_of, f32_of, float_text, pack, posted_text, unpack, Addr, Instr, Line, MemoryGrid, Program, Reg, Space, Span, SubgroupOp, TileIndex, AGGREGATE,
-    INCLUSIVE,
+    above, bits_of, f32_of, float_text, mask_text, pack, posted_text, unpack, Addr, Instr, Line, MemoryGrid, Program, Reg, Space, Span, AGGREGATE, INCLUSIVE,
 };
 pub use replay::{AccessRecord, ReplayAccess, ReplayError, ReplayLane, ReplayStep, ReplayTimeline};
 pub use schedule::{splitmix64, Schedule};

@@ -18,8 +18,6 @@ pub enum Instr {
     Load { reg: Reg, addr: Addr },
     /// `reg = reg + imm` — private arithmetic; no other thread can see it.
     AddImm { reg: Reg, imm: i64 },
-    /// `memory[addr] = reg` — a plain (or relaxed atomic) store.
-    Store { addr: Addr, reg: Reg },
     /// `reg = atomicAdd(&memory[addr], imm)` — one indivisible read-modify-write that
     /// returns the value it replaced.
     AtomicAdd { reg: Reg, addr: Addr, imm: i64 },
@@ -28,8 +26,6 @@ pub enum Instr {
     StoreOwn { array: &'static str, base: Addr, reg: Reg },
     /// `reg = array[id]` — each thread reads its own cell of an array that starts at `base`.
     LoadOwn { array: &'static str, base: Addr, reg: Reg },
-    /// `if !(reg < limit) { return; }` — the thread stops here unless its value passes.
-    ReturnUnlessBelow { reg: Reg, limit: i64 },
     /// `array[index] = value` — a store to the cell a register names (`base + index`).
     StoreAt { array: &'static str, base: Addr, index: Reg, reg: Reg },
     /// `if !above(a, b) { go to target }` — a loop's exit test on two registers holding an
@@ -48,13 +44,8 @@ pub enum Instr {
     /// `old = atomicOp(&memory[addr], operand)` for any of WGSL's read-modify-write atomics on
     /// a cell of type `ty`: one indivisible step that returns the value it replaced.
     AtomicRmw { op: RmwOp, ty: IntType, addr: Addr, operand: Reg, old: Reg },
-    /// `reg = params.x` — a value every thread reads from the kernel's uniform parameters
-    /// (kept in a memory cell nobody writes).
-    LoadUniform { reg: Reg, addr: Addr },
     /// `if reg < limit { go to target }` — a bounded loop's test.
     BranchIfBelow { reg: Reg, limit: i64, target: usize },
-    /// `got = atomicCompareExchangeWeak(&memory[addr], 0, 1).exchanged` — try to take a lock.
-    TryLock { addr: Addr, got: Reg },
     /// `atomicStore(&memory[addr], value)` with a constant — releasing a lock, say.
     StoreImm { addr: Addr, value: i64 },
     /// `reg = id + add` — a value each thread computes from its own index.
@@ -62,17 +53,10 @@ pub enum Instr {
     /// `reg = array[(id + 1) % n]` — each thread reads its right-hand neighbour's cell of an
     /// array of one cell per thread that starts at `base`.
     LoadNeighbour { array: &'static str, base: Addr, reg: Reg },
-    /// `if id < limit { … }`: threads at or past `limit` go to `target` — a branch that
-    /// depends on the thread, so the threads part ways.
-    BranchUnlessIdBelow { limit: usize, target: usize },
     /// `reg = value` — a constant, such as a loop's first stride.
     SetImm { reg: Reg, value: i64 },
     /// `if reg == 0 { break; }` — a loop's exit test.
     BranchIfZero { reg: Reg, target: usize },
-    /// `if id < reg { … }`: threads at or past the register's value go to `target`.
-    BranchUnlessIdBelowReg { reg: Reg, target: usize },
-    /// `reg = array[id + offset]` — the cell `offset` places after the thread's own.
-    LoadOwnPlus { array: &'static str, base: Addr, offset: Reg, reg: Reg },
     /// `if a != b { break; }` — a wait's exit once a value has moved on.
     BreakIfDiffers { a: Reg, b: Reg, target: usize },
     /// `if reg >= limit { … }`: below the limit the block is skipped, to `end`.
@@ -84,18 +68,8 @@ pub enum Instr {
     AddReg { reg: Reg, other: Reg },
     /// `reg = reg / 2` — halving, as a stride does.
     HalveReg { reg: Reg },
-    /// `reg = array[index]`, the index taken from the thread's place in a square tile and a
-    /// loop counter (see [`TileIndex`]).
-    LoadTiled { array: &'static str, base: Addr, at: TileIndex, reg: Reg },
-    /// `tile[id] = array[index]` — copies one cell of a matrix into the thread's own cell of
-    /// a tile in workgroup memory.
-    CopyToOwn { from: &'static str, from_base: Addr, at: TileIndex, to: &'static str, to_base: Addr },
-    /// `acc = acc + a * b` — one multiply-accumulate of a dot product.
-    MulAdd { acc: Reg, a: Reg, b: Reg },
     /// `reg = array[index]` — a load from the cell a register names (`base + index`).
     LoadAt { array: &'static str, base: Addr, index: Reg, reg: Reg },
-    /// `old = atomicAdd(&array[index], operand)` — on the cell a register names.
-    AtomicAddAt { array: &'static str, base: Addr, index: Reg, operand: Reg, old: Reg },
     /// `if reg >= limit { break; }` — a loop's exit test against a constant, such as the
     /// workgroup's width.
     BreakIfAtLeast { reg: Reg, limit: i64, target: usize },
@@ -111,21 +85,6 @@ pub enum Instr {
     /// `if id >= d && (id + 1) % (2 * d) == d { … }` with `d` in `reg`: only the thread `d`
     /// past the end of a block goes on, the others go to `end` (the down-sweep).
     IfIdMidBlock { reg: Reg, end: usize },
-    /// One of the subgroup operations: the lanes of a subgroup that are active here take it
-    /// together (see [`SubgroupOp`]).
-    Subgroup(SubgroupOp),
-    /// `reg = select(0, 1, from >= limit)` — a keep-flag.
-    SetIfAtLeast { reg: Reg, from: Reg, limit: i64 },
-    /// `reg = countOneBits(mask & ((1u << lane) - 1u))` — the set bits below the lane's own:
-    /// its place among the lanes a ballot chose.
-    CountBitsBelowLane { reg: Reg, mask: Reg },
-    /// `reg = atomicAdd(&memory[addr], countOneBits(mask))` — room for every lane a ballot chose.
-    ReserveBits { reg: Reg, addr: Addr, mask: Reg },
-    /// `if reg != 0 { … }`: with 0 the block is skipped, to `end`.
-    IfNonZero { reg: Reg, end: usize },
-    /// `reg = array[next lane]` — the cell of the next lane of the thread's own subgroup
-    /// (the last lane's next is lane 0), in an array of one cell per thread.
-    LoadNextLane { array: &'static str, base: Addr, reg: Reg },
     /// `atomicMax(&array[index], pack(state, value))`: a state and a value posted in one word
     /// (see [`pack`]). The state sits above the value, so the larger word is the later state and
     /// a post never undoes a later one.
@@ -174,63 +133,6 @@ pub fn posted_text(word: i64) -> String {
     }
 }
 
-/// A subgroup operation. A lane that reaches one waits until no lane of its subgroup can still
-/// come to it (every other lane has arrived, finished, stands at a barrier, or has gone past
-/// the line without taking it, as lanes that skipped an `if` have); then the lanes waiting
-/// there, the *active* ones, take it together. Lanes that skipped it take no part: inside an
-/// `if` a `subgroupAdd` sums the active lanes' values alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SubgroupOp {
-    /// `reg = subgroupAdd(value)`: the sum over the active lanes.
-    Add { reg: Reg, value: Reg },
-    /// `reg = subgroupBallot(pred != 0).x`: bit `i` set when lane `i` is active and its
-    /// predicate holds; the same mask in every lane.
-    Ballot { reg: Reg, pred: Reg },
-    /// `reg = subgroupShuffleXor(value, mask)`: the value of the lane whose index differs from
-    /// this lane's in the bits of `mask`.
-    ShuffleXor { reg: Reg, value: Reg, mask: Reg },
-    /// `reg = subgroupBroadcastFirst(value)`: the lowest active lane's value.
-    BroadcastFirst { reg: Reg, value: Reg },
-    /// `if lane == subgroupBroadcastFirst(lane) { … }` (what `subgroupElect()` says): the lowest
-    /// active lane goes on; the others go to `end`.
-    Elect { end: usize },
-}
-
-impl SubgroupOp {
-    /// The WGSL function, as narration names it.
-    pub fn function(self) -> &'static str {
-        match self {
-            SubgroupOp::Add { .. } => "subgroupAdd",
-            SubgroupOp::Ballot { .. } => "subgroupBallot",
-            SubgroupOp::ShuffleXor { .. } => "subgroupShuffleXor",
-            SubgroupOp::BroadcastFirst { .. } => "subgroupBroadcastFirst",
-            SubgroupOp::Elect { .. } => "the election",
-        }
-    }
-}
-
-/// An index computed the way a tiled kernel computes one: thread `id` sits at row
-/// `id / width`, column `id % width` of its tile, and a loop counter moves along.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TileIndex {
-    pub width: usize,
-    pub per_row: usize,
-    pub per_col: usize,
-    pub step: Reg,
-    pub per_step: usize,
-    /// The index as the kernel writes it, e.g. `[row * 4 + k]`.
-    pub shown: &'static str,
-}
-
-impl TileIndex {
-    /// The cell thread `t` means when the loop counter holds `step` (None if it is negative).
-    pub fn resolve(&self, t: usize, step: i64) -> Option<usize> {
-        let step = usize::try_from(step).ok()?;
-        let (row, col) = (t / self.width.max(1), t % self.width.max(1));
-        Some(row * self.per_row + col * self.per_col + step * self.per_step)
-    }
-}
-
 /// Cells of memory the UI draws as a matrix: `rows × cols` of them from `start`, row by row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoryGrid {
@@ -273,9 +175,6 @@ pub struct Program {
     /// The lanes a mask register shows: the subgroup's size, or fewer when the model has fewer
     /// threads than that.
     pub mask_lanes: usize,
-    /// How its subgroup operations run: [`SUBGROUP_RULES`](super::machine::SUBGROUP_RULES) in a
-    /// program that has any, `None` elsewhere (so that other pages carry none of that code).
-    pub subgroups: Option<&'static super::machine::SubgroupRules>,
     /// Named runs of lines: a thread standing on one of them is said to be in that state, and
     /// the scene marks its lane so ("inside" a semaphore's critical section, "waiting" in a
     /// hand-built wait).
@@ -367,6 +266,15 @@ pub fn float_text(x: f32) -> String {
     out
 }
 
+/// A ballot's mask as the site writes it everywhere (a lane's register, the narration, the
+/// subgroups picture): one digit per lane, lane 0 first, so the digits read in the order the
+/// lanes are drawn (lanes 0, 1 and 3 of four: `1101`). A GPU's integer holds lane 0 in its
+/// lowest bit, so the same mask printed as a number reads the other way round. By hand rather
+/// than with `{:b}`, whose formatting code every page would carry.
+pub fn mask_text(value: i64, lanes: usize) -> String {
+    (0..lanes).map(|lane| if lane < 63 && value & (1i64 << lane) != 0 { '1' } else { '0' }).collect()
+}
+
 /// Where a cell lives, as the kernel declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Space {
@@ -424,8 +332,8 @@ impl Program {
             float_text(f32_of(value))
         } else if name.is_some_and(|n| self.packed.contains(n)) {
             posted_text(value)
-        } else if let Some(rules) = self.subgroups.filter(|_| name.is_some_and(|n| self.masks.contains(n))) {
-            (rules.mask_text)(value, self.mask_lanes)
+        } else if name.is_some_and(|n| self.masks.contains(n)) {
+            mask_text(value, self.mask_lanes)
         } else {
             value.to_string()
         }
@@ -475,13 +383,11 @@ impl Program {
         match line.instr {
             Instr::Load { reg: r, addr } => format!("{} = atomicLoad(&{})", reg(r), cell(addr)),
             Instr::AddImm { reg: r, imm } => format!("{0} = {0} + {imm}", reg(r)),
-            Instr::Store { addr, reg: r } => format!("atomicStore(&{}, {})", cell(addr), reg(r)),
             Instr::AtomicAdd { reg: r, addr, imm } => {
                 format!("{} = atomicAdd(&{}, {imm})", reg(r), cell(addr))
             }
             Instr::StoreOwn { array, reg: r, .. } => format!("{array}[id] = {}", reg(r)),
             Instr::LoadOwn { array, reg: r, .. } => format!("{} = {array}[id]", reg(r)),
-            Instr::ReturnUnlessBelow { reg: r, limit } => format!("if !({} < {limit}) {{ return; }}", reg(r)),
             Instr::StoreAt { array, index, reg: r, .. } => format!("{array}[{}] = {}", reg(index), reg(r)),
             Instr::BranchUnlessAbove { a, b, .. } => format!("if !above({}, {}) {{ break; }}", reg(a), reg(b)),
             Instr::BranchIfNonZero { reg: r, .. } => format!("if {} {{ break; }}", reg(r)),
@@ -495,7 +401,6 @@ impl Program {
             Instr::AtomicRmw { op, addr, operand, old, .. } => {
                 format!("{} = {}(&{}, {})", reg(old), op.function(), cell(addr), reg(operand))
             }
-            Instr::LoadUniform { reg: r, addr } => format!("{} = {}", reg(r), cell(addr)),
             Instr::BranchIfBelow { reg: r, limit, .. } => format!("if {} < {limit} {{ continue; }}", reg(r)),
             Instr::StoreImm { addr, value } => format!("atomicStore(&{}, {value})", cell(addr)),
             Instr::SetImm { reg: r, value } => format!("{} = {value}", reg(r)),
@@ -504,17 +409,9 @@ impl Program {
             Instr::Offset { reg: r, from, imm } if imm < 0 => format!("{} = {} - {}", reg(r), reg(from), imm.unsigned_abs()),
             Instr::Offset { reg: r, from, imm } => format!("{} = {} + {imm}", reg(r), reg(from)),
             Instr::BranchIfZero { reg: r, .. } => format!("if {} == 0 {{ break; }}", reg(r)),
-            Instr::BranchUnlessIdBelowReg { reg: r, .. } => format!("if id < {} {{", reg(r)),
-            Instr::LoadOwnPlus { array, offset, reg: r, .. } => format!("{} = {array}[id + {}]", reg(r), reg(offset)),
             Instr::AddReg { reg: r, other } => format!("{0} = {0} + {1}", reg(r), reg(other)),
             Instr::HalveReg { reg: r } => format!("{0} = {0} / 2", reg(r)),
-            Instr::LoadTiled { array, at, reg: r, .. } => format!("{} = {array}{}", reg(r), at.shown),
-            Instr::CopyToOwn { from, at, to, .. } => format!("{to}[id] = {from}{}", at.shown),
-            Instr::MulAdd { acc, a, b } => format!("{0} = {0} + {1} * {2}", reg(acc), reg(a), reg(b)),
             Instr::LoadAt { array, index, reg: r, .. } => format!("{} = {array}[{}]", reg(r), reg(index)),
-            Instr::AtomicAddAt { array, index, operand, old, .. } => {
-                format!("{} = atomicAdd(&{array}[{}], {})", reg(old), reg(index), reg(operand))
-            }
             Instr::FromId { reg: r, add: 0 } => format!("{} = id", reg(r)),
             Instr::FromId { reg: r, add } => format!("{} = id + {add}", reg(r)),
             Instr::BreakIfAtLeast { reg: r, limit, .. } => format!("if {} >= {limit} {{ break; }}", reg(r)),
@@ -524,16 +421,6 @@ impl Program {
             Instr::IfIdEndsBlock { reg: r, .. } => format!("if (id + 1) % (2 * {}) == 0 {{", reg(r)),
             Instr::IfIdMidBlock { reg: r, .. } => format!("if id >= {0} && (id + 1) % (2 * {0}) == {0} {{", reg(r)),
             Instr::LoadNeighbour { array, reg: r, .. } => format!("{} = {array}[(id + 1) % n]", reg(r)),
-            Instr::BranchUnlessIdBelow { limit, .. } => format!("if id < {limit} {{"),
-            Instr::TryLock { addr, got } => {
-                format!("{} = atomicCompareExchangeWeak(&{}, 0, 1).exchanged", reg(got), cell(addr))
-            }
-            Instr::Subgroup(op) => self.subgroups.map_or_else(String::new, |rules| (rules.describe)(op, &reg)),
-            Instr::SetIfAtLeast { reg: r, from, limit } => format!("{} = {} >= {limit}", reg(r), reg(from)),
-            Instr::CountBitsBelowLane { reg: r, mask } => format!("{} = countOneBits({} & lanes_below)", reg(r), reg(mask)),
-            Instr::ReserveBits { reg: r, addr, mask } => format!("{} = atomicAdd(&{}, countOneBits({}))", reg(r), cell(addr), reg(mask)),
-            Instr::IfNonZero { reg: r, .. } => format!("if {} {{", reg(r)),
-            Instr::LoadNextLane { array, reg: r, .. } => format!("{} = {array}[next lane]", reg(r)),
             Instr::Post { array, index, state, value, .. } => {
                 let state = POSTED_STATES.get(state as usize).copied().unwrap_or("?");
                 format!("atomicMax(&{array}[{}], pack({state}, {}))", reg(index), reg(value))
@@ -557,6 +444,11 @@ impl Program {
         }
     }
 
+    /// Whether the instruction at `pc` is a subgroup operation (of a lowered kernel).
+    pub fn is_subgroup_op(&self, pc: usize) -> bool {
+        self.lowered.as_ref().and_then(|l| l.kernel.instrs.get(pc)).is_some_and(|i| matches!(i.op, stepper::ir::Op::Subgroup { .. }))
+    }
+
     /// Where the branch or jump at `pc` may go, if the line is one.
     pub fn target(&self, pc: usize) -> Option<usize> {
         if let Some(lowered) = &self.lowered {
@@ -567,9 +459,7 @@ impl Program {
             | Instr::BranchIfNonZero { target, .. }
             | Instr::Jump { target }
             | Instr::BranchIfBelow { target, .. }
-            | Instr::BranchUnlessIdBelow { target, .. }
             | Instr::BranchIfZero { target, .. }
-            | Instr::BranchUnlessIdBelowReg { target, .. }
             | Instr::BreakIfDiffers { target, .. }
             | Instr::BreakIfAtLeast { target, .. }
             | Instr::BranchIfState { target, .. }

@@ -15,7 +15,6 @@ fn machine(lines: Vec<Instr>, cells: usize) -> Machine {
         packed: &[],
         masks: &[],
         mask_lanes: 0,
-        subgroups: None,
         spans: Vec::new(),
         lowered: None,
     };
@@ -26,10 +25,8 @@ fn machine(lines: Vec<Instr>, cells: usize) -> Machine {
 fn plain_and_atomic_accesses_past_the_end_are_errors() {
     let cases = [
         Instr::Load { reg: 0, addr: 3 },
-        Instr::Store { addr: 3, reg: 0 },
         Instr::AtomicAdd { reg: 0, addr: 3, imm: 1 },
         Instr::CompareExchange { addr: 3, expected: 0, desired: 1, old: 0, exchanged: 1 },
-        Instr::TryLock { addr: 3, got: 0 },
         Instr::StoreImm { addr: 3, value: 1 },
     ];
     for instr in cases {

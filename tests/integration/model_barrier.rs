@@ -19,7 +19,6 @@ fn write_barrier_read(threads: usize) -> Machine {
         packed: &[],
         masks: &[],
         mask_lanes: 0,
-        subgroups: None,
         spans: Vec::new(),
         lowered: None,
     };

@@ -76,7 +76,8 @@ pub struct Var {
     /// The words it starts with: `None` for zeros (workgroup and function memory, or a buffer the
     /// run fills).
     pub init: Option<Cow<'static, [u32]>>,
-    /// For a struct, where each member starts (in words) and its name: how a view names the words.
+    /// For a struct, or an array of structs (each element's), where each member starts (in words)
+    /// and its name: how a view names the words.
     pub fields: Cow<'static, [(u32, Cow<'static, str>)]>,
 }
 

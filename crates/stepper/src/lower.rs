@@ -349,10 +349,14 @@ impl<'m> Lowering<'m> {
                 Some(e) => Some(Cow::Owned(self.global_words(e)?)),
                 None => None,
             };
-            let fields = match &self.module.types[g.ty].inner {
-                naga::TypeInner::Struct { members, .. } => {
-                    members.iter().map(|m| (m.offset / 4, Cow::Owned(m.name.clone().unwrap_or_default()))).collect()
-                }
+            // A struct's members, or those of an array's struct elements (where each element
+            // starts every `stride` words), by where they start: what a view names words by.
+            let element = match &self.module.types[g.ty].inner {
+                naga::TypeInner::Array { base, .. } => *base,
+                _ => g.ty,
+            };
+            let fields = match &self.module.types[element].inner {
+                naga::TypeInner::Struct { members, .. } => members.iter().map(|m| (m.offset / 4, Cow::Owned(m.name.clone().unwrap_or_default()))).collect(),
                 _ => Vec::new(),
             };
             self.globals.push(self.vars.len() as u32);

@@ -181,7 +181,7 @@ impl ArriveWait {
         };
         // In the wait loop a thread is waiting for the others; the scene says so on its lane.
         let spans = Span::between(&lines, "waiting", "wait", "again").into_iter().collect();
-        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup, floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans, lowered: None }
+        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup, floats: &[], packed: &[], masks: &[], mask_lanes: 0, spans, lowered: None }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

@@ -128,7 +128,7 @@ pub fn ticket_program() -> Program {
         register_names: vec!["ticket"],
         grids: Vec::new(),
         workgroup: &["counter"],
-        floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
+        floats: &[], packed: &[], masks: &[], mask_lanes: 0,
         spans: Vec::new(), lowered: None,
     }
 }

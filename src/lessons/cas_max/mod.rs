@@ -136,7 +136,7 @@ impl CasInputs {
             register_names: vec!["value", "old", "exchanged", "retries"],
             grids: Vec::new(),
             workgroup: &[],
-            floats: &["value", "old", "best", "input"], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
+            floats: &["value", "old", "best", "input"], packed: &[], masks: &[], mask_lanes: 0,
             spans: Vec::new(), lowered: None,
         }
     }

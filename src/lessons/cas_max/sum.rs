@@ -63,7 +63,6 @@ pub fn program(threads: usize) -> Program {
         packed: &[],
         masks: &[],
         mask_lanes: 0,
-        subgroups: None,
         spans: Vec::new(), lowered: None,
     }
 }

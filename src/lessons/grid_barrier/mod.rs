@@ -182,7 +182,7 @@ impl GridSync {
             register_names: vec!["free", "want", "took", "mine", "seen", "tries", "got", "old"],
             grids: Vec::new(),
             workgroup: &[],
-            floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
+            floats: &[], packed: &[], masks: &[], mask_lanes: 0,
             spans,
             lowered: None,
         }

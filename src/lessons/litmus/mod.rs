@@ -680,7 +680,7 @@ impl LabModel {
         }
         let workgroup: &'static [&'static str] = if test.memory == Space::Workgroup { &LOCATIONS } else { &[] };
         let program =
-            crate::model::Program { lines, memory_names: LOCATIONS.iter().map(|l| (*l).to_owned()).collect(), register_names, grids: Vec::new(), workgroup, floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None };
+            crate::model::Program { lines, memory_names: LOCATIONS.iter().map(|l| (*l).to_owned()).collect(), register_names, grids: Vec::new(), workgroup, floats: &[], packed: &[], masks: &[], mask_lanes: 0, spans: Vec::new(), lowered: None };
         LabModel { program, owner, blocks, registers: regs }
     }
 

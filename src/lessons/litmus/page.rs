@@ -978,7 +978,7 @@ const MODEL_START: &str =
 
 /// An empty program, for the moment before the first test is read.
 fn empty_program() -> crate::model::Program {
-    crate::model::Program { lines: Vec::new(), memory_names: Vec::new(), register_names: Vec::new(), grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
+    crate::model::Program { lines: Vec::new(), memory_names: Vec::new(), register_names: Vec::new(), grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, spans: Vec::new(), lowered: None }
 }
 
 /// Where the model's run ended, and what both models say of that outcome.

@@ -192,7 +192,7 @@ impl MessagePassingVariant {
         lines.push(Line { instr: Instr::LoadNeighbour { array: "data", base: DATA, reg: DATA_SEEN }, marker: "read-data" });
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("data[{t}]")).collect();
         memory_names.extend((0..threads).map(|t| format!("flag[{t}]")));
-        Program { lines, memory_names, register_names: vec!["one", "flag_seen", "data_seen"], grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
+        Program { lines, memory_names, register_names: vec!["one", "flag_seen", "data_seen"], grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, spans: Vec::new(), lowered: None }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

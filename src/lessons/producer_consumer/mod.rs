@@ -187,7 +187,7 @@ impl Handoff {
             register_names: vec!["value", "one", "flag_seen", "data_seen", "tries", "old"],
             grids: Vec::new(),
             workgroup: &[],
-            floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None,
+            floats: &[], packed: &[], masks: &[], mask_lanes: 0,
             spans,
             lowered: None,
         }

@@ -133,7 +133,6 @@ pub fn program(fallback: bool, from: TileFrom, tiles: usize) -> Program {
         packed: &["flags", "flag"],
         masks: &[],
         mask_lanes: 0,
-        subgroups: None,
         spans,
         lowered: None,
     }

@@ -206,7 +206,7 @@ impl ScanWay {
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("input[{t}]")).collect();
         memory_names.extend((0..threads).map(|t| format!("cells[{t}]")));
         let distance = if self == ScanWay::WorkEfficient { "d" } else { "offset" };
-        Program { lines, memory_names, register_names: vec!["value", "other", distance], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
+        Program { lines, memory_names, register_names: vec!["value", "other", distance], grids: Vec::new(), workgroup: &["cells"], floats: &[], packed: &[], masks: &[], mask_lanes: 0, spans: Vec::new(), lowered: None }
     }
 
     /// For the single pass's ways: whether a silent tile is summed, and where a tile comes from.

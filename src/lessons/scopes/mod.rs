@@ -123,7 +123,7 @@ impl BarrierReach {
         lines.push(Line { instr: Instr::AtomicAdd { reg: OLD, addr: stale_cell(threads), imm: 1 }, marker: "count" });
         let mut memory_names: Vec<String> = (0..threads).map(|t| format!("cells[{t}]")).collect();
         memory_names.push("stale".to_owned());
-        Program { lines, memory_names, register_names: vec!["value", "seen", "old"], grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans: Vec::new(), lowered: None }
+        Program { lines, memory_names, register_names: vec!["value", "seen", "old"], grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, spans: Vec::new(), lowered: None }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

@@ -147,7 +147,7 @@ impl Semaphore {
         }
         // From entering to releasing, a thread holds a slot: the scene says it is inside.
         let spans = Span::between(&lines, "inside", "enter", "release").into_iter().collect();
-        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, subgroups: None, spans, lowered: None }
+        Program { lines, memory_names, register_names, grids: Vec::new(), workgroup: &[], floats: &[], packed: &[], masks: &[], mask_lanes: 0, spans, lowered: None }
     }
 
     pub fn machine(self, threads: usize) -> Machine {

@@ -26,9 +26,9 @@ mod tests;
 use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
 pub use crate::model::mask_text;
-use crate::model::{Instr, Line, Machine, Program, SubgroupOp};
+use crate::model::kernel::{self, Show};
+use crate::model::Machine;
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 /// This lesson's kernels, each a file under `shaders/subgroups/`. All but the tree reduction
 /// and the last-warp one need the adapter's `subgroups` feature.
@@ -122,129 +122,67 @@ pub struct SubgroupModel {
     pub size: usize,
 }
 
-/// Registers. Each program names the ones it uses.
+/// The values each lane shows, by index: every kernel shows its value first, then what it
+/// names: `total` (add, divergent), `keep`, `ballot`, `rank`, `base` (ballot), `mask` (the
+/// butterfly's lane distance) and `other`, `seen` (the neighbour read).
 pub const VALUE: usize = 0;
 pub const TOTAL: usize = 1;
-/// The ballot's registers after `value`.
-pub const KEPT: usize = 1;
 pub const MASK: usize = 2;
-pub const RANK: usize = 3;
-pub const BASE: usize = 4;
-/// The butterfly's: `mask` (the lane distance) and the partner's value.
 pub const DISTANCE: usize = 1;
-pub const OTHER: usize = 2;
-/// The neighbour test's: what the next lane's cell held.
 pub const SEEN: usize = 1;
 
-/// Where the model keeps its memory: `input` (one cell per thread) first, then the rest.
+/// Where the model draws its memory: `input` (one cell per thread) first, then the rest.
 pub const INPUT: usize = 0;
 
-impl SubgroupModel {
-    pub fn program(self, threads: usize) -> Program {
-        let n = threads;
-        let after_input = INPUT + n;
-        let line = |instr: Instr, marker: &'static str| Line { instr, marker };
-        let load = line(Instr::LoadOwn { array: "input", base: INPUT, reg: VALUE }, "load");
-        let inputs = (0..n).map(|t| format!("input[{t}]"));
-        // Each program: its lines, memory cells, registers, workgroup arrays and mask registers.
-        let make = |lines: Vec<Line>, memory_names: Vec<String>, register_names: Vec<&'static str>, workgroup: &'static [&'static str], masks: &'static [&'static str]| Program {
-            lines,
-            memory_names,
-            register_names,
-            grids: Vec::new(),
-            workgroup,
-            floats: &[],
-            packed: &[],
-            masks,
-            mask_lanes: self.size.min(threads),
-            subgroups: Some(&crate::model::SUBGROUP_RULES),
-            spans: Vec::new(), lowered: None,
-        };
-        match self.step {
-            SubgroupStep::Add => make(
-                vec![
-                    load,
-                    line(Instr::Subgroup(SubgroupOp::Add { reg: TOTAL, value: VALUE }), "add"),
-                    line(Instr::StoreOwn { array: "records", base: after_input, reg: TOTAL }, "store"),
-                ],
-                inputs.chain((0..n).map(|t| format!("records[{t}]"))).collect(),
-                vec!["value", "total"],
-                &[],
-                &[],
-            ),
-            SubgroupStep::Divergent => make(
-                vec![
-                    load,
-                    line(Instr::SetImm { reg: TOTAL, value: 0 }, "zero"),
-                    line(Instr::IfAtLeast { reg: VALUE, limit: i64::from(KEEP), end: 4 }, "if"),
-                    line(Instr::Subgroup(SubgroupOp::Add { reg: TOTAL, value: VALUE }), "add"),
-                    line(Instr::StoreOwn { array: "records", base: after_input, reg: TOTAL }, "store"),
-                ],
-                inputs.chain((0..n).map(|t| format!("records[{t}]"))).collect(),
-                vec!["value", "total"],
-                &[],
-                &[],
-            ),
-            SubgroupStep::Ballot => {
-                let (kept, output) = (after_input, after_input + 1);
-                make(
-                    vec![
-                        load,
-                        line(Instr::SetIfAtLeast { reg: KEPT, from: VALUE, limit: i64::from(KEEP) }, "keep"),
-                        line(Instr::Subgroup(SubgroupOp::Ballot { reg: MASK, pred: KEPT }), "ballot"),
-                        line(Instr::CountBitsBelowLane { reg: RANK, mask: MASK }, "rank"),
-                        line(Instr::Subgroup(SubgroupOp::Elect { end: 6 }), "elect"),
-                        line(Instr::ReserveBits { reg: BASE, addr: kept, mask: MASK }, "reserve"),
-                        line(Instr::Subgroup(SubgroupOp::BroadcastFirst { reg: BASE, value: BASE }), "broadcast"),
-                        line(Instr::IfNonZero { reg: KEPT, end: 10 }, "if"),
-                        line(Instr::AddReg { reg: RANK, other: BASE }, "store"),
-                        line(Instr::StoreAt { array: "output", base: output, index: RANK, reg: VALUE }, "store"),
-                    ],
-                    inputs.chain(std::iter::once("counts.kept".to_owned())).chain((0..n).map(|t| format!("output[{t}]"))).collect(),
-                    vec!["value", "keep", "mask", "rank", "base"],
-                    &[],
-                    &["mask"],
-                )
-            }
-            SubgroupStep::Butterfly => make(
-                vec![
-                    load,
-                    line(Instr::SetImm { reg: DISTANCE, value: (self.size / 2) as i64 }, "loop"),
-                    line(Instr::BranchIfZero { reg: DISTANCE, target: 7 }, "loop"),
-                    line(Instr::Subgroup(SubgroupOp::ShuffleXor { reg: OTHER, value: VALUE, mask: DISTANCE }), "shuffle"),
-                    line(Instr::AddReg { reg: VALUE, other: OTHER }, "add"),
-                    line(Instr::HalveReg { reg: DISTANCE }, "loop"),
-                    line(Instr::Jump { target: 2 }, "loop"),
-                    line(Instr::StoreOwn { array: "records", base: after_input, reg: VALUE }, "store"),
-                ],
-                inputs.chain((0..n).map(|t| format!("records[{t}]"))).collect(),
-                vec!["value", "mask", "other"],
-                &[],
-                &[],
-            ),
-            SubgroupStep::NoBarrier => make(
-                vec![
-                    line(Instr::FromId { reg: VALUE, add: 1 }, "write"),
-                    line(Instr::StoreOwn { array: "cells", base: INPUT, reg: VALUE }, "write"),
-                    line(Instr::LoadNextLane { array: "cells", base: INPUT, reg: SEEN }, "read"),
-                ],
-                (0..n).map(|t| format!("cells[{t}]")).collect(),
-                vec!["value", "seen"],
-                &["cells"],
-                &[],
-            ),
+/// Words of each record: the total, the subgroup's size, the lane and the subgroup's first
+/// invocation.
+pub const RECORD_WORDS: usize = 4;
+
+impl SubgroupStep {
+    /// The kernel's own program, lowered from its WGSL when the site was built.
+    pub fn lowered(self) -> &'static stepper::Program {
+        match self {
+            SubgroupStep::Add => &crate::stepped::SUBGROUPS_ADD,
+            SubgroupStep::Divergent => &crate::stepped::SUBGROUPS_DIVERGENT,
+            SubgroupStep::Ballot => &crate::stepped::SUBGROUPS_BALLOT,
+            SubgroupStep::Butterfly => &crate::stepped::SUBGROUPS_BUTTERFLY,
+            SubgroupStep::NoBarrier => &crate::stepped::SUBGROUPS_NEIGHBOUR,
         }
     }
 
+    /// Which of the lesson's kernels `m` steps, if any.
+    pub fn of(m: &Machine) -> Option<SubgroupStep> {
+        let kernel = m.program().lowered.as_ref()?.kernel;
+        Self::ALL.into_iter().find(|s| std::ptr::eq(s.lowered(), kernel))
+    }
+}
+
+impl SubgroupModel {
+    /// The kernel itself, `threads` invocations in one workgroup in subgroups of `size`, on the
+    /// model's values.
     pub fn machine(self, threads: usize) -> Machine {
-        let program = self.program(threads);
-        let mut memory = vec![0i64; program.memory_names.len()];
-        if self.step != SubgroupStep::NoBarrier {
-            for (t, v) in model_values(threads).into_iter().enumerate() {
-                memory[INPUT + t] = i64::from(v);
+        let n = threads as u32;
+        let input: Vec<u32> = model_values(threads);
+        let (buffers, show) = match self.step {
+            SubgroupStep::Add | SubgroupStep::Divergent | SubgroupStep::Butterfly => {
+                let values: &'static [&'static str] = if self.step == SubgroupStep::Butterfly { &["value", "mask", "other"] } else { &["value", "total"] };
+                (vec![((0, 0), input), ((0, 1), vec![0; RECORD_WORDS * threads]), ((0, 2), vec![n])], Show { memory: &["input", "records"], values, ..Show::default() })
             }
-        }
-        Machine::new(Arc::new(program), threads, memory).with_subgroup_size(self.size)
+            SubgroupStep::Ballot => (
+                vec![((0, 0), input), ((0, 1), vec![0; threads]), ((0, 3), vec![n, 0])],
+                Show { memory: &["input", "counts", "output"], values: &["value", "keep", "ballot", "rank", "base"], ..Show::default() },
+            ),
+            SubgroupStep::NoBarrier => {
+                (vec![((0, 1), vec![0])], Show { memory: &["cells", "stats"], workgroup_words: threads, values: &["theirs", "seen"], ..Show::default() })
+            }
+        };
+        let mut setup = kernel::one_workgroup(threads, buffers);
+        setup.subgroup_size = self.size as u32;
+        let lanes = self.size.min(threads);
+        kernel::machine_or_empty(self.step.lowered(), self.step.kernel().source(), &setup, show).with_subgroup_size(self.size).with_program(|p| {
+            p.masks = &["ballot"];
+            p.mask_lanes = lanes;
+        })
     }
 }
 
@@ -546,6 +484,6 @@ pub fn layout_problem(params: GpuParams) -> Option<String> {
 
 /// Every model program the lesson steps, with the kernel whose lines its markers name.
 #[cfg(not(target_arch = "wasm32"))]
-fn models() -> Vec<(Program, Kernel)> {
-    SubgroupStep::ALL.into_iter().map(|step| (SubgroupModel { step, size: 4 }.program(8), step.kernel())).collect()
+fn models() -> Vec<(crate::model::Program, Kernel)> {
+    SubgroupStep::ALL.into_iter().map(|step| (SubgroupModel { step, size: 4 }.machine(8).program().as_ref().clone(), step.kernel())).collect()
 }

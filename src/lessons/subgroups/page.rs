@@ -9,9 +9,9 @@ use crate::gpu::AdapterSummary;
 use crate::lessons::subgroups::gpu::{run_records, run_rest, subgroups_problem, RecordsRun};
 use crate::lessons::subgroups::measured::{parse_subgroups_report, SubgroupColumns, H100_SUBGROUPS};
 use crate::lessons::subgroups::{
-    check, kernels, mask_text, model_values, ReduceWay, SubgroupModel, SubgroupStep, SubgroupsRun, DISTANCE, INPUT, KEEP, MASK, TOTAL, VALUE,
+    check, kernels, mask_text, model_values, ReduceWay, SubgroupModel, SubgroupStep, SubgroupsRun, DISTANCE, INPUT, KEEP, MASK, RECORD_WORDS, SEEN, TOTAL, VALUE,
 };
-use crate::model::{Effect, Machine, Session, SubgroupOp, ThreadStatus};
+use crate::model::{Effect, Machine, Session, ThreadStatus};
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
@@ -96,31 +96,30 @@ fn model_outcome(m: &Machine) -> String {
     }
     let n = m.threads.len();
     let size = m.subgroup_size;
-    let program = m.program();
-    let records = || m.memory.get(INPUT + n..INPUT + 2 * n).unwrap_or_default().iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
-    match program.register_names.as_slice() {
-        ["value", "seen"] => {
-            let stale: Vec<String> = m.threads.iter().enumerate().filter(|(_, t)| t.regs[crate::lessons::subgroups::SEEN] == 0).map(|(i, _)| format!("t{i}")).collect();
+    let totals = || (0..n).map(|t| m.memory.get(INPUT + n + RECORD_WORDS * t).copied().unwrap_or(0).to_string()).collect::<Vec<_>>().join(" ");
+    match SubgroupStep::of(m) {
+        Some(SubgroupStep::NoBarrier) => {
+            let stale: Vec<String> = m.threads.iter().enumerate().filter(|(_, t)| t.regs.get(SEEN) == Some(&0)).map(|(i, _)| format!("t{i}")).collect();
             if stale.is_empty() {
                 "Finished: every thread read its neighbour's cell after the neighbour wrote it. This schedule was kind; WGSL promised nothing.".to_owned()
             } else {
                 format!("Finished with {} stale read(s) ({}): a thread read its neighbour's cell before the neighbour wrote it, though both are in one subgroup. Only a barrier orders the two.", stale.len(), stale.join(", "))
             }
         }
-        ["value", "keep", ..] => {
+        Some(SubgroupStep::Ballot) => {
             let kept = m.memory.get(INPUT + n).copied().unwrap_or(0);
-            let out: Vec<String> = m.memory.get(INPUT + n + 1..INPUT + n + 1 + kept as usize).unwrap_or_default().iter().map(i64::to_string).collect();
+            let out: Vec<String> = m.memory.get(INPUT + n + 2..INPUT + n + 2 + kept as usize).unwrap_or_default().iter().map(i64::to_string).collect();
             format!(
                 "Finished: {kept} values of {KEEP} or more kept ({}), with one atomicAdd per subgroup ({} in all) where the append lesson takes one per value.",
                 out.join(" "),
                 n.div_ceil(size)
             )
         }
-        _ if program.lines.iter().any(|l| matches!(l.instr, crate::model::Instr::IfAtLeast { .. })) => format!(
-            "Finished: records = {}. Inside the if only the lanes with a value of {KEEP} or more were active, so each sum covers those alone; the lanes that skipped it hold 0.",
-            records()
+        Some(SubgroupStep::Divergent) => format!(
+            "Finished: totals = {}. Inside the if only the lanes with a value of {KEEP} or more were active, so each sum covers those alone; the lanes that skipped it hold 0.",
+            totals()
         ),
-        _ => format!("Finished: records = {}. Every lane holds its own subgroup's sum, with no barrier and no workgroup memory.", records()),
+        _ => format!("Finished: totals = {}. Every lane holds its own subgroup's sum, with no barrier and no workgroup memory.", totals()),
     }
 }
 
@@ -143,24 +142,27 @@ fn picture_html(m: &Machine, last: &[Event]) -> (String, String) {
     let size = m.subgroup_size;
     let n = m.threads.len();
     let shows_total = program.register_names.get(TOTAL) == Some(&"total");
-    let has_mask = program.register_names.get(MASK) == Some(&"mask");
+    let has_mask = program.register_names.get(MASK) == Some(&"ballot");
+    // The first ballot's line: once a lane is past it, its subgroup has a mask to show.
+    let ballot_pc = (0..program.len()).find(|&pc| program.is_subgroup_op(pc));
     let mut out = String::new();
     for g in 0..n.div_ceil(size) {
         let members = g * size..((g + 1) * size).min(n);
         // What this subgroup's operation did in the last step, if it took one.
         let just = last.iter().find_map(|e| match e.effect {
-            Effect::SubgroupDone { op, subgroup, lanes, result } if subgroup == g => Some((op, lanes, result)),
+            Effect::SubgroupDone { function, subgroup, lanes, result } if subgroup == g => Some((function, lanes, result)),
             _ => None,
         });
         let note = match just {
-            Some((op, lanes, result)) => {
+            Some((function, lanes, result)) => {
                 let who = lanes.count_ones();
-                match op {
-                    SubgroupOp::Add { .. } => format!("subgroupAdd over {who} active lane(s): {result}"),
-                    SubgroupOp::Ballot { .. } => format!("subgroupBallot from {who} lane(s)"),
-                    SubgroupOp::ShuffleXor { .. } => format!("subgroupShuffleXor: each of {who} lane(s) takes its partner's value"),
-                    SubgroupOp::BroadcastFirst { .. } => format!("subgroupBroadcastFirst: every lane gets {result}"),
-                    SubgroupOp::Elect { .. } => format!("an election: the lowest of {who} active lane(s) goes on"),
+                match function {
+                    "subgroupAdd" => format!("subgroupAdd over {who} active lane(s): {result}"),
+                    "subgroupBallot" => format!("subgroupBallot from {who} lane(s)"),
+                    "subgroupShuffleXor" => format!("subgroupShuffleXor: each of {who} lane(s) takes its partner's value"),
+                    "subgroupShuffle" => format!("subgroupShuffle: each of {who} lane(s) takes the value of the lane it names"),
+                    "subgroupBroadcastFirst" => format!("subgroupBroadcastFirst: every lane gets {result}"),
+                    _ => format!("{function} over {who} active lane(s)"),
                 }
             }
             None if members.len() < size => format!("{} of {size} lanes: the rest are inactive", members.len()),
@@ -176,7 +178,7 @@ fn picture_html(m: &Machine, last: &[Event]) -> (String, String) {
                 ThreadStatus::AtBarrier => ("at the barrier", " waiting"),
                 ThreadStatus::Ready if took_part => ("took part", " active"),
                 ThreadStatus::Ready if just.is_some() => ("inactive: skipped it", " skipped"),
-                ThreadStatus::Ready if matches!(program.lines.get(th.pc).map(|l| l.instr), Some(crate::model::Instr::Subgroup(_))) => ("about to join", ""),
+                ThreadStatus::Ready if program.is_subgroup_op(th.pc) => ("about to join", ""),
                 ThreadStatus::Ready => ("running", ""),
             };
             let value = if shows_total && th.regs[TOTAL] != 0 {
@@ -190,7 +192,7 @@ fn picture_html(m: &Machine, last: &[Event]) -> (String, String) {
                 t % size
             );
             // For a shuffle just taken: the lane whose value this one received.
-            if took_part && matches!(just, Some((SubgroupOp::ShuffleXor { .. }, ..))) {
+            if took_part && matches!(just, Some(("subgroupShuffleXor", ..))) {
                 let partner = g * size + ((t % size) ^ th.regs[DISTANCE].max(0) as usize);
                 if partner < n {
                     let _ = write!(out, "<span class=\"lane-from\">← t{partner}</span>");
@@ -205,7 +207,7 @@ fn picture_html(m: &Machine, last: &[Event]) -> (String, String) {
         // `mask` register and the narration write it: lane 0 first, a digit for every lane of
         // the mask (a lane missing from a short last subgroup reads 0, as on a GPU).
         let mask = m.threads[members.start].regs.get(MASK).copied().unwrap_or(0);
-        if has_mask && (mask != 0 || m.threads[members.clone()].iter().any(|t| t.pc > 2)) {
+        if has_mask && (mask != 0 || m.threads[members.clone()].iter().any(|t| ballot_pc.is_some_and(|b| t.pc > b))) {
             let digits = mask_text(mask, program.mask_lanes);
             let _ = write!(
                 out,

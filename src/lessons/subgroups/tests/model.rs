@@ -4,8 +4,8 @@
 //! butterfly ends with the subgroup's sum in every lane; with no barrier lockstep reads every
 //! neighbour fresh and a serial schedule does not.
 
-use crate::lessons::subgroups::{model_values, SubgroupModel, SubgroupStep, INPUT, KEEP, MASK, MODEL_THREADS, SIZES};
-use crate::model::{splitmix64, Effect, Machine, Schedule, Session, SubgroupOp};
+use crate::lessons::subgroups::{model_values, SubgroupModel, SubgroupStep, INPUT, KEEP, MASK, MODEL_THREADS, RECORD_WORDS, SIZES};
+use crate::model::{splitmix64, Effect, Machine, Schedule, Session, ThreadStatus};
 
 fn schedules() -> Vec<Schedule> {
     let mut s = vec![Schedule::Lockstep, Schedule::RoundRobin, Schedule::Serial];
@@ -30,8 +30,9 @@ fn subgroup_sums(n: usize, size: usize, keep_only: bool) -> Vec<i64> {
         .collect()
 }
 
+/// Each invocation's recorded total (`records[i].total`).
 fn records(m: &Machine, n: usize) -> Vec<i64> {
-    m.memory[INPUT + n..INPUT + 2 * n].to_vec()
+    (0..n).map(|t| m.memory[INPUT + n + RECORD_WORDS * t]).collect()
 }
 
 #[test]
@@ -67,15 +68,21 @@ fn inside_the_if_only_the_active_lanes_are_summed() {
 
 #[test]
 fn a_lane_waits_at_a_subgroup_operation_until_no_lane_of_its_subgroup_can_still_come() {
-    // Serial: thread 2 (value 4) reaches subgroupAdd while thread 3 has yet to decide; it waits,
-    // thread 3 skips the if and finishes, and then thread 2's step completes the add alone.
+    // Serial, subgroup 1 (5 9 2 6): thread 4 reaches subgroupAdd and waits, and so does thread 5;
+    // thread 6 (2) skips the if; thread 7's arrival completes the add for 4, 5 and 7 together.
     let mut s = Session::new(SubgroupModel { step: SubgroupStep::Divergent, size: 4 }.machine(8), Schedule::Serial);
     s.run_to_end();
     let events: Vec<_> = s.ticks().iter().flatten().cloned().collect();
-    let arrived = events.iter().position(|e| e.thread == 2 && matches!(e.effect, Effect::SubgroupArrived { .. })).expect("thread 2 waits");
-    let done = events.iter().position(|e| e.thread == 2 && matches!(e.effect, Effect::SubgroupDone { .. })).expect("then completes");
-    assert!(events[arrived..done].iter().any(|e| e.thread == 3), "thread 3 moved in between");
-    assert!(matches!(events[done].effect, Effect::SubgroupDone { op: SubgroupOp::Add { .. }, lanes: 0b100, result: 4, .. }), "{:?}", events[done]);
+    let arrived = events.iter().position(|e| e.thread == 4 && matches!(e.effect, Effect::SubgroupArrived { function: "subgroupAdd", .. })).expect("thread 4 waits");
+    let done = events.iter().position(|e| matches!(e.effect, Effect::SubgroupDone { function: "subgroupAdd", subgroup: 1, .. })).expect("then the add is taken");
+    assert!(arrived < done);
+    assert!(events[arrived..done].iter().any(|e| e.thread == 6), "thread 6 moved in between");
+    assert!(matches!(events[done].effect, Effect::SubgroupDone { lanes: 0b1011_0000, result: 20, .. }), "{:?}", events[done]);
+    // In subgroup 0 only thread 2 keeps its value: its add is taken by it alone.
+    let alone = events.iter().find(|e| matches!(e.effect, Effect::SubgroupDone { function: "subgroupAdd", subgroup: 0, .. })).expect("subgroup 0 adds");
+    assert!(matches!(alone.effect, Effect::SubgroupDone { lanes: 0b100, result: 4, .. }), "{alone:?}");
+    s.seek(usize::MAX);
+    assert_eq!(s.current().threads[2].status, ThreadStatus::Done);
 }
 
 #[test]
@@ -90,7 +97,7 @@ fn the_ballot_compacts_with_one_reservation_per_subgroup() {
                 assert!(m.is_finished());
                 let kept = m.memory[INPUT + n] as usize;
                 assert_eq!(kept, want.len(), "size {size}, {n}, {schedule:?}");
-                let out: Vec<u32> = m.memory[INPUT + n + 1..INPUT + n + 1 + kept].iter().map(|&x| x as u32).collect();
+                let out: Vec<u32> = m.memory[INPUT + n + 2..INPUT + n + 2 + kept].iter().map(|&x| x as u32).collect();
                 let mut sorted = out.clone();
                 sorted.sort_unstable();
                 let mut want_sorted = want.clone();
@@ -105,7 +112,7 @@ fn the_ballot_compacts_with_one_reservation_per_subgroup() {
                         assert!(mine.is_empty(), "size {size}, {n}, {schedule:?}: {mine:?} not together in {out:?}");
                     }
                 }
-                let reserves = s.ticks().iter().flatten().filter(|e| matches!(e.effect, Effect::AtomicAdded { .. })).count();
+                let reserves = s.ticks().iter().flatten().filter(|e| matches!(e.effect, Effect::AtomicAdded { addr, .. } if addr == INPUT + n)).count();
                 assert_eq!(reserves, n.div_ceil(size), "one atomicAdd per subgroup");
             }
         }
@@ -131,7 +138,7 @@ fn the_narration_writes_each_ballots_mask_as_its_registers_do() {
             let m = s.run_to_end().clone();
             let mut ballots = 0;
             for e in s.ticks().iter().flatten() {
-                if let Effect::SubgroupDone { op: SubgroupOp::Ballot { .. }, subgroup, .. } = e.effect {
+                if let Effect::SubgroupDone { function: "subgroupBallot", subgroup, .. } = e.effect {
                     ballots += 1;
                     let want = m.program().register_text(MASK, m.threads[subgroup * size].regs[MASK]);
                     let said = m.narrate(e);
