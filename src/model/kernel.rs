@@ -5,81 +5,33 @@
 //! The interpreter keeps the run; after every step the machine's `threads` and `memory` are
 //! refreshed from it (each invocation's line, status and named values; every word of storage and
 //! workgroup memory, one cell each), so a view needs to know nothing of how the step was taken.
-//! A page that steps no kernel never reaches this file's code: a [`Program`] carries it as a
-//! function pointer, set only when a kernel is lowered into one.
+//! A page that steps no kernel never reaches this file's code: the machine holds the run as a
+//! [`KernelRun`], made only here.
 
 use super::atomics::RmwOp;
-use super::machine::{Effect, Event, Machine, StepError, ThreadStatus};
+use super::lowered::{Cell, Lowered, Value};
+use super::machine::{Effect, Event, KernelRun, Machine, StepError, ThreadStatus};
 use super::program::Program;
 use std::sync::Arc;
 use stepper::ir::{AtomicFn, Op, Space, SubgroupFn};
-use stepper::run::{Run, Setup, Status};
+use stepper::run::{Finding, Run, Setup, Status};
 
-/// What a model stepping a kernel knows beyond the hand-written models' tables.
-#[derive(Clone)]
-pub struct Lowered {
-    pub kernel: &'static stepper::Program,
-    /// The kernel's source: the line each step stands on is read from it.
-    pub source: &'static str,
-    /// Per model cell: the variable, its workgroup's copy and the word.
-    pub cells: Vec<Cell>,
-    /// Per model register: where in an invocation its value lives.
-    pub values: Vec<Value>,
-    /// The values and variables (by name, a struct's word as `var.field`) holding an i32's bits,
-    /// written signed.
-    pub signed: &'static [&'static str],
-    pub(super) step: fn(&mut Machine, usize) -> Result<Event, StepError>,
-}
+/// The interpreter's run inside a [`Machine`], shared between the states of a session (a step
+/// makes a new one).
+#[derive(Debug)]
+struct Interpreted(Run);
 
-/// A word of shared memory drawn as one cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cell {
-    pub var: u32,
-    pub workgroup: u32,
-    pub word: u32,
-}
-
-/// A value the scene shows in a lane: a named register, or a function variable's first word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Value {
-    Reg(u32),
-    Var(u32),
-}
-
-impl PartialEq for Lowered {
-    fn eq(&self, other: &Lowered) -> bool {
-        std::ptr::eq(self.kernel, other.kernel) && self.cells == other.cells && self.values == other.values
+impl KernelRun for Interpreted {
+    fn step(&self, m: &mut Machine, t: usize) -> Result<Event, StepError> {
+        step(m, &self.0, t)
     }
-}
-impl Eq for Lowered {}
-impl std::fmt::Debug for Lowered {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Lowered({}, {} cells)", self.kernel.entry, self.cells.len())
-    }
-}
 
-/// The interpreter's run inside a [`Machine`]: shared between the states of a session until one
-/// of them steps (then copied), so history costs what changed.
-#[derive(Clone)]
-pub struct KernelRun(pub(super) Arc<Run>);
-
-impl KernelRun {
-    pub fn run(&self) -> &Run {
-        &self.0
+    fn findings(&self) -> &[Finding] {
+        &self.0.findings
     }
-}
 
-// The machine's mirrors (`threads`, `memory`) say everything a view compares; two runs are the
-// same state when they took the same steps.
-impl PartialEq for KernelRun {
-    fn eq(&self, other: &KernelRun) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0.steps == other.0.steps
-    }
-}
-impl Eq for KernelRun {}
-impl std::fmt::Debug for KernelRun {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "KernelRun({} steps)", self.0.steps)
+    fn steps(&self) -> usize {
+        self.0.steps
     }
 }
 
@@ -109,11 +61,14 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
     let run = Run::new(Arc::new(kernel.clone()), setup)?;
     let mut cells = Vec::new();
     let mut memory_names = Vec::new();
-    let mut drawn: Vec<(usize, &stepper::ir::Var)> = kernel.vars.iter().enumerate().filter(|(_, v)| v.space.is_shared()).collect();
-    if !show.memory.is_empty() {
-        drawn.retain(|(_, v)| show.memory.contains(&v.name.as_ref()));
-        drawn.sort_by_key(|(_, v)| show.memory.iter().position(|n| *n == v.name));
-    }
+    // In the order the lesson names them (or the kernel's), found rather than sorted: a sort's
+    // code is a few KB of every page that steps a kernel.
+    let shared = |v: &&stepper::ir::Var| v.space.is_shared();
+    let drawn: Vec<(usize, &stepper::ir::Var)> = if show.memory.is_empty() {
+        kernel.vars.iter().enumerate().filter(|(_, v)| shared(v)).collect()
+    } else {
+        show.memory.iter().filter_map(|name| kernel.vars.iter().enumerate().find(|(_, v)| shared(v) && v.name == *name)).collect()
+    };
     for (v, var) in drawn {
         let copies = if var.space == Space::Workgroup { run.workgroups } else { 1 };
         for workgroup in 0..copies {
@@ -130,16 +85,14 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
     }
     let named = kernel.names.iter().map(|(r, n)| (n.as_ref(), Value::Reg(*r)));
     let vars = kernel.vars.iter().enumerate().filter(|(_, v)| v.space == Space::Function && v.words == 1).map(|(i, v)| (v.name.as_ref(), Value::Var(i as u32)));
-    let mut shown: Vec<(&'static str, Value)> = Vec::new();
+    let mut every: Vec<(&'static str, Value)> = Vec::new();
     for (name, value) in vars.chain(named) {
-        let wanted = show.values.is_empty() || show.values.contains(&name);
-        if wanted && !shown.iter().any(|(n, _)| *n == name) {
-            shown.push((name, value));
+        if !every.iter().any(|(n, _)| *n == name) {
+            every.push((name, value));
         }
     }
-    if !show.values.is_empty() {
-        shown.sort_by_key(|(n, _)| show.values.iter().position(|w| w == n));
-    }
+    let shown: Vec<(&'static str, Value)> =
+        if show.values.is_empty() { every } else { show.values.iter().filter_map(|w| every.iter().find(|(n, _)| n == w).copied()).collect() };
     let program = Program {
         lines: Vec::new(),
         memory_names,
@@ -151,12 +104,12 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
         masks: &[],
         mask_lanes: 0,
         spans: Vec::new(),
-        lowered: Some(Arc::new(Lowered { kernel, source, cells, values: shown.iter().map(|(_, v)| *v).collect(), signed: show.signed, step })),
+        lowered: Some(Arc::new(Lowered { kernel, source, cells, values: shown.iter().map(|(_, v)| *v).collect(), signed: show.signed })),
     };
     let threads = run.invocations.len();
     let mut m = Machine::new(Arc::new(program), threads, Vec::new());
-    m.kernel = Some(KernelRun(Arc::new(run)));
-    mirror(&mut m);
+    mirror(&mut m, &run);
+    m.kernel = Some(Arc::new(Interpreted(run)));
     Ok(m)
 }
 
@@ -209,8 +162,7 @@ pub fn machine_or_empty(kernel: &'static stepper::Program, source: &'static str,
 
 /// Refreshes the machine's view of the run: every invocation's line, status and shown values,
 /// and every shared word.
-fn mirror(m: &mut Machine) {
-    let Some(KernelRun(run)) = m.kernel.clone() else { return };
+fn mirror(m: &mut Machine, run: &Run) {
     let Some(lowered) = m.program().lowered.clone() else { return };
     let end = m.program().len();
     for (i, (thread, inv)) in m.threads.iter_mut().zip(&run.invocations).enumerate() {
@@ -240,9 +192,8 @@ fn mirror(m: &mut Machine) {
 
 /// One step of invocation `t`: the interpreter takes it; the effect is read from the instruction
 /// and the memory around it.
-fn step(m: &mut Machine, t: usize) -> Result<Event, StepError> {
+fn step(m: &mut Machine, run: &Run, t: usize) -> Result<Event, StepError> {
     let lowered = m.program().lowered.clone().ok_or(StepError::NoSuchThread(t))?;
-    let KernelRun(run) = m.kernel.as_mut().ok_or(StepError::NoSuchThread(t))?;
     let inv = run.invocations.get(t).ok_or(StepError::NoSuchThread(t))?;
     match inv.status {
         Status::Done | Status::Stopped => return Err(StepError::Finished(t)),
@@ -266,9 +217,9 @@ fn step(m: &mut Machine, t: usize) -> Result<Event, StepError> {
     let first_lane = t / size * size;
     let lanes = first_lane..(first_lane + size).min(run.invocations.len());
     let waiting_here: Vec<usize> = lanes.clone().filter(|&l| run.invocations[l].status == Status::AtSubgroup && run.invocations[l].pc == pc).collect();
-    let r = Arc::make_mut(run);
-    r.step(t as u32).map_err(|_| StepError::Waiting(t))?;
-    let run: &Run = r;
+    let mut next = run.clone();
+    next.step(t as u32).map_err(|_| StepError::Waiting(t))?;
+    let run = &next;
     let var_name = |var: u32| lowered.kernel.vars.get(var as usize).map_or("memory", |v| v.name.as_ref());
     let effect = match op {
         Op::Load { dst, var, offset, atomic, .. } => {
@@ -340,7 +291,8 @@ fn step(m: &mut Machine, t: usize) -> Result<Event, StepError> {
         }
         _ => Effect::Computed { value: 0 },
     };
-    mirror(m);
+    mirror(m, run);
+    m.kernel = Some(Arc::new(Interpreted(next)));
     Ok(Event { thread: t, pc: pc as usize, effect })
 }
 
@@ -373,22 +325,4 @@ fn subgroup_function(fun: SubgroupFn) -> &'static str {
 
 fn is_workgroup(kernel: &stepper::Program, var: u32) -> bool {
     kernel.vars.get(var as usize).is_some_and(|v| v.space == Space::Workgroup)
-}
-
-impl Lowered {
-    /// The kernel's line that instruction `pc` comes from, as written there, without its
-    /// `// step:` marker.
-    pub fn line_text(&self, pc: usize) -> Option<&'static str> {
-        let line = self.kernel.instrs.get(pc)?.line as usize;
-        let text = self.source.lines().nth(line.checked_sub(1)?)?;
-        Some(text.split("//").next().unwrap_or(text).trim())
-    }
-
-    /// Where the branch at `pc` may go, if it is one.
-    pub fn target(&self, pc: usize) -> Option<usize> {
-        match self.kernel.instrs.get(pc)?.op {
-            Op::BranchIfZero { to, .. } | Op::BranchIfNonZero { to, .. } | Op::Jump { to } => Some(to as usize),
-            _ => None,
-        }
-    }
 }

@@ -156,10 +156,21 @@ impl std::fmt::Display for StepError {
     }
 }
 
+/// How a machine whose program is lowered from a kernel takes its steps: the stepper's run
+/// (see [`super::kernel`]), held behind this so that a page that steps only hand-written programs
+/// carries none of the interpreter.
+pub trait KernelRun: std::fmt::Debug + Send + Sync {
+    /// Thread `t` takes its next step: a new run goes into `machine`, and its views are refreshed.
+    fn step(&self, machine: &mut Machine, t: usize) -> Result<Event, StepError>;
+    fn findings(&self) -> &[stepper::run::Finding];
+    /// Steps taken: two runs of one kernel from one start are the same state when equal.
+    fn steps(&self) -> usize;
+}
+
 /// Threads, their registers and program counters, shared memory and the barrier.
 ///
 /// Cloning is cheap enough (a few threads, a few cells) that history keeps whole snapshots.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Machine {
     program: Arc<Program>,
     pub threads: Vec<ThreadState>,
@@ -170,8 +181,22 @@ pub struct Machine {
     /// `t / subgroup_size`. Only subgroup operations read it.
     pub subgroup_size: usize,
     /// The interpreter's run, for a program lowered from a kernel (see [`super::kernel`]).
-    pub(super) kernel: Option<super::kernel::KernelRun>,
+    pub(super) kernel: Option<Arc<dyn KernelRun>>,
 }
+
+// What a view compares: the program, the threads and the memory; two runs of one kernel are the
+// same state when, besides, they took as many steps.
+impl PartialEq for Machine {
+    fn eq(&self, other: &Machine) -> bool {
+        self.program == other.program
+            && self.threads == other.threads
+            && self.memory == other.memory
+            && self.barrier_arrivals == other.barrier_arrivals
+            && self.subgroup_size == other.subgroup_size
+            && self.kernel.as_ref().map(|k| k.steps()) == other.kernel.as_ref().map(|k| k.steps())
+    }
+}
+impl Eq for Machine {}
 
 impl Machine {
     pub fn new(program: Arc<Program>, threads: usize, memory: Vec<i64>) -> Self {
@@ -233,7 +258,7 @@ impl Machine {
     /// reach, indices out of bounds, spins), for a program lowered from a kernel; none for a
     /// hand-written one.
     pub fn findings(&self) -> &[stepper::run::Finding] {
-        self.kernel.as_ref().map_or(&[], |k| k.run().findings.as_slice())
+        self.kernel.as_ref().map_or(&[], |k| k.findings())
     }
 
     /// The same machine with its program's tables changed by `f`: grids, spans or the values
@@ -254,8 +279,8 @@ impl Machine {
 
     /// Runs one instruction of thread `t`.
     pub fn step(&mut self, t: usize) -> Result<Event, StepError> {
-        if let Some(lowered) = &self.program.lowered {
-            return (lowered.step)(self, t);
+        if let Some(run) = self.kernel.clone() {
+            return run.step(self, t);
         }
         let thread = self.threads.get(t).ok_or(StepError::NoSuchThread(t))?;
         match thread.status {

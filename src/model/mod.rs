@@ -4,6 +4,7 @@
 mod atomics;
 pub mod kernel;
 pub mod litmus;
+pub mod lowered;
 mod machine;
 mod program;
 mod replay;
@@ -12,7 +13,7 @@ mod session;
 mod trace;
 
 pub use atomics::{IntType, RmwOp};
-pub use machine::{Effect, Event, Machine, StepError, ThreadState, ThreadStatus};
+pub use machine::{Effect, Event, KernelRun, Machine, StepError, ThreadState, ThreadStatus};
 pub use program::{
     above, bits_of, f32_of, float_text, mask_text, pack, posted_text, unpack, Addr, Instr, Line, MemoryGrid, Program, Reg, Space, Span, AGGREGATE, INCLUSIVE,
 };

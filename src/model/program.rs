@@ -180,8 +180,8 @@ pub struct Program {
     /// hand-built wait).
     pub spans: Vec<Span>,
     /// For a model that steps a kernel's own WGSL, the lowered kernel and how the model shows it
-    /// (see [`super::kernel`]); `None` for a hand-written program of [`Line`]s.
-    pub lowered: Option<std::sync::Arc<super::kernel::Lowered>>,
+    /// (see [`super::lowered`]); `None` for a hand-written program of [`Line`]s.
+    pub lowered: Option<std::sync::Arc<super::lowered::Lowered>>,
 }
 
 /// A named run of a program's lines (see [`Program::spans`]).

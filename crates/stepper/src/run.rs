@@ -13,7 +13,7 @@
 //! it. No search over schedules is needed to find a race: any order that runs both accesses finds it.
 
 use crate::ir::{Arith, AtomicFn, Builtin, Op, Program, Reg, Scalar, Size, Space, SubgroupFn};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -131,7 +131,9 @@ pub struct Run {
     epochs: Vec<[u32; 2]>,
     seen: HashMap<(usize, u32), Vec<Seen>>,
     pub findings: Vec<Finding>,
-    reported: HashSet<(u8, u32, u32)>,
+    /// The findings made so far, by kind and place, so that each is reported once (a few: a
+    /// list, not a set, whose code a page would carry).
+    reported: Vec<(u8, u32, u32)>,
     pub steps: usize,
     /// Per subgroup operation: the instructions it can be reached from.
     reach: Vec<(u32, Vec<bool>)>,
@@ -241,7 +243,7 @@ impl Run {
             epochs: vec![[0; 2]; setup.workgroups as usize],
             seen: HashMap::new(),
             findings: Vec::new(),
-            reported: HashSet::new(),
+            reported: Vec::new(),
             steps: 0,
             reach: Vec::new(),
         };
@@ -378,9 +380,15 @@ impl Run {
         let lanes: Vec<u32> = (first + subgroup * size..(first + (subgroup + 1) * size).min(first + self.local_size())).collect();
         loop {
             let status = |run: &Run, l: u32| (run.invocations[l as usize].status, run.invocations[l as usize].pc);
-            let mut pcs: Vec<u32> = lanes.iter().filter(|&&l| status(self, l).0 == Status::AtSubgroup).map(|&l| status(self, l).1).collect();
-            pcs.sort_unstable();
-            pcs.dedup();
+            // The lines lanes wait at, each once, in order (kept in order as they are found: no sort).
+            let mut pcs: Vec<u32> = Vec::new();
+            for &l in &lanes {
+                let (st, pc) = status(self, l);
+                if st == Status::AtSubgroup && !pcs.contains(&pc) {
+                    let at = pcs.iter().position(|&p| p > pc).unwrap_or(pcs.len());
+                    pcs.insert(at, pc);
+                }
+            }
             let free = |run: &Run, x: u32| {
                 let reach = run.reaches(x);
                 lanes.iter().all(|&l| match status(run, l) {
@@ -443,7 +451,8 @@ impl Run {
     }
 
     fn report(&mut self, finding: Finding, kind: u8, a: u32, b: u32) {
-        if self.reported.insert((kind, a, b)) {
+        if !self.reported.contains(&(kind, a, b)) {
+            self.reported.push((kind, a, b));
             self.findings.push(finding);
         }
     }
@@ -650,7 +659,7 @@ impl Run {
         let size = self.subgroup_size;
         let lane_of = |run: &Run, l: u32| run.invocations[l as usize].local % size;
         let value = |run: &Run, l: u32, w: u32| run.invocations[l as usize].regs[(arg + w) as usize];
-        let by_lane: HashMap<u32, u32> = active.iter().map(|&l| (lane_of(self, l), l)).collect();
+        let by_lane = |lane: u32| active.iter().copied().find(|&l| lane_of(self, l) == lane);
         let mut results: Vec<(u32, Vec<u32>)> = Vec::new();
         for (k, &l) in active.iter().enumerate() {
             let lane = lane_of(self, l);
@@ -682,7 +691,7 @@ impl Run {
                         _ => lane.wrapping_add(e),
                     };
                     // A lane that is not active gives no defined value: 0 here.
-                    (0..words).map(|w| by_lane.get(&from).map_or(0, |&m| value(self, m, w))).collect()
+                    (0..words).map(|w| by_lane(from).map_or(0, |m| value(self, m, w))).collect()
                 }
             };
             results.push((l, out));
