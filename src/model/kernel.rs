@@ -113,6 +113,44 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
     Ok(m)
 }
 
+/// A finding in words, naming its threads and its kernel lines: what the model panel lists.
+pub fn finding_text(program: &Program, finding: &Finding) -> String {
+    let line = |pc: u32| program.source_line(pc as usize, "").map_or_else(|| "?".to_owned(), |l| l.to_string());
+    let Some(lowered) = &program.lowered else { return String::new() };
+    match *finding {
+        Finding::Race { var, word, first, second } => {
+            let name = lowered.kernel.vars.get(var as usize).map_or("memory", |v| v.name.as_ref());
+            let what = |a: stepper::run::Access| match (a.write, a.atomic) {
+                (false, false) => "reads",
+                (false, true) => "atomically reads",
+                (true, false) => "writes",
+                (true, true) => "atomically updates",
+            };
+            format!(
+                "A data race on {name}[{word}]: thread {} {} it at line {}, thread {} {} it at line {}, and no barrier orders the two.",
+                first.invocation,
+                what(first),
+                line(first.pc),
+                second.invocation,
+                what(second),
+                line(second.pc)
+            )
+        }
+        Finding::Divergence { pc, waiting, other, other_pc: None } => {
+            format!("A barrier not every thread reaches: thread {waiting} waits at line {} while thread {other} has ended without it.", line(pc))
+        }
+        Finding::Divergence { pc, waiting, other, other_pc: Some(at) } => {
+            format!("A barrier not every thread reaches: thread {waiting} waits at line {} while thread {other} waits at another, line {}.", line(pc), line(at))
+        }
+        Finding::OutOfBounds { invocation, pc, index, len } => {
+            format!("An index out of bounds at line {}: thread {invocation} asked for element {index} of {len}; the model used the last.", line(pc))
+        }
+        Finding::Spin { invocation, pc } => {
+            format!("Thread {invocation} ran 100,000 instructions at line {} without a step: stopped there.", line(pc))
+        }
+    }
+}
+
 /// How the scene names word `word` of `var` (drawn as `copy`, of `words` drawn): `counter`,
 /// `tiles[3]`, `stats.gave_up`, `records[2].total`.
 fn word_name(var: &stepper::ir::Var, copy: &str, word: u32, words: u32) -> String {

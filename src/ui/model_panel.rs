@@ -205,6 +205,7 @@ pub fn ModelView(
         })}
         <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
         <p class="outcome" data-testid="model-outcome">{outcome}</p>
+        <Findings machine=machine />
         // Built only while open: closed, it would cost every step as much as the scene.
         <details class="as-text" on:toggle=move |e| {
             use wasm_bindgen::JsCast;
@@ -218,6 +219,35 @@ pub fn ModelView(
         </details>
         {move || fault().map(|f| view! { <p class="notice warn" role="alert" data-testid="model-fault">{f}</p> })}
         <p class="keys muted">"Keys: → or L step · ← or H back · Space play/pause · R reset · End jump to the end"</p>
+    }
+}
+
+/// What the interpreter has found wrong with the kernel so far in this run (a model lowered from
+/// its kernel): races, barriers not every thread reaches, indices out of bounds, spins. For tests
+/// and embedding pages the list carries its counts as `data-races` and `data-divergence`.
+#[component]
+fn Findings(machine: Memo<Machine>) -> impl IntoView {
+    use stepper::run::Finding;
+    let found = Memo::new(move |_| {
+        machine.with(|m| {
+            m.findings()
+                .iter()
+                .map(|f| (matches!(f, Finding::Race { .. }), matches!(f, Finding::Divergence { .. }), crate::model::kernel::finding_text(m.program(), f)))
+                .collect::<Vec<_>>()
+        })
+    });
+    move || {
+        let found = found.get();
+        (!found.is_empty()).then(|| {
+            let races = found.iter().filter(|f| f.0).count();
+            let divergence = found.iter().filter(|f| f.1).count();
+            view! {
+                <div class="findings notice warn" data-testid="findings" data-races=races data-divergence=divergence>
+                    <strong>"Found in this run so far"</strong>
+                    <ul>{found.into_iter().map(|(_, _, text)| view! { <li>{text}</li> }).collect_view()}</ul>
+                </div>
+            }
+        })
     }
 }
 
