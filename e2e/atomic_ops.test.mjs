@@ -13,9 +13,9 @@ const site = useSite();
 test('model: atomicAdd of 1, 2, 4, 8 ends at 15 and each thread gets a different old value', async () => {
   const page = await LessonPage.open(site, 'atomic-ops', '');
   await page.keyboard.press('End');
-  assert.equal(await page.text('model-cell'), '15');
+  assert.equal(await page.text('model-cells.as_u32'), '15');
   const olds = [];
-  for (let t = 0; t < 4; t++) olds.push(Number(await page.text(`model-old[${t}]`)));
+  for (let t = 0; t < 4; t++) olds.push(Number(await page.text(`model-olds[${t}]`)));
   assert.equal(new Set(olds).size, 4, `${olds}`);
   assert.ok(olds.includes(0), 'someone went first');
   assert.match(await page.text('model-outcome'), /the cell holds 15/);
@@ -32,7 +32,7 @@ test('the setup form drives the model and the link, and names a bad value', asyn
   await page.waitForFunction(() => location.search.includes('operands=5,-1,3'));
   assert.equal(await page.getByTestId('model-threads').inputValue(), '3');
   await page.keyboard.press('End');
-  assert.equal(await page.text('model-cell'), '5');
+  assert.equal(await page.text('model-cells.as_i32'), '5');
   assert.match(page.url(), /op=max/);
   assert.match(page.url(), /type=i32/);
   // On u32, -1 is refused with a message naming the field; the model keeps its setup.

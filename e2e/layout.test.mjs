@@ -80,7 +80,7 @@ test('the atomic-ops setup works from the keyboard alone', async () => {
   await page.waitForFunction(() => location.search.includes('operands=9,1'));
   assert.match(page.url(), /op=sub/);
   await page.keyboard.press('End');
-  assert.equal((await page.getByTestId('model-cell').textContent()).trim(), String(2 ** 32 - 10), '0 - 9 - 1 wraps on u32');
+  assert.equal((await page.getByTestId('model-cells.as_u32').textContent()).trim(), String(2 ** 32 - 10), '0 - 9 - 1 wraps on u32');
   assert.deepEqual(page.errors, []);
 });
 
@@ -124,7 +124,7 @@ test('each step is narrated in a live region, and a wide lockstep tick is summed
   // From here round-robin takes over: one thread at a time, starting again at thread 0.
   await page.getByTestId('schedule').selectOption('round-robin');
   await page.getByTestId('model-step').click();
-  assert.equal((await narration.textContent()).trim(), 'thread 0 adds in its register: 0 → 1');
+  assert.equal((await narration.textContent()).trim(), 'thread 0 stores 1 to counter');
   await page.locator('.model-panel').screenshot({ path: screenshotPath('race-64-lanes') });
   assert.deepEqual(page.errors, []);
 });

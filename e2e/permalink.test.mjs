@@ -50,7 +50,7 @@ test('a random schedule at step 5 with GPU sizes reopens the same', async () => 
     assert.ok(url.includes(part), `${part} missing from ${url}`);
   }
   const before = await modelState(lesson);
-  assert.equal(before.step, 'step 5 / 15');
+  assert.equal(before.step, 'step 5 / 10');
 
   const again = new RacePage(await (await import('./support/browser.mjs')).openPage(site.browser, url));
   await again.testId('model-player').waitFor();
@@ -92,6 +92,6 @@ test('"Copy link" puts the current address on the clipboard', async () => {
   await lesson.testId('copy-link').click();
   await page.getByText('Link copied.').waitFor();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), url);
-  assert.ok(url.includes('step=3'), url);
+  assert.ok(url.includes('step=2'), url);
   lesson.assertNoConsoleErrors();
 });

@@ -14,7 +14,7 @@ test('a step forward moves tokens; back and jumps redraw without motion', async 
   const page = await LessonPage.open(site, 'race', '&threads=4&schedule=lockstep');
   const scene = page.getByTestId('scene');
   assert.equal(await scene.locator('svg').getAttribute('role'), 'img');
-  assert.match(await scene.locator('svg').getAttribute('aria-label'), /^Step 0 of 3\. 0 thread\(s\) ready|^Step 0 of 3\. 4 thread\(s\) ready/);
+  assert.match(await scene.locator('svg').getAttribute('aria-label'), /^Step 0 of 2\. 0 thread\(s\) ready|^Step 0 of 2\. 4 thread\(s\) ready/);
   // The slowest speed: a flight of 1.4 s, which a busy machine still paints within.
   await page.getByTestId('model-speed').selectOption('0.5');
   await page.step();
@@ -53,16 +53,16 @@ test('with reduced motion nothing travels: only the new state is drawn', async (
   const scene = page.getByTestId('scene');
   assert.equal(await scene.getAttribute('data-moving'), 'false');
   assert.equal(await scene.getByTestId('scene-tokens').getAttribute('data-tokens'), '0');
-  assert.equal(await page.text('step-index'), 'step 1 / 3');
+  assert.equal(await page.text('step-index'), 'step 1 / 2');
   page.assertNoConsoleErrors();
 });
 
 test('a stale copy is marked when another thread stores, and the lost update where it lands', async () => {
-  // Round robin, two threads: both load 0 and add; thread 0 stores 1, which leaves thread 1's
-  // copy stale; thread 1 stores 1 over it, and thread 0's update is lost.
+  // Round robin, two threads: both load 0 (and add, in their registers); thread 0 stores 1,
+  // which leaves thread 1's copy stale; thread 1 stores 1 over it, and thread 0's update is lost.
   const page = await LessonPage.open(site, 'race', '&threads=2&schedule=round-robin');
   const scene = page.getByTestId('scene');
-  await page.step(4);
+  await page.step(2);
   assert.equal(await page.getByTestId('scene-stale-1').count(), 0, 'nothing stale before a store');
   await page.step();
   assert.equal(await page.getByTestId('scene-stale-1').count(), 1, "thread 1's copy went stale when thread 0 stored");
@@ -86,7 +86,7 @@ test('the timeline has a column per step taken, and a click jumps there', async 
   assert.equal(await timeline.locator('[data-step]').count(), 5);
   assert.equal(await timeline.locator('.tl-step.current').getAttribute('data-step'), '5');
   await timeline.locator('[data-step="2"]').click();
-  assert.equal(await page.text('step-index'), 'step 2 / 9');
+  assert.equal(await page.text('step-index'), 'step 2 / 6');
   assert.equal(await timeline.locator('[data-step]').count(), 2);
   page.assertNoConsoleErrors();
 });
@@ -94,7 +94,7 @@ test('the timeline has a column per step taken, and a click jumps there', async 
 test("the barrier's gate counts arrivals and opens on the last", async () => {
   const page = await LessonPage.open(site, 'barrier', '&threads=4&schedule=round-robin');
   const gate = page.getByTestId('scene-gate');
-  // Round robin: each thread works out its value (4 steps), stores it (4), then arrives.
+  // Round robin: each thread stores its value (4 steps), takes its arrival ticket (4), then arrives.
   await page.step(9);
   assert.equal(await gate.getAttribute('data-arrived'), '1');
   assert.equal(await gate.locator('.gate-count').textContent(), '1 of 4');

@@ -12,7 +12,7 @@ import { LessonPage } from './support/lesson_page.mjs';
 const site = useSite();
 
 async function records(page, n = 8) {
-  return Promise.all([...Array(n).keys()].map((i) => page.text(`model-records[${i}]`).then(Number)));
+  return Promise.all([...Array(n).keys()].map((i) => page.text(`model-records[${i}].total`).then(Number)));
 }
 
 // The ballot's masks at eight threads in subgroups of four, lane 0 first: 3 1 4 1 keeps lane 2
@@ -73,8 +73,8 @@ test('model: every ballot mask on the page is written one way, lane 0 first, and
   await page.locator('details.as-text summary').click();
   const asText = page.locator('details.as-text');
   for (let t = 0; t < 8; t++) {
-    assert.equal((await asText.getByTestId(`lane-${t}-mask`).textContent()).trim(), MASKS[Math.floor(t / 4)], `thread ${t}'s mask, as text`);
-    assert.equal((await page.getByTestId('scene').getByTestId(`lane-${t}-mask`).textContent()).trim(), MASKS[Math.floor(t / 4)], `thread ${t}'s mask, in the scene`);
+    assert.equal((await asText.getByTestId(`lane-${t}-ballot`).textContent()).trim(), MASKS[Math.floor(t / 4)], `thread ${t}'s mask, as text`);
+    assert.equal((await page.getByTestId('scene').getByTestId(`lane-${t}-ballot`).textContent()).trim(), MASKS[Math.floor(t / 4)], `thread ${t}'s mask, in the scene`);
   }
   const runs = await binaryRuns(page);
   assert.ok(MASKS.every((m) => runs.includes(m)), `masks on the page: ${runs.join(', ')}`);

@@ -133,11 +133,11 @@ test('a schedule switched at the end says the steps before it are kept, and Rese
   await page.keyboard.press('End');
   assert.match(await page.getByTestId('model-outcome').textContent(), /4 of 4/);
   await page.getByTestId('schedule').selectOption('round-robin');
-  assert.match(await page.getByTestId('kept-order').textContent(), /Steps 1 to 12 came from an earlier schedule; Reset starts a run of this one/);
+  assert.match(await page.getByTestId('kept-order').textContent(), /Steps 1 to 8 came from an earlier schedule; Reset starts a run of this one/);
   await page.getByTestId('model-reset').click();
   assert.equal(await page.getByTestId('kept-order').count(), 0);
   await page.getByTestId('model-play').click();
-  await page.waitForFunction(() => /step 12 \/ 12/.test(document.querySelector('[data-testid=step-index]').textContent), null, { timeout: 30_000 });
+  await page.waitForFunction(() => /step 8 \/ 8/.test(document.querySelector('[data-testid=step-index]').textContent), null, { timeout: 30_000 });
   // A fresh round-robin run of four increments loses three.
   assert.match(await page.getByTestId('model-outcome').textContent(), /1 of 4 increments counted — 3 lost/);
 });
@@ -145,10 +145,10 @@ test('a schedule switched at the end says the steps before it are kept, and Rese
 test('picks by hand survive a reset, and the page says so', async () => {
   const page = await openPage(site.browser, `${site.url}?lesson=race&threads=2&schedule=manual`, OPTIONS);
   await page.getByTestId('model-player').waitFor();
-  for (const key of ['1', '2', '1', '1', '2', '2']) await page.keyboard.press(key);
+  for (const key of ['1', '2', '1', '2']) await page.keyboard.press(key);
   await page.getByTestId('model-reset').click();
   assert.match(await page.getByTestId('manual-hint').textContent(), /Reset keeps your picks/);
-  assert.deepEqual(await page.getByTestId('step-index').textContent(), 'step 0 / 6');
+  assert.deepEqual(await page.getByTestId('step-index').textContent(), 'step 0 / 4');
   await page.keyboard.press('End');
   assert.match(await page.getByTestId('model-outcome').textContent(), /1 of 2 increments counted — 1 lost/);
 });

@@ -47,12 +47,16 @@ impl std::fmt::Debug for Lowered {
 }
 
 impl Lowered {
-    /// The kernel's line that instruction `pc` comes from, as written there, without its
-    /// `// step:` marker.
+    /// What instruction `pc` does, as its kernel line writes it from the expression it comes
+    /// from on (`atomicLoad(&counter)` of `var value = atomicLoad(&counter);`), without the line's
+    /// comment or the statement's closing `;` and braces: what fits in a lane.
     pub fn line_text(&self, pc: usize) -> Option<&'static str> {
-        let line = self.kernel.instrs.get(pc)?.line as usize;
-        let text = self.source.lines().nth(line.checked_sub(1)?)?;
-        Some(text.split("//").next().unwrap_or(text).trim())
+        let instr = self.kernel.instrs.get(pc)?;
+        let text = self.source.lines().nth((instr.line as usize).checked_sub(1)?)?;
+        let text = text.split("//").next().unwrap_or(text);
+        let from = (instr.column as usize).checked_sub(1).and_then(|c| text.char_indices().nth(c)).map_or(0, |(at, _)| at);
+        let text = text.get(from..).unwrap_or(text);
+        Some(text.trim().trim_end_matches(|c: char| c == ';' || c == '}' || c.is_whitespace()))
     }
 
     /// Where the branch at `pc` may go, if it is one.

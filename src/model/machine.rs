@@ -156,15 +156,34 @@ impl std::fmt::Display for StepError {
     }
 }
 
-/// How a machine whose program is lowered from a kernel takes its steps: the stepper's run
-/// (see [`super::kernel`]), held behind this so that a page that steps only hand-written programs
-/// carries none of the interpreter.
+/// How a machine takes its steps: by the hand-written instructions of its program, or by the
+/// stepper's run of a kernel (see [`super::kernel`]). Held behind this so that a page carries the
+/// code of the one it uses: a page that steps only hand-written programs none of the interpreter,
+/// one that steps only kernels none of the hand-written instructions' steps.
 pub trait KernelRun: std::fmt::Debug + Send + Sync {
     /// Thread `t` takes its next step: a new run goes into `machine`, and its views are refreshed.
     fn step(&self, machine: &mut Machine, t: usize) -> Result<Event, StepError>;
     fn findings(&self) -> &[stepper::run::Finding];
     /// Steps taken: two runs of one kernel from one start are the same state when equal.
     fn steps(&self) -> usize;
+}
+
+/// The steps of a program of hand-written [`Instr`] lines.
+#[derive(Debug)]
+struct HandWritten;
+
+impl KernelRun for HandWritten {
+    fn step(&self, machine: &mut Machine, t: usize) -> Result<Event, StepError> {
+        machine.step_hand(t)
+    }
+
+    fn findings(&self) -> &[stepper::run::Finding] {
+        &[]
+    }
+
+    fn steps(&self) -> usize {
+        0
+    }
 }
 
 /// Threads, their registers and program counters, shared memory and the barrier.
@@ -180,7 +199,9 @@ pub struct Machine {
     /// Lanes per subgroup: thread `t` is lane `t % subgroup_size` of subgroup
     /// `t / subgroup_size`. Only subgroup operations read it.
     pub subgroup_size: usize,
-    /// The interpreter's run, for a program lowered from a kernel (see [`super::kernel`]).
+    /// How it steps: [`HandWritten`] for a program of [`Instr`] lines, the interpreter's run for
+    /// a program lowered from a kernel (see [`super::kernel`]); none for a machine that only
+    /// draws a state (a replay's).
     pub(super) kernel: Option<Arc<dyn KernelRun>>,
 }
 
@@ -209,7 +230,7 @@ impl Machine {
             barrier_arrivals: 0,
             subgroup_size: threads.max(1),
             program,
-            kernel: None,
+            kernel: Some(Arc::new(HandWritten)),
         }
     }
 
@@ -247,7 +268,7 @@ impl Machine {
             })
             .collect();
         let subgroup_size = blocks.len().max(1);
-        Machine { threads, memory, barrier_arrivals: 0, subgroup_size, program, kernel: None }
+        Machine { threads, memory, barrier_arrivals: 0, subgroup_size, program, kernel: Some(Arc::new(HandWritten)) }
     }
 
     pub fn program(&self) -> &Arc<Program> {
@@ -279,9 +300,30 @@ impl Machine {
 
     /// Runs one instruction of thread `t`.
     pub fn step(&mut self, t: usize) -> Result<Event, StepError> {
-        if let Some(run) = self.kernel.clone() {
-            return run.step(self, t);
+        match self.kernel.clone() {
+            Some(run) => run.step(self, t),
+            None => Err(StepError::NoSuchThread(t)),
         }
+    }
+
+    /// A machine of `program` that steps by `engine` (see [`KernelRun`]), its threads at their
+    /// first lines: what a model of a kernel starts from, before its run refreshes them.
+    pub(super) fn stepping_by(program: Arc<Program>, threads: usize, memory: Vec<i64>, engine: Option<Arc<dyn KernelRun>>) -> Self {
+        let regs = program.register_names.len();
+        let end = program.len();
+        let status = if program.is_empty() { ThreadStatus::Done } else { ThreadStatus::Ready };
+        Machine {
+            threads: vec![ThreadState { pc: 0, regs: vec![0; regs], status, end }; threads],
+            memory,
+            barrier_arrivals: 0,
+            subgroup_size: threads.max(1),
+            program,
+            kernel: engine,
+        }
+    }
+
+    /// One instruction of a hand-written program, by thread `t`.
+    fn step_hand(&mut self, t: usize) -> Result<Event, StepError> {
         let thread = self.threads.get(t).ok_or(StepError::NoSuchThread(t))?;
         match thread.status {
             ThreadStatus::Done => return Err(StepError::Finished(t)),

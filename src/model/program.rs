@@ -444,6 +444,14 @@ impl Program {
         }
     }
 
+    /// Whether the program has a barrier anywhere (the scene then draws a gate).
+    pub fn has_barrier(&self) -> bool {
+        match &self.lowered {
+            Some(l) => l.kernel.instrs.iter().any(|i| matches!(i.op, stepper::ir::Op::Barrier { .. })),
+            None => self.lines.iter().any(|l| matches!(l.instr, Instr::Barrier)),
+        }
+    }
+
     /// Whether the instruction at `pc` is a subgroup operation (of a lowered kernel).
     pub fn is_subgroup_op(&self, pc: usize) -> bool {
         self.lowered.as_ref().and_then(|l| l.kernel.instrs.get(pc)).is_some_and(|i| matches!(i.op, stepper::ir::Op::Subgroup { .. }))

@@ -60,6 +60,11 @@ pub fn CodeView(
         for (line, threads) in now.iter().filter(|mark| !was.contains(mark)) {
             show(*line, Some(threads));
         }
+        // The first line being run stays in sight: the code scrolls inside its own box (the page
+        // does not move), by as little as brings the line into view.
+        if let Some(&(first, _)) = now.first() {
+            keep_in_view(&code, first);
+        }
         shown.set_value(now);
     });
     StoredValue::new_local(mark_lines);
@@ -68,6 +73,20 @@ pub fn CodeView(
             <figcaption><code>{move || file.get()}</code></figcaption>
             <pre tabindex="0"><code node_ref=code>{lines}</code></pre>
         </figure>
+    }
+}
+
+/// Scrolls the code's box (the `pre` around `code`) so that line `line` is inside it, a third
+/// of the way down when it has to move; nothing when it is already in sight.
+fn keep_in_view(code: &web_sys::HtmlElement, line: usize) {
+    use wasm_bindgen::JsCast;
+    let Some(pre) = code.parent_element() else { return };
+    let Ok(Some(element)) = code.query_selector(&format!("[data-line=\"{line}\"]")) else { return };
+    let Ok(element) = element.dyn_into::<web_sys::HtmlElement>() else { return };
+    let (top, height) = (element.offset_top(), element.offset_height());
+    let (scrolled, shown) = (pre.scroll_top(), pre.client_height());
+    if shown > 0 && (top < scrolled || top + height > scrolled + shown) {
+        pre.set_scroll_top((top - shown / 3).max(0));
     }
 }
 

@@ -8,7 +8,7 @@
 //! Motion only when the run moves one step forward; back, scrub and jumps redraw in place, and
 //! `prefers-reduced-motion: reduce` draws no tokens at all.
 
-use crate::model::{Access, AccessKind, Instr, Machine, Mark, Program, Space, ThreadStatus, Trace};
+use crate::model::{Access, AccessKind, Machine, Mark, Program, Space, ThreadStatus, Trace};
 use crate::text::fixed;
 use crate::ui::number::Num;
 use crate::ui::token_layer::{Flight, Painted, TokenLayer};
@@ -125,7 +125,7 @@ impl Layout {
         let mark_chars = program.spans.iter().map(|s| s.name.chars().count()).max().unwrap_or(0).max(5) as f64;
         let beside_regs = 40.0 + mark_chars * SMALL_CHAR_W;
         // A barrier's gate and its count stand right of the lanes, within the room too.
-        let has_barrier = program.lines.iter().any(|l| matches!(l.instr, Instr::Barrier));
+        let has_barrier = program.has_barrier();
         let gate_room = if has_barrier { 16.0 + 8.0 * CHAR_W } else { 0.0 };
         // Full lanes too narrow for their registers in one row take them in two or more.
         let reg_cols = if compact || beside_regs + regs * reg_w <= room - gate_room {
@@ -702,10 +702,11 @@ pub fn Scene(
                 let a = g.start + i;
                 let (cx, cy, w, h) = l.cells.get(a).copied().unwrap_or_default();
                 let state = cells[a].clone();
+                let name = p.memory_names.get(a).cloned().unwrap_or_default();
                 view! {
                     <g class=class(a, true)>
                         <rect x=Num(cx) y=Num(cy) width=Num(w) height=Num(h) />
-                        <text class="cell-value" x=Num(cx + w / 2.0) y=Num(cy + h - 7.0) text-anchor="middle">{move || state.with(|s| s.value.clone())}</text>
+                        <text class="cell-value" x=Num(cx + w / 2.0) y=Num(cy + h - 7.0) text-anchor="middle" data-testid=format!("model-{name}")>{move || state.with(|s| s.value.clone())}</text>
                     </g>
                 }
             }).collect_view();

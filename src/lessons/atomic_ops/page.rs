@@ -39,7 +39,11 @@ fn model_outcome(m: &Machine) -> String {
     if !m.is_finished() {
         return String::new();
     }
-    format!("Finished: the cell holds {}. Each thread's old[t] is what its atomic returned: the cell just before its turn.", m.memory[CELL])
+    // The kernel has a cell of each type; a model of an i32 setup writes its values signed.
+    let signed = m.program().lowered.as_ref().is_some_and(|l| !l.signed.is_empty());
+    let cell = if signed { CELL + 1 } else { CELL };
+    let held = m.memory.get(cell).map_or_else(String::new, |&v| m.program().cell_text(cell, v));
+    format!("Finished: the cell holds {held}. Each thread's olds[t] is what its atomic returned: the cell just before its turn.")
 }
 
 /// CUDA's atomics return the old value the same way; compare-exchange is atomicCAS.

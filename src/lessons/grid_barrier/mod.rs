@@ -112,6 +112,7 @@ impl GridSync {
         }
     }
 
+    /// Written by hand, not lowered from the kernel: a model thread stands for a whole workgroup.
     pub fn program(self, threads: usize) -> Program {
         let n = threads as i64;
         let mut lines = Vec::new();

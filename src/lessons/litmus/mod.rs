@@ -679,6 +679,8 @@ impl LabModel {
             blocks.push(start..lines.len());
         }
         let workgroup: &'static [&'static str] = if test.memory == Space::Workgroup { &LOCATIONS } else { &[] };
+        // Written by hand, not lowered: each model thread runs its own block of the test, which no
+        // single kernel invocation does.
         let program =
             crate::model::Program { lines, memory_names: LOCATIONS.iter().map(|l| (*l).to_owned()).collect(), register_names, grids: Vec::new(), workgroup, floats: &[], packed: &[], masks: &[], mask_lanes: 0, spans: Vec::new(), lowered: None };
         LabModel { program, owner, blocks, registers: regs }

@@ -171,6 +171,7 @@ impl MessagePassingVariant {
         self.across_workgroups() || matches!(outcome, Outcome::Interleaved | Outcome::WriterFirst)
     }
 
+    /// Written by hand, not lowered: across workgroups a model thread stands for a workgroup.
     /// The model runs one workgroup. Across workgroups a barrier waits for nobody the other
     /// thread depends on, so the model of every across-workgroup variant has no barrier; the
     /// same-workgroup variant has both.

@@ -135,6 +135,7 @@ impl Handoff {
         self == Handoff::TwoDispatches
     }
 
+    /// Written by hand, not lowered: across workgroups a model thread stands for a workgroup.
     /// The model: one workgroup of threads, each writing its message and then waiting for its
     /// neighbour's. Across workgroups a barrier waits for nobody the consumer depends on, so
     /// the storage-barrier model has none, like the relaxed one; in one workgroup the barrier

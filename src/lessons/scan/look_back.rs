@@ -56,6 +56,7 @@ pub enum TileFrom {
     Ticket,
 }
 
+/// Written by hand, not lowered from the kernel: a model thread stands for a whole tile's workgroup.
 /// The program every model workgroup runs; `fallback` false gives up where it would sum.
 pub fn program(fallback: bool, from: TileFrom, tiles: usize) -> Program {
     let (flags, output) = (flags_base(tiles), output_base(tiles));

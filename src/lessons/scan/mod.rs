@@ -138,6 +138,8 @@ impl ScanWay {
         !matches!(self, ScanWay::OneBarrier | ScanWay::NoFallback)
     }
 
+    /// Written by hand: these threads are the kernel's invocations and could step the kernel
+    /// itself, which this lesson has not moved to yet (see docs/stepper.md).
     pub fn program(self, threads: usize) -> Program {
         if let Some((fallback, from)) = self.look_back() {
             return look_back::program(fallback, from, threads);

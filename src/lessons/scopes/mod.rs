@@ -105,6 +105,7 @@ impl BarrierReach {
         self == BarrierReach::StorageBarrier
     }
 
+    /// Written by hand, not lowered: across workgroups a model thread stands for a workgroup.
     /// The model: one workgroup, each thread writing its cell and reading the next thread's.
     /// Across workgroups the barrier waits for nobody the reader depends on, so those models
     /// have none; within one, the model's barrier waits for everyone (it does not tell the two

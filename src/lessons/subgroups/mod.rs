@@ -27,7 +27,7 @@ use crate::gpu::params::GpuParams;
 use crate::gpu::Kernel;
 pub use crate::model::mask_text;
 use crate::model::kernel::{self, Show};
-use crate::model::Machine;
+use crate::model::{Machine, MemoryGrid};
 use std::ops::RangeInclusive;
 
 /// This lesson's kernels, each a file under `shaders/subgroups/`. All but the tree reduction
@@ -179,9 +179,14 @@ impl SubgroupModel {
         let mut setup = kernel::one_workgroup(threads, buffers);
         setup.subgroup_size = self.size as u32;
         let lanes = self.size.min(threads);
+        let records = matches!(self.step, SubgroupStep::Add | SubgroupStep::Divergent | SubgroupStep::Butterfly);
         kernel::machine_or_empty(self.step.lowered(), self.step.kernel().source(), &setup, show).with_subgroup_size(self.size).with_program(|p| {
             p.masks = &["ballot"];
             p.mask_lanes = lanes;
+            // A record a row: its total, the subgroup's size, the lane, the subgroup's first.
+            if records {
+                p.grids.push(MemoryGrid { name: "records (total, size, lane, first)", start: INPUT + threads, rows: threads, cols: RECORD_WORDS });
+            }
         })
     }
 }
