@@ -55,6 +55,8 @@ const TOP: f64 = 26.0;
 const BLOCK_GAP: f64 = 12.0;
 /// Width of one character of the lanes' 12 px monospace text.
 const CHAR_W: f64 = 7.3;
+/// A character of a cell's name (11 px), with room to spare.
+const NAME_CHAR_W: f64 = 6.6;
 /// Width of one character of the 11 px text: headers, captions and marks.
 const SMALL_CHAR_W: f64 = 6.8;
 /// Fewer characters of a lane's next instruction than this are not worth showing.
@@ -115,7 +117,11 @@ impl Layout {
         // `exchanged` do not run together.
         let longest = program.register_names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
         let reg_w = reg_w.max(SMALL_CHAR_W * longest + 8.0).max(if program.floats.is_empty() { 0.0 } else { FLOAT_REG_W });
-        let cell_w = if program.floats.is_empty() { CELL_W } else { FLOAT_CELL_W };
+        // Wide enough for the longest name drawn over a cell too: a kernel's own names
+        // (`stats.gave_up`, `cells.as_i32`) run longer than a hand-written model's.
+        let drawn_loose = |a: &usize| !program.grids.iter().any(|g| (g.start..g.start + g.rows * g.cols).contains(a));
+        let longest_name = (0..program.memory_names.len()).filter(drawn_loose).map(|a| program.memory_names[a].chars().count()).max().unwrap_or(0);
+        let cell_w = if program.floats.is_empty() { CELL_W } else { FLOAT_CELL_W }.max(longest_name as f64 * NAME_CHAR_W + 10.0);
         // Room for the name and, in full lanes, some of the next instruction; on a narrow
         // screen the instruction gives way first (the code panel marks it too), the registers never.
         let text_room = if compact { 40.0 } else { 134.0 };
