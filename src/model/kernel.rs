@@ -22,12 +22,20 @@ use stepper::run::{Finding, Run, Setup, Status};
 struct Interpreted(Run);
 
 impl KernelRun for Interpreted {
-    fn step(&self, m: &mut Machine, t: usize) -> Result<Event, StepError> {
-        step(m, &self.0, t)
+    fn step(&mut self, m: &mut Machine, t: usize) -> Result<Event, StepError> {
+        step(m, &mut self.0, t)
+    }
+
+    fn fork(&self) -> Arc<dyn KernelRun> {
+        Arc::new(Interpreted(self.0.clone()))
     }
 
     fn findings(&self) -> &[Finding] {
         &self.0.findings
+    }
+
+    fn findings_text(&self, program: &Program) -> Vec<(bool, bool, String)> {
+        self.0.findings.iter().map(|f| (matches!(f, Finding::Race { .. }), matches!(f, Finding::Divergence { .. }), finding_text(program, f))).collect()
     }
 
     fn steps(&self) -> usize {
@@ -230,7 +238,7 @@ fn mirror(m: &mut Machine, run: &Run) {
 
 /// One step of invocation `t`: the interpreter takes it; the effect is read from the instruction
 /// and the memory around it.
-fn step(m: &mut Machine, run: &Run, t: usize) -> Result<Event, StepError> {
+fn step(m: &mut Machine, run: &mut Run, t: usize) -> Result<Event, StepError> {
     let lowered = m.program().lowered.clone().ok_or(StepError::NoSuchThread(t))?;
     let inv = run.invocations.get(t).ok_or(StepError::NoSuchThread(t))?;
     match inv.status {
@@ -255,9 +263,8 @@ fn step(m: &mut Machine, run: &Run, t: usize) -> Result<Event, StepError> {
     let first_lane = t / size * size;
     let lanes = first_lane..(first_lane + size).min(run.invocations.len());
     let waiting_here: Vec<usize> = lanes.clone().filter(|&l| run.invocations[l].status == Status::AtSubgroup && run.invocations[l].pc == pc).collect();
-    let mut next = run.clone();
-    next.step(t as u32).map_err(|_| StepError::Waiting(t))?;
-    let run = &next;
+    run.step(t as u32).map_err(|_| StepError::Waiting(t))?;
+    let run: &Run = run;
     let var_name = |var: u32| lowered.kernel.vars.get(var as usize).map_or("memory", |v| v.name.as_ref());
     let effect = match op {
         Op::Load { dst, var, offset, atomic, .. } => {
@@ -330,7 +337,6 @@ fn step(m: &mut Machine, run: &Run, t: usize) -> Result<Event, StepError> {
         _ => Effect::Computed { value: 0 },
     };
     mirror(m, run);
-    m.kernel = Some(Arc::new(Interpreted(next)));
     Ok(Event { thread: t, pc: pc as usize, effect })
 }
 

@@ -161,9 +161,15 @@ impl std::fmt::Display for StepError {
 /// code of the one it uses: a page that steps only hand-written programs none of the interpreter,
 /// one that steps only kernels none of the hand-written instructions' steps.
 pub trait KernelRun: std::fmt::Debug + Send + Sync {
-    /// Thread `t` takes its next step: a new run goes into `machine`, and its views are refreshed.
-    fn step(&self, machine: &mut Machine, t: usize) -> Result<Event, StepError>;
+    /// Thread `t` takes its next step, in this run (the machine holds no other copy of it), and
+    /// the machine's views are refreshed. A step refused leaves both as they were.
+    fn step(&mut self, machine: &mut Machine, t: usize) -> Result<Event, StepError>;
+    /// A copy of the run to step on, for a machine whose run another state still shares: a
+    /// session's states share it until one steps, so a tick of many threads copies it once.
+    fn fork(&self) -> Arc<dyn KernelRun>;
     fn findings(&self) -> &[stepper::run::Finding];
+    /// The findings in words, each with whether it is a race and whether a barrier not all reach.
+    fn findings_text(&self, program: &Program) -> Vec<(bool, bool, String)>;
     /// Steps taken: two runs of one kernel from one start are the same state when equal.
     fn steps(&self) -> usize;
 }
@@ -173,12 +179,20 @@ pub trait KernelRun: std::fmt::Debug + Send + Sync {
 struct HandWritten;
 
 impl KernelRun for HandWritten {
-    fn step(&self, machine: &mut Machine, t: usize) -> Result<Event, StepError> {
+    fn step(&mut self, machine: &mut Machine, t: usize) -> Result<Event, StepError> {
         machine.step_hand(t)
+    }
+
+    fn fork(&self) -> Arc<dyn KernelRun> {
+        Arc::new(HandWritten)
     }
 
     fn findings(&self) -> &[stepper::run::Finding] {
         &[]
+    }
+
+    fn findings_text(&self, _: &Program) -> Vec<(bool, bool, String)> {
+        Vec::new()
     }
 
     fn steps(&self) -> usize {
@@ -300,10 +314,21 @@ impl Machine {
 
     /// Runs one instruction of thread `t`.
     pub fn step(&mut self, t: usize) -> Result<Event, StepError> {
-        match self.kernel.clone() {
-            Some(run) => run.step(self, t),
-            None => Err(StepError::NoSuchThread(t)),
+        let Some(mut run) = self.kernel.take() else { return Err(StepError::NoSuchThread(t)) };
+        if Arc::get_mut(&mut run).is_none() {
+            run = run.fork();
         }
+        let result = match Arc::get_mut(&mut run) {
+            Some(unique) => unique.step(self, t),
+            None => Err(StepError::NoSuchThread(t)),
+        };
+        self.kernel = Some(run);
+        result
+    }
+
+    /// What the interpreter has found so far, in words (see [`KernelRun::findings_text`]).
+    pub fn findings_text(&self) -> Vec<(bool, bool, String)> {
+        self.kernel.as_ref().map_or_else(Vec::new, |k| k.findings_text(&self.program))
     }
 
     /// A machine of `program` that steps by `engine` (see [`KernelRun`]), its threads at their

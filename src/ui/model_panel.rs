@@ -227,15 +227,7 @@ pub fn ModelView(
 /// and embedding pages the list carries its counts as `data-races` and `data-divergence`.
 #[component]
 fn Findings(machine: Memo<Machine>) -> impl IntoView {
-    use stepper::run::Finding;
-    let found = Memo::new(move |_| {
-        machine.with(|m| {
-            m.findings()
-                .iter()
-                .map(|f| (matches!(f, Finding::Race { .. }), matches!(f, Finding::Divergence { .. }), crate::model::kernel::finding_text(m.program(), f)))
-                .collect::<Vec<_>>()
-        })
-    });
+    let found = Memo::new(move |_| machine.with(Machine::findings_text));
     move || {
         let found = found.get();
         (!found.is_empty()).then(|| {
