@@ -234,18 +234,9 @@ impl PartialEq for Machine {
 impl Eq for Machine {}
 
 impl Machine {
+    /// A machine of a hand-written program, every thread at its first line.
     pub fn new(program: Arc<Program>, threads: usize, memory: Vec<i64>) -> Self {
-        let regs = program.register_names.len();
-        let status = if program.is_empty() { ThreadStatus::Done } else { ThreadStatus::Ready };
-        let end = program.len();
-        Machine {
-            threads: vec![ThreadState { pc: 0, regs: vec![0; regs], status, end }; threads],
-            memory,
-            barrier_arrivals: 0,
-            subgroup_size: threads.max(1),
-            program,
-            kernel: Some(Arc::new(HandWritten)),
-        }
+        Self::stepping_by(program, threads, memory, Some(Arc::new(HandWritten)))
     }
 
     /// Whether `other` is this state of the same program: the program compared by identity,
