@@ -2,8 +2,6 @@
 //! models' tables: the lowered kernel (see [`crate::stepped`]), and which of its words and values
 //! the scene draws. Data only: the stepping is [`super::kernel`]'s.
 
-use stepper::ir::Op;
-
 /// What a model stepping a kernel knows beyond the hand-written models' tables.
 #[derive(Clone)]
 pub struct Lowered {
@@ -57,13 +55,5 @@ impl Lowered {
         let from = (instr.column as usize).checked_sub(1).and_then(|c| text.char_indices().nth(c)).map_or(0, |(at, _)| at);
         let text = text.get(from..).unwrap_or(text);
         Some(text.trim().trim_end_matches(|c: char| c == ';' || c == '}' || c.is_whitespace()))
-    }
-
-    /// Where the branch at `pc` may go, if it is one.
-    pub fn target(&self, pc: usize) -> Option<usize> {
-        match self.kernel.instrs.get(pc)?.op {
-            Op::BranchIfZero { to, .. } | Op::BranchIfNonZero { to, .. } | Op::Jump { to } => Some(to as usize),
-            _ => None,
-        }
     }
 }

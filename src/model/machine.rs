@@ -52,12 +52,6 @@ pub enum Effect {
         arrived: usize,
         of: usize,
     },
-    /// A test on a register: `kept` is false when the thread returned.
-    Tested {
-        value: i64,
-        limit: i64,
-        kept: bool,
-    },
     /// A branch or jump: `taken` says whether it went to `target`.
     Branched {
         taken: bool,
@@ -81,12 +75,6 @@ pub enum Effect {
     },
     /// A value computed in the thread's own registers.
     Computed {
-        value: i64,
-    },
-    /// A value copied from one cell to another.
-    Copied {
-        from: Addr,
-        addr: Addr,
         value: i64,
     },
     /// The last arrival: every waiting thread leaves the barrier together.
@@ -614,12 +602,6 @@ impl Machine {
             Effect::ArrivedAtBarrier { arrived, of } => {
                 format!("thread {t} arrives at the barrier ({arrived} of {of})")
             }
-            Effect::Tested { value, limit, kept: true } => {
-                format!("thread {t} keeps its value: {value} < {limit}")
-            }
-            Effect::Tested { value, limit, kept: false } => {
-                format!("thread {t} drops its value and returns: {value} is not below {limit}")
-            }
             Effect::Branched { taken: true, target } if *target >= self.program.len() => format!("thread {t} is done"),
             Effect::Branched { taken: true, target } => {
                 format!("thread {t} goes to `{}`", self.program.describe(*target))
@@ -647,7 +629,6 @@ impl Machine {
                 Some(Instr::AddFloat { reg, .. }) => format!("thread {t} computes {}", self.program.register_text(reg, *value)),
                 _ => format!("thread {t} computes {value}"),
             },
-            Effect::Copied { from, addr, value } => format!("thread {t} copies {value} from {} to {}", cell(*from), cell(*addr)),
             Effect::BarrierReleased { threads } => {
                 format!("thread {t} arrives last: the barrier releases all {threads} threads")
             }

@@ -457,31 +457,6 @@ impl Program {
         self.lowered.as_ref().and_then(|l| l.kernel.instrs.get(pc)).is_some_and(|i| matches!(i.op, stepper::ir::Op::Subgroup { .. }))
     }
 
-    /// Where the branch or jump at `pc` may go, if the line is one.
-    pub fn target(&self, pc: usize) -> Option<usize> {
-        if let Some(lowered) = &self.lowered {
-            return lowered.target(pc);
-        }
-        match self.lines.get(pc)?.instr {
-            Instr::BranchUnlessAbove { target, .. }
-            | Instr::BranchIfNonZero { target, .. }
-            | Instr::Jump { target }
-            | Instr::BranchIfBelow { target, .. }
-            | Instr::BranchIfZero { target, .. }
-            | Instr::BreakIfDiffers { target, .. }
-            | Instr::BreakIfAtLeast { target, .. }
-            | Instr::BranchIfState { target, .. }
-            | Instr::BranchIfNan { target, .. } => Some(target),
-            _ => None,
-        }
-    }
-
-    /// Whether a thread at `from` may come back to line `at` (before it): some branch at or
-    /// after `from` leads to `at` or above it, as the end of a loop does.
-    pub fn may_return(&self, from: usize, at: usize) -> bool {
-        (from..self.lines.len()).any(|pc| self.target(pc).is_some_and(|target| target <= at))
-    }
-
     /// The name of the span a thread at `pc` stands in, if any.
     pub fn span_at(&self, pc: usize) -> Option<&'static str> {
         self.spans.iter().find(|s| s.lines.contains(&pc)).map(|s| s.name)

@@ -250,9 +250,6 @@ fn accesses_of(tick: usize, event: &Event) -> Vec<Access> {
             vec![access(AccessKind::ReadModifyWrite, Some(addr), Some(desired), Some(old))]
         }
         Effect::CompareExchanged { addr, old, exchanged: false, .. } => vec![access(AccessKind::Read, Some(addr), Some(old), None)],
-        Effect::Copied { from, addr, value } => {
-            vec![access(AccessKind::Read, Some(from), Some(value), None), access(AccessKind::Write, Some(addr), Some(value), None)]
-        }
         Effect::Offstage { write, atomic, value, .. } => {
             let kind = match (write, atomic) {
                 (false, _) => AccessKind::Read,
@@ -263,12 +260,7 @@ fn accesses_of(tick: usize, event: &Event) -> Vec<Access> {
         }
         Effect::ArrivedAtBarrier { .. } => vec![access(AccessKind::Arrive, None, None, None)],
         Effect::BarrierReleased { .. } => vec![access(AccessKind::Release, None, None, None)],
-        Effect::Added { .. }
-        | Effect::Tested { .. }
-        | Effect::Branched { .. }
-        | Effect::Computed { .. }
-        | Effect::SubgroupArrived { .. }
-        | Effect::SubgroupDone { .. } => {
+        Effect::Added { .. } | Effect::Branched { .. } | Effect::Computed { .. } | Effect::SubgroupArrived { .. } | Effect::SubgroupDone { .. } => {
             vec![access(AccessKind::Local, None, None, None)]
         }
     }
