@@ -13,6 +13,7 @@ pub fn CodeView(
     marks: Signal<Vec<(usize, Vec<usize>)>>,
 ) -> impl IntoView {
     let code = NodeRef::<leptos::html::Code>::new();
+    let follow = FollowLine::new();
     // The lines marked now, with their threads as shown: a step touches only the lines whose
     // marks changed. (A reactive class, label and text on each of a file's lines cost every
     // step a wake-up of each of them, most of them to find nothing changed.)
@@ -60,10 +61,9 @@ pub fn CodeView(
         for (line, threads) in now.iter().filter(|mark| !was.contains(mark)) {
             show(*line, Some(threads));
         }
-        // The first line being run stays in sight: the code scrolls inside its own box (the page
-        // does not move), by as little as brings the line into view.
-        if let Some(&(first, _)) = now.first() {
-            keep_in_view(&code, first);
+        // The first line being run stays in sight.
+        if let Some(&(first, _)) = now.first().filter(|(first, _)| was.first().map(|(l, _)| l) != Some(first)) {
+            follow.watch(&code, first);
         }
         shown.set_value(now);
     });
@@ -76,17 +76,93 @@ pub fn CodeView(
     }
 }
 
-/// Scrolls the code's box (the `pre` around `code`) so that line `line` is inside it, a third
-/// of the way down when it has to move; nothing when it is already in sight.
-fn keep_in_view(code: &web_sys::HtmlElement, line: usize) {
-    use wasm_bindgen::JsCast;
-    let Some(pre) = code.parent_element() else { return };
-    let Ok(Some(element)) = code.query_selector(&format!("[data-line=\"{line}\"]")) else { return };
-    let Ok(element) = element.dyn_into::<web_sys::HtmlElement>() else { return };
-    let (top, height) = (element.offset_top(), element.offset_height());
-    let (scrolled, shown) = (pre.scroll_top(), pre.client_height());
-    if shown > 0 && (top < scrolled || top + height > scrolled + shown) {
-        pre.set_scroll_top((top - shown / 3).max(0));
+/// Keeps the line being run inside the code's box (the `pre` around the code): the box scrolls,
+/// the page does not, and by nothing while the line is in sight, else to put it a third of the
+/// way down.
+///
+/// An intersection observer says where the line is after the browser has laid the page out
+/// anyway. Asked during a step, the line's position would cost a layout of its own: on a
+/// sixty-four-lane lockstep step, about as long as the rest of the step.
+#[derive(Clone, Copy)]
+struct FollowLine {
+    observer: StoredValue<Option<LineObserver>, LocalStorage>,
+}
+
+struct LineObserver {
+    observer: observe::IntersectionObserver,
+    _on_change: wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl FollowLine {
+    fn new() -> Self {
+        let observer = StoredValue::new_local(None::<LineObserver>);
+        on_cleanup(move || {
+            if let Some(Some(held)) = observer.try_update_value(Option::take) {
+                held.observer.disconnect();
+            }
+        });
+        FollowLine { observer }
+    }
+
+    /// Follows line `line` of `code` from now on.
+    fn watch(self, code: &web_sys::HtmlElement, line: usize) {
+        let Some(pre) = code.parent_element() else { return };
+        let Ok(Some(element)) = code.query_selector(&format!("[data-line=\"{line}\"]")) else { return };
+        self.observer.update_value(|held| {
+            if held.is_none() {
+                *held = LineObserver::new(pre);
+            }
+            if let Some(held) = held {
+                // One line followed at a time: observing a target reports it once at once.
+                held.observer.disconnect();
+                held.observer.observe(&element);
+            }
+        });
+    }
+}
+
+impl LineObserver {
+    fn new(pre: web_sys::Element) -> Option<Self> {
+        use wasm_bindgen::JsCast;
+        let root = pre.clone();
+        let on_change = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            let Some(entry) = entries.iter().last().map(JsCast::unchecked_into::<observe::Entry>) else { return };
+            let Some(shown) = entry.root_bounds() else { return };
+            if entry.ratio() >= 1.0 || shown.height() <= 0.0 {
+                return;
+            }
+            let line = entry.bounds();
+            root.scroll_by_with_x_and_y(0.0, (line.top() - shown.top() - shown.height() / 3.0).round());
+        });
+        let options = js_sys::Object::new();
+        js_sys::Reflect::set(&options, &"root".into(), &pre).ok()?;
+        js_sys::Reflect::set(&options, &"threshold".into(), &1.0.into()).ok()?;
+        let observer = observe::IntersectionObserver::new(on_change.as_ref().unchecked_ref(), &options).ok()?;
+        Some(LineObserver { observer, _on_change: on_change })
+    }
+}
+
+/// The parts of the intersection observer API the code view uses.
+mod observe {
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen]
+    extern "C" {
+        pub type IntersectionObserver;
+        #[wasm_bindgen(constructor, catch)]
+        pub fn new(callback: &js_sys::Function, options: &js_sys::Object) -> Result<IntersectionObserver, JsValue>;
+        #[wasm_bindgen(method)]
+        pub fn observe(this: &IntersectionObserver, target: &web_sys::Element);
+        #[wasm_bindgen(method)]
+        pub fn disconnect(this: &IntersectionObserver);
+
+        pub type Entry;
+        #[wasm_bindgen(method, getter, js_name = intersectionRatio)]
+        pub fn ratio(this: &Entry) -> f64;
+        #[wasm_bindgen(method, getter, js_name = boundingClientRect)]
+        pub fn bounds(this: &Entry) -> web_sys::DomRect;
+        #[wasm_bindgen(method, getter, js_name = rootBounds)]
+        pub fn root_bounds(this: &Entry) -> Option<web_sys::DomRect>;
     }
 }
 
