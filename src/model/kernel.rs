@@ -66,7 +66,7 @@ pub struct Show {
 /// shared memory the setup gives them. A setup the kernel cannot run with (a missing buffer, too
 /// many invocations) is said in words.
 pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &Setup, show: Show) -> Result<Machine, String> {
-    let run = Run::new(Arc::new(kernel.clone()), setup)?;
+    let run = Run::new(Arc::new(kernel.borrowed()), setup)?;
     let mut cells = Vec::new();
     let mut memory_names = Vec::new();
     // In the order the lesson names them (or the kernel's), found rather than sorted: a sort's

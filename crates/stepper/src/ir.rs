@@ -371,6 +371,20 @@ impl Instr {
 }
 
 impl Program {
+    /// A program over the same tables as this one, which lives as long as the site (a kernel
+    /// lowered at build time): nothing copied, and no copying code on a page.
+    pub fn borrowed(&'static self) -> Program {
+        Program {
+            entry: Cow::Borrowed(&self.entry),
+            workgroup_size: self.workgroup_size,
+            instrs: Cow::Borrowed(&self.instrs),
+            vars: Cow::Borrowed(&self.vars),
+            overrides: Cow::Borrowed(&self.overrides),
+            registers: self.registers,
+            names: Cow::Borrowed(&self.names),
+        }
+    }
+
     /// The index of the variable named `name`, if the kernel has one (globals come first).
     pub fn var(&self, name: &str) -> Option<u32> {
         self.vars.iter().position(|v| v.name == name).map(|i| i as u32)

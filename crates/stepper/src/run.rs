@@ -13,7 +13,6 @@
 //! it. No search over schedules is needed to find a race: any order that runs both accesses finds it.
 
 use crate::ir::{Arith, AtomicFn, Builtin, Op, Program, Reg, Scalar, Size, Space, SubgroupFn};
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -129,7 +128,10 @@ pub struct Run {
     base: Vec<usize>,
     /// Per workgroup, the barriers passed that order workgroup memory and storage.
     epochs: Vec<[u32; 2]>,
-    seen: HashMap<(usize, u32), Vec<Seen>>,
+    /// Per block of `memory`, per word: the accesses later ones are compared with (a block's
+    /// words are made at its first access). Indexed, not hashed: a hash map's code and its
+    /// hasher are a few KB of every page that steps a kernel.
+    seen: Vec<Vec<Vec<Seen>>>,
     pub findings: Vec<Finding>,
     /// The findings made so far, by kind and place, so that each is reported once (a few: a
     /// list, not a set, whose code a page would carry).
@@ -241,7 +243,7 @@ impl Run {
             memory,
             base,
             epochs: vec![[0; 2]; setup.workgroups as usize],
-            seen: HashMap::new(),
+            seen: Vec::new(),
             findings: Vec::new(),
             reported: Vec::new(),
             steps: 0,
@@ -523,9 +525,15 @@ impl Run {
         let which = usize::from(space != Space::Workgroup);
         let epoch = self.epochs[workgroup as usize][which];
         let access = Access { invocation: i, pc: inv.pc, write, atomic };
-        let key = (block, offset as u32);
         let mut races = Vec::new();
-        let seen = self.seen.entry(key).or_default();
+        if self.seen.len() <= block {
+            self.seen.resize_with(block + 1, Vec::new);
+        }
+        let words = &mut self.seen[block];
+        if words.len() < len {
+            words.resize_with(len, Vec::new);
+        }
+        let seen = &mut words[offset];
         for s in seen.iter() {
             let ordered = s.workgroup == workgroup && s.epoch < epoch;
             if s.access.invocation != i && (s.access.write || write) && !(s.access.atomic && atomic) && !ordered {
