@@ -115,7 +115,7 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
         lowered: Some(Arc::new(Lowered { kernel, source, cells, values: shown.iter().map(|(_, v)| *v).collect(), signed: show.signed })),
     };
     let threads = run.invocations.len();
-    let mut m = Machine::stepping_by(Arc::new(program), threads, Vec::new(), None);
+    let mut m = Machine::unstepped(Arc::new(program), threads, Vec::new());
     mirror(&mut m, &run);
     m.kernel = Some(Arc::new(Interpreted(run)));
     Ok(m)
@@ -203,7 +203,7 @@ pub fn span(program: &Program, source: &str, name: &'static str, first: &str, la
 /// [`machine`], or when the setup is refused (a lesson's sizes are its own, and tested), a model
 /// with no threads whose page says it has nothing to step.
 pub fn machine_or_empty(kernel: &'static stepper::Program, source: &'static str, setup: &Setup, show: Show) -> Machine {
-    machine(kernel, source, setup, show).unwrap_or_else(|_| Machine::stepping_by(Arc::new(Program::default()), 0, Vec::new(), None))
+    machine(kernel, source, setup, show).unwrap_or_else(|_| Machine::unstepped(Arc::new(Program::default()), 0, Vec::new()))
 }
 
 /// Refreshes the machine's view of the run: every invocation's line, status and shown values,

@@ -224,7 +224,9 @@ impl Eq for Machine {}
 impl Machine {
     /// A machine of a hand-written program, every thread at its first line.
     pub fn new(program: Arc<Program>, threads: usize, memory: Vec<i64>) -> Self {
-        Self::stepping_by(program, threads, memory, Some(Arc::new(HandWritten)))
+        let mut machine = Self::unstepped(program, threads, memory);
+        machine.kernel = Some(Arc::new(HandWritten));
+        machine
     }
 
     /// Whether `other` is this state of the same program: the program compared by identity,
@@ -310,9 +312,14 @@ impl Machine {
         self.kernel.as_ref().map_or_else(Vec::new, |k| k.findings_text(&self.program))
     }
 
-    /// A machine of `program` that steps by `engine` (see [`KernelRun`]), its threads at their
-    /// first lines: what a model of a kernel starts from, before its run refreshes them.
-    pub(super) fn stepping_by(program: Arc<Program>, threads: usize, memory: Vec<i64>, engine: Option<Arc<dyn KernelRun>>) -> Self {
+    /// A machine of `program`, its threads at their first lines, that takes no step until its
+    /// maker gives it a [`KernelRun`]: what a model of a kernel starts from, before its run
+    /// refreshes it.
+    ///
+    /// It names no way of stepping, so that no function is handed both a hand-written engine and
+    /// none: the optimiser then filled a missing engine's table with the hand-written one's, and
+    /// every page that steps kernels carried the hand-written instructions' steps.
+    pub(super) fn unstepped(program: Arc<Program>, threads: usize, memory: Vec<i64>) -> Self {
         let regs = program.register_names.len();
         let end = program.len();
         let status = if program.is_empty() { ThreadStatus::Done } else { ThreadStatus::Ready };
@@ -322,7 +329,7 @@ impl Machine {
             barrier_arrivals: 0,
             subgroup_size: threads.max(1),
             program,
-            kernel: engine,
+            kernel: None,
         }
     }
 
