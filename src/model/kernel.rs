@@ -41,6 +41,11 @@ impl KernelRun for Interpreted {
     fn steps(&self) -> usize {
         self.0.steps
     }
+
+    fn describe(&self, program: &Program, pc: usize) -> String {
+        let text = program.lowered.as_ref().and_then(|lowered| lowered.line_text(pc));
+        text.map_or_else(|| "done".into(), str::to_owned)
+    }
 }
 
 /// What a lesson shows of its kernel.

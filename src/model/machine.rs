@@ -160,6 +160,8 @@ pub trait KernelRun: std::fmt::Debug + Send + Sync {
     fn findings_text(&self, program: &Program) -> Vec<(bool, bool, String)>;
     /// Steps taken: two runs of one kernel from one start are the same state when equal.
     fn steps(&self) -> usize;
+    /// The instruction at `pc` of `program`, written the way the kernel writes it.
+    fn describe(&self, program: &Program, pc: usize) -> String;
 }
 
 /// The steps of a program of hand-written [`Instr`] lines.
@@ -185,6 +187,10 @@ impl KernelRun for HandWritten {
 
     fn steps(&self) -> usize {
         0
+    }
+
+    fn describe(&self, program: &Program, pc: usize) -> String {
+        program.hand_text(pc)
     }
 }
 
@@ -305,6 +311,15 @@ impl Machine {
         };
         self.kernel = Some(run);
         result
+    }
+
+    /// The instruction at `pc` written the way the kernel writes it ("done" past the end),
+    /// in the words of the engine that steps it (see [`KernelRun::describe`]).
+    pub fn describe(&self, pc: usize) -> String {
+        match &self.kernel {
+            Some(engine) => engine.describe(&self.program, pc),
+            None => "done".into(),
+        }
     }
 
     /// What the interpreter has found so far, in words (see [`KernelRun::findings_text`]).
@@ -611,7 +626,7 @@ impl Machine {
             }
             Effect::Branched { taken: true, target } if *target >= self.program.len() => format!("thread {t} is done"),
             Effect::Branched { taken: true, target } => {
-                format!("thread {t} goes to `{}`", self.program.describe(*target))
+                format!("thread {t} goes to `{}`", self.describe(*target))
             }
             Effect::Branched { taken: false, .. } => format!("thread {t} goes on"),
             Effect::CompareExchanged { addr, old, desired, exchanged: true, .. } => {

@@ -372,11 +372,9 @@ impl Program {
         }
     }
 
-    /// The instruction at `pc` written the way the kernel writes it.
-    pub fn describe(&self, pc: usize) -> String {
-        if let Some(lowered) = &self.lowered {
-            return lowered.line_text(pc).map_or_else(|| "done".into(), str::to_owned);
-        }
+    /// The hand-written instruction at `pc` written the way the kernel writes it (see
+    /// [`super::Machine::describe`], which asks the machine's engine).
+    pub(super) fn hand_text(&self, pc: usize) -> String {
         let Some(line) = self.lines.get(pc) else { return "done".into() };
         let cell = |a: Addr| self.memory_names.get(a).map_or("memory", String::as_str);
         let reg = |r: Reg| self.register_names.get(r).copied().unwrap_or("r");

@@ -92,10 +92,9 @@ fn Lane(
     });
     let ready = move || thread.with(|th| th.as_ref().is_some_and(|th| th.status == ThreadStatus::Ready));
     let done = move || thread.with(|th| th.as_ref().is_some_and(|th| th.status == ThreadStatus::Done));
-    let pc = {
-        let program = program.clone();
-        move || thread.with(|th| th.as_ref().map(|th| program.describe(th.pc)).unwrap_or_default())
-    };
+    // The instruction, in the words of the engine stepping it: only when the thread moves.
+    let at = Memo::new(move |_| thread.with(|th| th.as_ref().map(|th| th.pc)));
+    let pc = move || at.get().map(|pc| machine.with_untracked(|m| m.describe(pc))).unwrap_or_default();
     let regs = program
         .register_names
         .iter()

@@ -357,6 +357,8 @@ fn summary(machine: &Machine, cursor: usize, total: usize) -> String {
 #[derive(Clone, Debug, PartialEq, Default)]
 struct LaneState {
     pc: usize,
+    /// The next instruction, whole.
+    next: String,
     /// Each register's value as the site writes it (an f32's bits as the float).
     regs: Vec<String>,
     status: Option<ThreadStatus>,
@@ -810,6 +812,7 @@ fn lane_states(m: &Machine, shown: usize, step: &[Access], trace: &Trace, cursor
         .enumerate()
         .map(|(t, thread)| LaneState {
             pc: thread.pc,
+            next: m.describe(thread.pc),
             regs: thread.regs.iter().enumerate().map(|(r, &v)| m.program().register_text(r, v)).collect(),
             status: Some(if steppable.contains(&t) { ThreadStatus::Ready } else { thread.status }),
             moved: step.iter().any(|a| a.thread == t),
@@ -821,7 +824,7 @@ fn lane_states(m: &Machine, shown: usize, step: &[Access], trace: &Trace, cursor
                 .span_at(thread.pc)
                 .map(|name| {
                     // The span's name, with the next instruction where both fit.
-                    let full = format!("{name}: {}", m.program().describe(thread.pc));
+                    let full = format!("{name}: {}", m.describe(thread.pc));
                     LaneMark::Span(if full.chars().count() <= badge_chars { full } else { name.to_owned() })
                 })
                 .or_else(|| {
@@ -856,12 +859,13 @@ impl LaneState {
     }
 
     /// The next instruction, cut to `room` characters; nothing where too few fit to be read.
-    fn instruction(&self, program: &Program, room: usize) -> String {
-        let text = if self.status.is_some() && room >= MIN_INSTRUCTION { program.describe(self.pc) } else { String::new() };
-        if text.chars().count() > room {
-            format!("{}…", text.chars().take(room - 1).collect::<String>())
+    fn instruction(&self, room: usize) -> String {
+        if self.status.is_none() || room < MIN_INSTRUCTION {
+            String::new()
+        } else if self.next.chars().count() > room {
+            format!("{}…", self.next.chars().take(room - 1).collect::<String>())
         } else {
-            text
+            self.next.clone()
         }
     }
 
@@ -873,7 +877,6 @@ impl LaneState {
 /// A drawn lane's elements, patched by [`LaneHandle::redraw`] when its state changes.
 struct LaneHandle {
     t: usize,
-    program: Arc<Program>,
     /// Characters of instruction that fit left of the registers.
     room: usize,
     lane: NodeRef<leptos::svg::G>,
@@ -937,7 +940,7 @@ impl LaneHandle {
         }
         if whole || (was.pc, was.status) != (now.pc, now.status) {
             if let Some(text) = self.instruction.get_untracked() {
-                crate::ui::set_text(&text, &now.instruction(&self.program, self.room));
+                crate::ui::set_text(&text, &now.instruction(self.room));
             }
         }
         for r in (0..now.regs.len()).filter(|&r| whole || was.regs.get(r) != now.regs.get(r)) {
@@ -994,7 +997,6 @@ fn scene_lane(
     let badge_x = if t >= 10 { 32.0 } else { 24.0 };
     let handle = LaneHandle {
         t,
-        program: Arc::clone(program),
         room,
         lane: NodeRef::new(),
         button: NodeRef::new(),
@@ -1031,7 +1033,7 @@ fn scene_lane(
         .collect_view();
     let instruction_node = handle.instruction;
     let instruction = (!compact).then(|| view! {
-        <text class="pc" node_ref=instruction_node x=Num(x0 + 34.0) y=Num(text_y) display=state.mark.is_some().then_some("none")>{state.instruction(program, room)}</text>
+        <text class="pc" node_ref=instruction_node x=Num(x0 + 34.0) y=Num(text_y) display=state.mark.is_some().then_some("none")>{state.instruction(room)}</text>
     });
     // Scheduling by hand: the lane is the thread's step button (keys 1–8 do the same).
     let step = move || {

@@ -115,5 +115,5 @@ fn a_nan_takes_no_part_and_leaves_at_once() {
         m.step(2).unwrap(); // its input, best, then the NaN test
     }
     assert_eq!(m.threads[2].pc, m.program().len() - 1, "straight to recording 0 retries");
-    assert!(m.program().describe(2).contains("is_nan(value)"));
+    assert!(m.describe(2).contains("is_nan(value)"));
 }

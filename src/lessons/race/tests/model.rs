@@ -165,7 +165,7 @@ fn a_manual_choice_after_stepping_back_replaces_the_future() {
     assert_eq!(s.cursor(), 3);
     assert_eq!(s.current().threads[0].pc, store, "thread 0 still waits at its store");
     assert_eq!(s.current().threads[1].pc, end, "thread 1 has stored");
-    assert_eq!(s.current().program().describe(store), "atomicStore(&counter, value)");
+    assert_eq!(s.current().describe(store), "atomicStore(&counter, value)");
 }
 
 #[test]
