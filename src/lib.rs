@@ -70,7 +70,7 @@ macro_rules! page_main {
             let wiring = $crate::app::Wiring {
                 open_device: |on_lost| ::std::boxed::Box::pin(open_device(on_lost)),
                 gpu_half: Some(|part| ::std::boxed::Box::pin(gpu_half(part))),
-                text_lanes: Some(|lanes| ::std::boxed::Box::pin(text_lanes(lanes))),
+                moving: Some(|part| ::std::boxed::Box::pin(moving(part))),
             };
             #[cfg(not(feature = "split"))]
             let wiring = $crate::app::Wiring::DIRECT;
@@ -89,11 +89,11 @@ macro_rules! page_main {
             }
         }
 
-        /// The model's state as text, in a chunk of its own.
+        /// The parts of the model's view a run that has moved needs, in a chunk of their own.
         #[cfg(all(target_arch = "wasm32", feature = "split"))]
         #[::leptos::lazy]
-        fn text_lanes(lanes: $crate::ui::model_panel::TextLanes) -> ::leptos::prelude::AnyView {
-            $crate::ui::model_panel::thread_lanes_as_text(lanes)
+        fn moving(part: $crate::ui::moving::Moving) -> ::leptos::prelude::AnyView {
+            $crate::ui::moving::build(part)
         }
 
         #[cfg(not(target_arch = "wasm32"))]

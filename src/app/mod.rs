@@ -46,9 +46,10 @@ pub struct Wiring {
     /// The page's GPU half (and the GPU's status line); none, and the status line waits.
     #[cfg(feature = "split")]
     pub gpu_half: Option<crate::ui::gpu_half::Loader>,
-    /// The model's lanes as text; none, and that view stays empty.
+    /// The parts of the model's view a run that has moved needs (`ui::moving`); none, and they
+    /// keep their placeholders.
     #[cfg(feature = "split")]
-    pub text_lanes: Option<crate::ui::model_panel::TextLanesLoader>,
+    pub moving: Option<crate::ui::moving::Loader>,
 }
 
 impl Wiring {
@@ -58,7 +59,7 @@ impl Wiring {
         #[cfg(feature = "split")]
         gpu_half: None,
         #[cfg(feature = "split")]
-        text_lanes: None,
+        moving: None,
     };
 }
 
@@ -83,8 +84,8 @@ fn App(pages: &'static Pages, wiring: Wiring) -> impl IntoView {
         if let Some(load) = wiring.gpu_half {
             provide_context(crate::ui::gpu_half::GpuHalf { load, wanted: gpu.wanted });
         }
-        if let Some(load) = wiring.text_lanes {
-            provide_context(crate::ui::model_panel::TextLanesChunk(load));
+        if let Some(load) = wiring.moving {
+            provide_context(crate::ui::moving::Chunk(load));
         }
     }
     let lesson = query::get("lesson").filter(|id| !id.is_empty());

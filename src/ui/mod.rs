@@ -15,6 +15,7 @@ pub mod lesson_page;
 pub mod matrix;
 pub mod measured;
 pub mod model_panel;
+pub mod moving;
 pub mod number;
 pub mod panel;
 pub mod permalink;

@@ -7,10 +7,9 @@ use crate::model::Trace;
 use crate::model::{Machine, Schedule, Session};
 use crate::site::settings::{LessonSettings, LessonVariant};
 use crate::ui::code_view::CodeView;
-use crate::ui::lanes::ThreadLanes;
+use crate::ui::moving::{self, Moving, TextLanes, TimelineParts};
 use crate::ui::player::Player;
 use crate::ui::scene::Scene;
-use crate::ui::timeline::Timeline;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -152,7 +151,10 @@ pub fn ModelView(
     let speed = RwSignal::new(2.0f64);
     let as_text = RwSignal::new(false);
     let step_ms = crate::ui::scene::step_ms_at(speed);
-    let moved = Memo::new(move |_| session.with(|s| s.last_events().iter().map(|e| e.thread).collect::<Vec<_>>()));
+    let moved_threads = Memo::new(move |_| session.with(|s| s.last_events().iter().map(|e| e.thread).collect::<Vec<_>>()));
+    // The timeline comes with the run's first step (its code is a chunk of its own: see
+    // `ui::moving`); until then a frame as tall holds its place.
+    let moved = moving::latch(move || cursor.get() > 0);
     let manual = Signal::derive(move || session.with(|s| s.schedule() == Schedule::Manual));
     let step_thread = Callback::new(move |t: usize| {
         session.update(|s| {
@@ -196,7 +198,10 @@ pub fn ModelView(
     view! {
         <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" speed=speed />
         <Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=manual on_step_thread=step_thread />
-        <Timeline trace=trace revision=revision threads=threads cursor=cursor seek=seek />
+        {move || moved.get().then(|| moving::part(
+            Moving::Timeline(TimelineParts { trace, revision: revision.into(), threads: threads.into(), cursor, seek }),
+            move || crate::ui::timeline::placeholder(threads.get_untracked()),
+        ))}
         <Show when=move || manual.get()>
             <p class="hint" data-testid="manual-hint">"Manual schedule: click the lane of the thread that moves next (or keys 1–8); Step moves the lowest-numbered thread that can. Reset keeps your picks; another lane replaces them."</p>
         </Show>
@@ -214,7 +219,9 @@ pub fn ModelView(
         }>
             <summary>"The same state as text"</summary>
             <Show when=move || as_text.get()>
-                {move || text_lanes(TextLanes { machine, moved, on_step_thread: step_thread })}
+                {move || moving::part(Moving::TextLanes(TextLanes { machine, moved: moved_threads, on_step_thread: step_thread }), || {
+                    view! { <p class="muted" data-pending="lanes">"Loading…"</p> }.into_any()
+                })}
             </Show>
         </details>
         {move || fault().map(|f| view! { <p class="notice warn" role="alert" data-testid="model-fault">{f}</p> })}
@@ -307,42 +314,4 @@ pub fn VariantToggle<V: LessonVariant + Send + Sync>(
             }).collect_view()}
         </div>
     }
-}
-
-/// What the model's state as text (its thread lanes) is drawn from. In the split build the
-/// lanes are a chunk of their own, fetched when a reader first opens that view ([`text_lanes`]).
-pub struct TextLanes {
-    pub machine: Memo<Machine>,
-    pub moved: Memo<Vec<usize>>,
-    pub on_step_thread: Callback<usize>,
-}
-
-/// The model's state as text: one lane per thread, its line, registers and last move.
-pub fn thread_lanes_as_text(lanes: TextLanes) -> AnyView {
-    let TextLanes { machine, moved, on_step_thread } = lanes;
-    view! { <ThreadLanes machine=machine moved=moved on_step_thread=on_step_thread can_pick=false /> }.into_any()
-}
-
-/// A page binary's lazy wrapper around [`thread_lanes_as_text`]: fetches its chunk on the first
-/// call.
-#[cfg(feature = "split")]
-pub type TextLanesLoader = fn(TextLanes) -> std::pin::Pin<Box<dyn std::future::Future<Output = AnyView>>>;
-
-/// The page's loader of the lanes as text, provided by the app for a page built split.
-#[cfg(feature = "split")]
-#[derive(Clone, Copy)]
-pub struct TextLanesChunk(pub TextLanesLoader);
-
-/// The model's state as text, its thread lanes: built only when the reader opens that view, and
-/// in the split build fetched then, as a chunk of its own (a sixth of the model's code).
-fn text_lanes(lanes: TextLanes) -> AnyView {
-    #[cfg(feature = "split")]
-    {
-        let Some(TextLanesChunk(load)) = use_context::<TextLanesChunk>() else {
-            return ().into_any();
-        };
-        crate::ui::gpu_half::loaded(load(lanes))
-    }
-    #[cfg(not(feature = "split"))]
-    thread_lanes_as_text(lanes)
 }

@@ -10,8 +10,9 @@
 
 use crate::model::{Access, AccessKind, Machine, Mark, Program, Space, ThreadStatus, Trace};
 use crate::text::fixed;
+use crate::ui::moving::{Moving, TokenParts};
 use crate::ui::number::Num;
-use crate::ui::token_layer::{Flight, Painted, TokenLayer};
+use crate::ui::token_layer::{Flight, Painted};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -764,6 +765,10 @@ pub fn Scene(
         (c, program.with(|p| this_step.with(|s| s.iter().filter_map(|a| flight(a, &l, p)).collect())))
     });
 
+    // The token layer comes with the first step (or a compact scene, whose values it paints):
+    // its code is a chunk of its own (see `ui::moving`).
+    let tokens_wanted = crate::ui::moving::latch(move || cursor.get() > 0 || layout.with(|l| l.compact));
+
     view! {
         <div class="scene" node_ref=container class:compact=move || layout.with(|l| l.compact) data-testid="scene"
             class:finished=move || machine.with(|m| m.threads.iter().all(|t| t.status == ThreadStatus::Done))
@@ -777,8 +782,16 @@ pub fn Scene(
                 {gate}
                 {memory}
             </svg>
-            <TokenLayer flights=flights painted=painted ms=step_ms scene_width=Signal::derive(move || layout.with(|l| l.width))
-                compact=Signal::derive(move || layout.with(|l| l.compact)) />
+            {move || tokens_wanted.get().then(|| crate::ui::moving::part(
+                Moving::Tokens(TokenParts {
+                    flights,
+                    painted: painted.into(),
+                    ms: step_ms,
+                    scene_width: Signal::derive(move || layout.with(|l| l.width)),
+                    compact: Signal::derive(move || layout.with(|l| l.compact)),
+                }),
+                || view! { <span data-pending="tokens" hidden></span> }.into_any(),
+            ))}
         </div>
         {toggle}
     }

@@ -244,9 +244,22 @@ pub fn Timeline(
                     <For each=steps key=|step| *step let:step>{column(step.1)}</For>
                 </svg>
             </div>
-            <figcaption class="muted">
-                "● load · ■ store · ◆ read-modify-write · │ barrier arrival (green: the last, which opens it) · ▯ departure · ✕ lost update · ○ stale read · lines join two threads on one cell where one writes"
-            </figcaption>
+            <figcaption class="muted">{LEGEND}</figcaption>
         </figure>
     }
+}
+
+const LEGEND: &str = "● load · ■ store · ◆ read-modify-write · │ barrier arrival (green: the last, which opens it) · ▯ departure · ✕ lost update · ○ stale read · lines join two threads on one cell where one writes";
+
+/// The timeline's frame for `threads` threads before its code is in (see [`crate::ui::moving`]):
+/// as tall as the timeline, with its legend, so that nothing below it moves when it arrives.
+pub fn placeholder(threads: usize) -> AnyView {
+    let height = TOP * 2.0 + threads as f64 * geometry(threads).0;
+    view! {
+        <figure class="timeline" data-pending="timeline">
+            <div class="timeline-scroll"><svg width=Num(LEFT) height=Num(height) aria-hidden="true"></svg></div>
+            <figcaption class="muted">{LEGEND}</figcaption>
+        </figure>
+    }
+    .into_any()
 }
