@@ -35,14 +35,22 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 
   });
 }
 
-test('the model as text comes when it is opened, and shows the same state as the scene', async () => {
+test('the timeline, the tokens and the model as text come with the first step, and the text shows the scene\'s state', async () => {
   const page = await openPage(site.browser, `${site.url}?lesson=race&threads=3`);
   const fetched = [];
   page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
   await page.getByTestId('model-player').waitFor();
   await page.waitForLoadState('networkidle');
-  assert.ok(!fetched.some((f) => /split_text_lanes/.test(f)), `fetched at open: ${fetched.join(' ')}`);
+  assert.ok(!fetched.some((f) => /split_moving/.test(f)), `fetched at open: ${fetched.join(' ')}`);
+  // Until then the timeline's place is held, as tall as it will be.
+  const held = await page.locator('[data-pending=timeline]').boundingBox();
+  assert.ok(held && held.height > 40, 'a placeholder holds the timeline\'s place');
   await page.keyboard.press('ArrowRight');
+  await page.getByTestId('timeline').locator('[data-step="1"]').waitFor();
+  await page.waitForFunction(() => !document.querySelector('[data-pending]'));
+  assert.ok(fetched.some((f) => /split_moving/.test(f)), `fetched after the first step: ${fetched.join(' ')}`);
+  assert.ok(Math.abs((await page.locator('.model-panel .timeline').first().boundingBox()).height - held.height) < 2, 'nothing below it moved');
+  await page.getByTestId('scene-tokens').waitFor({ state: 'attached' });
   // As a reader scrolling down to the view: the GPU panel below it comes in as it nears, and its
   // status line grows as the GPU is found and the kernels compile. Clicked while that moved the
   // page, the summary was once missed on a busy machine and the view never opened; so the panel
@@ -56,7 +64,6 @@ test('the model as text comes when it is opened, and shows the same state as the
   const values = page.locator('details.as-text [data-testid^="lane-"][data-testid$="-value"]');
   await values.first().waitFor();
   assert.equal(await values.count(), 3);
-  assert.ok(fetched.some((f) => /split_text_lanes/.test(f)), `fetched after opening: ${fetched.join(' ')}`);
   assert.deepEqual(page.errors, []);
   await closePage(page);
 });

@@ -49,10 +49,18 @@ export class LessonPage {
   /** The model forward `n` steps (→), or to its end. */
   async step(n = 1) {
     for (let i = 0; i < n; i++) await this.page.keyboard.press('ArrowRight');
+    await this.movingParts();
   }
 
   async toEnd() {
     await this.page.keyboard.press('End');
+    await this.movingParts();
+  }
+
+  /** Waits for the parts a run that has moved shows (the timeline, the tokens, the findings:
+   * a chunk fetched at the first step) to replace their placeholders. */
+  async movingParts() {
+    await this.page.waitForFunction(() => !document.querySelector('[data-pending]'));
   }
 
   /** Scrolls to the GPU panel, which brings the page's GPU half (see showGpuPanel). */

@@ -1,7 +1,7 @@
 //! The index: the course, chapter by chapter, each lesson with a still of its scene; the
 //! lab and the reference pages; and the reader's WebGPU status.
 
-use crate::lessons::{Chapter, Link, LINKS, PREVIEWS};
+use crate::lessons::{Chapter, Link, LINKS, PREVIEWS, SUMMARIES};
 use crate::ui::gpu::GpuStatus;
 use crate::ui::scene::SceneThumbnail;
 use leptos::prelude::*;
@@ -18,13 +18,14 @@ pub fn Home() -> impl IntoView {
     let chapters = Chapter::COURSE
         .iter()
         .map(|&chapter| {
-            let lessons: Vec<(&'static Link, Preview)> = LINKS.iter().zip(PREVIEWS).filter(|(l, _)| l.chapter == chapter).collect();
+            let lessons: Vec<(&'static Link, &'static str, Preview)> =
+                LINKS.iter().zip(SUMMARIES).zip(PREVIEWS).map(|((l, s), p)| (l, s, p)).filter(|(l, _, _)| l.chapter == chapter).collect();
             view! {
                 <section class="chapter" data-chapter=chapter.title()>
                     <h2>{chapter.title()}</h2>
                     <p class="muted">{chapter.lede()}</p>
                     <ul class="lesson-cards">
-                        {lessons.into_iter().map(|(l, preview)| view! { <LessonCard lesson=l preview=preview stills=stills /> }).collect_view()}
+                        {lessons.into_iter().map(|(l, summary, preview)| view! { <LessonCard lesson=l summary=summary preview=preview stills=stills /> }).collect_view()}
                     </ul>
                 </section>
             }
@@ -42,10 +43,10 @@ pub fn Home() -> impl IntoView {
             {[(Chapter::Lab, "lab-list"), (Chapter::Reference, "reference-list")].map(|(chapter, test_id)| view! {
                 <h2>{chapter.title()}</h2>
                 <ul class="lesson-list" data-testid=test_id>
-                    {LINKS.iter().filter(|l| l.chapter == chapter).map(|l| view! {
+                    {LINKS.iter().zip(SUMMARIES).filter(|(l, _)| l.chapter == chapter).map(|(l, summary)| view! {
                         <li data-lesson=l.id>
                             <a href=format!("?lesson={}", l.id)>{l.title}</a>
-                            <span class="summary">" — "{l.summary}</span>
+                            <span class="summary">" — "{summary}</span>
                         </li>
                     }).collect_view()}
                 </ul>
@@ -56,12 +57,12 @@ pub fn Home() -> impl IntoView {
 
 /// One lesson: its title as the link, a still of its scene, and its summary.
 #[component]
-fn LessonCard(lesson: &'static Link, preview: Option<fn() -> crate::model::Machine>, stills: RwSignal<bool>) -> impl IntoView {
+fn LessonCard(lesson: &'static Link, summary: &'static str, preview: Option<fn() -> crate::model::Machine>, stills: RwSignal<bool>) -> impl IntoView {
     view! {
         <li class="lesson-card" data-lesson=lesson.id>
             <a href=format!("?lesson={}", lesson.id)>{lesson.title}</a>
             {move || stills.get().then(|| preview.map(|preview| view! { <SceneThumbnail machine=preview() /> }))}
-            <span class="summary">{lesson.summary}</span>
+            <span class="summary">{summary}</span>
         </li>
     }
 }

@@ -169,7 +169,6 @@ pub fn find(id: &str) -> Option<&'static LessonInfo> {
 pub struct Link {
     pub id: &'static str,
     pub title: &'static str,
-    pub summary: &'static str,
     pub chapter: Chapter,
 }
 
@@ -189,11 +188,25 @@ const fn page_at(i: usize) -> &'static LessonInfo {
 }
 
 const fn links() -> [Link; PAGE_COUNT] {
-    let mut out = [Link { id: "", title: "", summary: "", chapter: Chapter::Reference }; PAGE_COUNT];
+    let mut out = [Link { id: "", title: "", chapter: Chapter::Reference }; PAGE_COUNT];
     let mut i = 0;
     while i < PAGE_COUNT {
         let l = page_at(i);
-        out[i] = Link { id: l.id, title: l.title, summary: l.summary, chapter: l.chapter };
+        out[i] = Link { id: l.id, title: l.title, chapter: l.chapter };
+        i += 1;
+    }
+    out
+}
+
+/// Every page's summary, in the order of [`LINKS`]: a table of its own, which only the index
+/// reads, so that a lesson page naming its neighbours carries no other page's summary.
+pub static SUMMARIES: [&str; PAGE_COUNT] = summaries();
+
+const fn summaries() -> [&'static str; PAGE_COUNT] {
+    let mut out = [""; PAGE_COUNT];
+    let mut i = 0;
+    while i < PAGE_COUNT {
+        out[i] = page_at(i).summary;
         i += 1;
     }
     out

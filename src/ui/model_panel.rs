@@ -155,6 +155,9 @@ pub fn ModelView(
     // The timeline comes with the run's first step (its code is a chunk of its own: see
     // `ui::moving`); until then a frame as tall holds its place.
     let moved = moving::latch(move || cursor.get() > 0);
+    // What the run has found: nothing before its first step, but for a kernel that spins
+    // before its first access.
+    let found_any = moving::latch(move || cursor.get() > 0 || machine.with(|m| !m.findings().is_empty()));
     let manual = Signal::derive(move || session.with(|s| s.schedule() == Schedule::Manual));
     let step_thread = Callback::new(move |t: usize| {
         session.update(|s| {
@@ -170,12 +173,17 @@ pub fn ModelView(
                 let m = s.current();
                 // A wide lockstep tick would read out dozens of sentences: say a few, count the rest.
                 let all = events.len();
-                let said: Vec<String> = events.iter().take(if all > 4 { 3 } else { all }).map(|e| m.narrate(e)).collect();
-                if all > 4 {
-                    format!("{all} threads move together: {}; and {} more", said.join("; "), all - 3)
-                } else {
-                    said.join("; ")
+                let mut said = if all > 4 { format!("{all} threads move together: ") } else { String::new() };
+                for (i, e) in events.iter().take(if all > 4 { 3 } else { all }).enumerate() {
+                    if i > 0 {
+                        said.push_str("; ");
+                    }
+                    said.push_str(&m.narrate(e));
                 }
+                if all > 4 {
+                    said.push_str(&format!("; and {} more", all - 3));
+                }
+                said
             }
         })
     };
@@ -210,7 +218,7 @@ pub fn ModelView(
         })}
         <p class="narration" aria-live="polite" data-testid="narration">{narration}</p>
         <p class="outcome" data-testid="model-outcome">{outcome}</p>
-        <Findings machine=machine />
+        {move || found_any.get().then(|| moving::part(Moving::Findings(machine), || view! { <span data-pending="findings" hidden></span> }.into_any()))}
         // Built only while open: closed, it would cost every step as much as the scene.
         <details class="as-text" on:toggle=move |e| {
             use wasm_bindgen::JsCast;
@@ -233,7 +241,7 @@ pub fn ModelView(
 /// its kernel): races, barriers not every thread reaches, indices out of bounds, spins. For tests
 /// and embedding pages the list carries its counts as `data-races` and `data-divergence`.
 #[component]
-fn Findings(machine: Memo<Machine>) -> impl IntoView {
+pub(crate) fn Findings(machine: Memo<Machine>) -> impl IntoView {
     let found = Memo::new(move |_| machine.with(Machine::findings_text));
     move || {
         let found = found.get();

@@ -1,6 +1,7 @@
 //! The parts of a model's view that only a run that has moved needs: the timeline (empty before
 //! the first step), the token layer (tokens fly on a step; it paints a compact scene's values
-//! too) and the lanes as text (built when that view is opened).
+//! too), the findings (none before a step) and the lanes as text (built when that view is
+//! opened).
 //!
 //! In the built site (feature `split`) they are a chunk of their own, about a tenth of a page's
 //! main module, fetched at the run's first step (or when a compact scene or the text view asks):
@@ -21,6 +22,8 @@ pub enum Moving {
     Timeline(TimelineParts),
     Tokens(TokenParts),
     TextLanes(TextLanes),
+    /// What the run has found wrong with its kernel ([`crate::ui::model_panel::Findings`]).
+    Findings(Memo<Machine>),
 }
 
 /// What [`crate::ui::timeline::Timeline`] is drawn from.
@@ -60,6 +63,7 @@ pub fn build(part: Moving) -> AnyView {
         Moving::Tokens(TokenParts { flights, painted, ms, scene_width, compact }) => {
             view! { <TokenLayer flights=flights painted=painted ms=ms scene_width=scene_width compact=compact /> }.into_any()
         }
+        Moving::Findings(machine) => view! { <crate::ui::model_panel::Findings machine=machine /> }.into_any(),
         Moving::TextLanes(TextLanes { machine, moved, on_step_thread }) => {
             view! { <ThreadLanes machine=machine moved=moved on_step_thread=on_step_thread can_pick=false /> }.into_any()
         }
