@@ -6,6 +6,7 @@ pub mod chart;
 pub mod code_view;
 pub mod download;
 pub mod figures;
+pub mod findings;
 pub mod gpu;
 pub mod gpu_form;
 pub mod gpu_half;
@@ -28,6 +29,10 @@ pub mod timeline;
 pub mod token_layer;
 
 pub use gpu::{GpuHandle, GpuState};
+
+/// From this many threads up a scene's lanes are drawn compact (no instruction text, thin rows,
+/// in columns of this many), and the timeline's rows with them.
+pub const COMPACT_FROM: usize = 16;
 
 use crate::model::{Machine, Program};
 use leptos::prelude::*;

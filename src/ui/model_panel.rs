@@ -237,27 +237,6 @@ pub fn ModelView(
     }
 }
 
-/// What the interpreter has found wrong with the kernel so far in this run (a model lowered from
-/// its kernel): races, barriers not every thread reaches, indices out of bounds, spins. For tests
-/// and embedding pages the list carries its counts as `data-races` and `data-divergence`.
-#[component]
-pub(crate) fn Findings(machine: Memo<Machine>) -> impl IntoView {
-    let found = Memo::new(move |_| machine.with(Machine::findings_text));
-    move || {
-        let found = found.get();
-        (!found.is_empty()).then(|| {
-            let races = found.iter().filter(|f| f.0).count();
-            let divergence = found.iter().filter(|f| f.1).count();
-            view! {
-                <div class="findings notice warn" data-testid="findings" data-races=races data-divergence=divergence>
-                    <strong>"Found in this run so far"</strong>
-                    <ul>{found.into_iter().map(|(_, _, text)| view! { <li>{text}</li> }).collect_view()}</ul>
-                </div>
-            }
-        })
-    }
-}
-
 /// How many steps from the start the run on screen holds that an earlier schedule chose, when
 /// it holds any: a run is never taken for the one the menu names when it is not. (Under the
 /// manual schedule every step is a pick, kept by Reset, as its hint says.)

@@ -22,7 +22,7 @@ pub enum Moving {
     Timeline(TimelineParts),
     Tokens(TokenParts),
     TextLanes(TextLanes),
-    /// What the run has found wrong with its kernel ([`crate::ui::model_panel::Findings`]).
+    /// What the run has found wrong with its kernel ([`crate::ui::findings::Findings`]).
     Findings(Memo<Machine>),
 }
 
@@ -63,7 +63,7 @@ pub fn build(part: Moving) -> AnyView {
         Moving::Tokens(TokenParts { flights, painted, ms, scene_width, compact }) => {
             view! { <TokenLayer flights=flights painted=painted ms=ms scene_width=scene_width compact=compact /> }.into_any()
         }
-        Moving::Findings(machine) => view! { <crate::ui::model_panel::Findings machine=machine /> }.into_any(),
+        Moving::Findings(machine) => view! { <crate::ui::findings::Findings machine=machine /> }.into_any(),
         Moving::TextLanes(TextLanes { machine, moved, on_step_thread }) => {
             view! { <ThreadLanes machine=machine moved=moved on_step_thread=on_step_thread can_pick=false /> }.into_any()
         }

@@ -16,9 +16,7 @@ use crate::ui::token_layer::{Flight, Painted};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// From this many threads up the lanes are drawn compact: no instruction text, thin rows, in
-/// columns of this many.
-pub const COMPACT_FROM: usize = 16;
+pub use super::COMPACT_FROM;
 
 /// Lanes drawn, full size, when a model has [`COMPACT_FROM`] threads or more and the reader has
 /// not asked to see them all: enough to watch a lockstep group load the same value, few enough

@@ -19,7 +19,7 @@ const LEFT: f64 = 28.0;
 const TOP: f64 = 6.0;
 
 fn geometry(threads: usize) -> (f64, bool) {
-    let compact = threads >= super::scene::COMPACT_FROM;
+    let compact = threads >= super::COMPACT_FROM;
     (if compact { COMPACT_ROW_H } else { ROW_H }, compact)
 }
 
