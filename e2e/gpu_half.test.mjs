@@ -43,7 +43,7 @@ test('the timeline, the tokens and the model as text come with the first step, a
   await page.waitForLoadState('networkidle');
   assert.ok(!fetched.some((f) => /split_moving/.test(f)), `fetched at open: ${fetched.join(' ')}`);
   // Until then the timeline's place is held, as tall as it will be.
-  const held = await page.locator('[data-pending=timeline]').boundingBox();
+  const held = await page.getByTestId('timeline-placeholder').boundingBox();
   assert.ok(held && held.height > 40, 'a placeholder holds the timeline\'s place');
   await page.keyboard.press('ArrowRight');
   await page.getByTestId('timeline').locator('[data-step="1"]').waitFor();

@@ -23,6 +23,8 @@ const OPTIONS = { reducedMotion: 'reduce' };
 /** Everything the model panel and the kernel's marks show of the run. */
 async function modelPanel(page) {
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  // The timeline comes with the first step, in a chunk of its own: both tabs show it drawn.
+  await page.waitForFunction(() => !document.querySelector('[data-pending]'));
   return page.evaluate(() => {
     const panel = document.querySelector('.model-panel');
     const scene = panel.querySelector('[data-testid=scene] svg');

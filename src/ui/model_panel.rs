@@ -206,10 +206,14 @@ pub fn ModelView(
     view! {
         <Player cursor=cursor total=total seek=seek name="model" keyboard=true step_index_id="step-index" speed=speed />
         <Scene machine=machine trace=trace cursor=cursor total=total step_ms=step_ms can_pick=manual on_step_thread=step_thread />
-        {move || moved.get().then(|| moving::part(
-            Moving::Timeline(TimelineParts { trace, revision: revision.into(), threads: threads.into(), cursor, seek }),
-            move || crate::ui::timeline::placeholder(threads.get_untracked()),
-        ))}
+        {move || if moved.get() {
+            moving::part(
+                Moving::Timeline(TimelineParts { trace, revision: revision.into(), threads: threads.into(), cursor, seek }),
+                move || crate::ui::timeline::placeholder(threads.get_untracked(), true),
+            )
+        } else {
+            crate::ui::timeline::placeholder(threads.get(), false)
+        }}
         <Show when=move || manual.get()>
             <p class="hint" data-testid="manual-hint">"Manual schedule: click the lane of the thread that moves next (or keys 1–8); Step moves the lowest-numbered thread that can. Reset keeps your picks; another lane replaces them."</p>
         </Show>

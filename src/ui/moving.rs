@@ -7,8 +7,9 @@
 //! main module, fetched at the run's first step (or when a compact scene or the text view asks):
 //! a page opens with the scene, the code and the controls, and a reader who only reads it
 //! downloads none of this. Until the chunk is in, each part shows its placeholder, which
-//! carries `data-pending` (a browser test waits for none to be left). Everywhere else the parts
-//! are ordinary code, built at once.
+//! carries `data-pending` (a browser test waits for none to be left); the timeline's frame
+//! stands in its place from the start, as tall as the timeline, so that nothing below it moves
+//! when it comes. Everywhere else the parts are ordinary code, built at once.
 //!
 //! A page binary's lazy wrapper (`page_main!`) calls [`build`]; the panels ask through [`part`].
 

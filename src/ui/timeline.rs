@@ -253,10 +253,11 @@ const LEGEND: &str = "● load · ■ store · ◆ read-modify-write · │ barr
 
 /// The timeline's frame for `threads` threads before its code is in (see [`crate::ui::moving`]):
 /// as tall as the timeline, with its legend, so that nothing below it moves when it arrives.
-pub fn placeholder(threads: usize) -> AnyView {
+/// `loading` while the code is on its way (marked `data-pending`), not before the run moves.
+pub fn placeholder(threads: usize, loading: bool) -> AnyView {
     let height = TOP * 2.0 + threads as f64 * geometry(threads).0;
     view! {
-        <figure class="timeline" data-pending="timeline">
+        <figure class="timeline" data-pending=loading.then_some("timeline") data-testid="timeline-placeholder">
             <div class="timeline-scroll"><svg width=Num(LEFT) height=Num(height) aria-hidden="true"></svg></div>
             <figcaption class="muted">{LEGEND}</figcaption>
         </figure>
