@@ -146,62 +146,76 @@ pub fn Timeline(
     // As wide as the whole run known so far, so a step adds a column without resizing the page.
     let ticks = Memo::new(move |_| trace.with(|t| t.accesses.iter().map(|a| a.tick).max().unwrap_or(0)));
     let width = move || LEFT + ticks.get().max(cursor.get()).max(1) as f64 * COL_W + 8.0;
-    // One group per step taken, keyed by step: stepping forward adds a column, leaves the rest.
-    let steps = move || {
-        let r = revision.get();
-        (1..=cursor.get()).map(move |tick| (r, tick))
-    };
-    // A step's column is written as markup and set in one go: one element for Leptos to build
-    // rather than a dozen, as a step of sixty-four lanes adds it.
-    let column = move |tick: usize| {
+    // A step's column as markup: one group, its tooltip, its hit area, the links its accesses
+    // end and its marks.
+    let column = move |t: &Trace, tick: usize, now: usize, out: &mut String| {
         let h = row_h();
         let full = height();
         let rows = threads.get_untracked();
-        let now = cursor.get_untracked();
-        let mut markup = String::new();
-        trace.with(|t| {
-            // One tooltip per step (not per mark: a wide step would add dozens of nodes).
-            let said: Vec<String> = t.at(tick).filter(|a| a.kind != AccessKind::Local).take(4).map(describe).collect();
-            let more = t.at(tick).filter(|a| a.kind != AccessKind::Local).count().saturating_sub(4);
-            let said = if said.is_empty() { "register work".to_owned() } else { said.join("; ") };
-            let title = if more > 0 { format!("step {tick}: {said}; and {more} more") } else { format!("step {tick}: {said}") };
-            let _ = write!(
-                markup,
-                "<title>{}</title><rect class=\"tl-hit\" x=\"{}\" y=\"0\" width=\"{}\" height=\"{}\"/>",
-                escape(&title),
-                Num(LEFT + (tick - 1) as f64 * COL_W),
-                Num(COL_W),
-                Num(full)
-            );
-            // The links whose later access is in this step, drawn with it, as one path.
-            let links: String = t
-                .links
-                .iter()
-                .filter(|(_, b)| t.accesses[*b].tick == tick && t.accesses[*b].thread < rows)
-                .map(|&(a, b)| {
-                    let ((x1, y1), (x2, y2)) = (centre(&t.accesses[a], h), centre(&t.accesses[b], h));
-                    format!("M{} {}L{} {}", d(x1), d(y1), d(x2), d(y2))
-                })
-                .collect();
-            if !links.is_empty() {
-                let _ = write!(markup, "<path class=\"tl-link\" d=\"{links}\"/>");
-            }
-            markup.push_str(&marks(&t.at(tick).filter(|a| a.thread < rows).collect::<Vec<_>>(), h, now));
-        });
-        // Current as built; later moves of the cursor are `highlight`'s.
-        view! {
-            <g class="tl-step" class:current=now == tick data-step=tick on:click=move |_| seek.run(tick) inner_html=markup></g>
+        // One tooltip per step (not per mark: a wide step would add dozens of nodes).
+        let said: Vec<String> = t.at(tick).filter(|a| a.kind != AccessKind::Local).take(4).map(describe).collect();
+        let more = t.at(tick).filter(|a| a.kind != AccessKind::Local).count().saturating_sub(4);
+        let said = if said.is_empty() { "register work".to_owned() } else { said.join("; ") };
+        let title = if more > 0 { format!("step {tick}: {said}; and {more} more") } else { format!("step {tick}: {said}") };
+        let _ = write!(
+            out,
+            "<g class=\"tl-step{}\" data-step=\"{tick}\"><title>{}</title><rect class=\"tl-hit\" x=\"{}\" y=\"0\" width=\"{}\" height=\"{}\"/>",
+            if now == tick { " current" } else { "" },
+            escape(&title),
+            Num(LEFT + (tick - 1) as f64 * COL_W),
+            Num(COL_W),
+            Num(full)
+        );
+        // The links whose later access is in this step, drawn with it, as one path.
+        let links: String = t
+            .links
+            .iter()
+            .filter(|(_, b)| t.accesses[*b].tick == tick && t.accesses[*b].thread < rows)
+            .map(|&(a, b)| {
+                let ((x1, y1), (x2, y2)) = (centre(&t.accesses[a], h), centre(&t.accesses[b], h));
+                format!("M{} {}L{} {}", d(x1), d(y1), d(x2), d(y2))
+            })
+            .collect();
+        if !links.is_empty() {
+            let _ = write!(out, "<path class=\"tl-link\" d=\"{links}\"/>");
         }
+        out.push_str(&marks(&t.at(tick).filter(|a| a.thread < rows).collect::<Vec<_>>(), h, now));
+        out.push_str("</g>");
     };
-    // One effect moves the highlight from the step it was on to the cursor's, rather than one
-    // per step taken asking, at every step, whether it is the current one.
+    // One effect keeps a column per step taken: stepping forward adds the new columns as markup,
+    // stepping back removes the last ones, another run (or thread count) draws them all again.
+    // (A keyed list of Leptos views cost a sixty-four-lane step a tenth of its time in building
+    // each column's attributes and listener; one listener on the columns' group serves them all.)
     let svg = NodeRef::<leptos::svg::Svg>::new();
+    let steps = NodeRef::<leptos::svg::G>::new();
+    let drawn = StoredValue::new((0u64, 0usize, 0usize));
     let highlighted = StoredValue::new(None::<usize>);
     let highlight = RenderEffect::new(move |_| {
-        let now = cursor.get();
-        let Some(svg) = svg.get() else { return };
+        let (r, rows, now) = (revision.get(), threads.get(), cursor.get());
+        let (Some(svg), Some(group)) = (svg.get(), steps.get()) else { return };
+        let (was_r, was_rows, shown) = drawn.get_value();
+        let mut shown = shown;
+        if (was_r, was_rows) != (r, rows) {
+            group.set_inner_html("");
+            shown = 0;
+            highlighted.set_value(None);
+        }
+        while shown > now {
+            if let Some(last) = group.last_element_child() {
+                last.remove();
+            }
+            shown -= 1;
+        }
+        if shown < now {
+            let mut markup = String::new();
+            trace.with(|t| (shown + 1..=now).for_each(|tick| column(t, tick, now, &mut markup)));
+            let _ = group.insert_adjacent_html("beforeend", &markup);
+            shown = now;
+        }
+        drawn.set_value((r, rows, shown));
+        // The highlight moves from the step it was on to the cursor's.
         let mark = |tick: usize, on: bool| {
-            if let Ok(Some(column)) = svg.query_selector(&format!("g.tl-step[data-step=\"{tick}\"]")) {
+            if let Ok(Some(column)) = group.query_selector(&format!("g.tl-step[data-step=\"{tick}\"]")) {
                 let _ = column.class_list().toggle_with_force("current", on);
             }
         };
@@ -226,6 +240,18 @@ pub fn Timeline(
             }
         }
     });
+    // A click on a column goes to its step.
+    let clicked = move |e: leptos::ev::MouseEvent| {
+        let step = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|t| t.closest("g.tl-step").ok().flatten())
+            .and_then(|g| g.get_attribute("data-step"))
+            .and_then(|s| s.parse::<usize>().ok());
+        if let Some(step) = step {
+            seek.run(step);
+        }
+    };
     StoredValue::new_local(highlight);
     let labels = move || {
         let h = row_h();
@@ -241,7 +267,7 @@ pub fn Timeline(
                 <svg node_ref=svg width=move || Num(width()) height=move || Num(height()) role="img"
                     aria-label=move || format!("Timeline of the first {} step(s): one row per thread; click a step to go there.", cursor.get())>
                     {labels}
-                    <For each=steps key=|step| *step let:step>{column(step.1)}</For>
+                    <g class="tl-steps" node_ref=steps on:click=clicked></g>
                 </svg>
             </div>
             <figcaption class="muted">{LEGEND}</figcaption>
