@@ -40,7 +40,7 @@ pub fn Home() -> impl IntoView {
             </p>
             <GpuStatus />
             <div class="course" data-testid="lesson-list">{chapters}</div>
-            {[(Chapter::Lab, "lab-list"), (Chapter::Reference, "reference-list")].map(|(chapter, test_id)| view! {
+            {[(Chapter::Playground, "playground-list"), (Chapter::Lab, "lab-list"), (Chapter::Reference, "reference-list")].map(|(chapter, test_id)| view! {
                 <h2>{chapter.title()}</h2>
                 <ul class="lesson-list" data-testid=test_id>
                     {LINKS.iter().zip(SUMMARIES).filter(|(l, _)| l.chapter == chapter).map(|(l, summary)| view! {

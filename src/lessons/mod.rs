@@ -56,7 +56,7 @@ pages! {
         scan,
         grid_barrier,
     ],
-    reference: [litmus, cuda_map],
+    reference: [litmus, cuda_map, playground],
 }
 
 /// The parts of the course, in order.
@@ -75,6 +75,8 @@ pub enum Chapter {
     Lab,
     /// Reference pages, outside the course.
     Reference,
+    /// The playground: the reader's own kernel, stepped and checked.
+    Playground,
 }
 
 impl Chapter {
@@ -91,6 +93,7 @@ impl Chapter {
             Chapter::BeyondWorkgroup => "Beyond one workgroup",
             Chapter::Lab => "Lab",
             Chapter::Reference => "Reference",
+            Chapter::Playground => "Your own kernel",
         }
     }
 
@@ -106,6 +109,7 @@ impl Chapter {
             }
             Chapter::Lab => "Write your own test, see what the memory model allows, and run it on your GPU.",
             Chapter::Reference => "",
+            Chapter::Playground => "Write a kernel, step it invocation by invocation, and see each race it has named with both its lines.",
         }
     }
 }
@@ -266,7 +270,7 @@ const fn same(a: &str, b: &str) -> bool {
     true
 }
 
-/// Every kernel of every lesson, in the table's order.
+/// Every kernel of every page, in the table's order.
 pub fn all_kernels() -> impl Iterator<Item = Kernel> {
-    LESSONS.iter().flat_map(|l| l.kernels.iter().copied())
+    LESSONS.iter().chain(REFERENCE).flat_map(|l| l.kernels.iter().copied())
 }

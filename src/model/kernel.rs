@@ -208,7 +208,12 @@ pub fn span(program: &Program, source: &str, name: &'static str, first: &str, la
 /// [`machine`], or when the setup is refused (a lesson's sizes are its own, and tested), a model
 /// with no threads whose page says it has nothing to step.
 pub fn machine_or_empty(kernel: &'static stepper::Program, source: &'static str, setup: &Setup, show: Show) -> Machine {
-    machine(kernel, source, setup, show).unwrap_or_else(|_| Machine::unstepped(Arc::new(Program::default()), 0, Vec::new()))
+    machine(kernel, source, setup, show).unwrap_or_else(|_| empty())
+}
+
+/// A model with no kernel and no invocations: what a page shows while it has nothing to step.
+pub fn empty() -> Machine {
+    Machine::unstepped(Arc::new(Program::default()), 0, Vec::new())
 }
 
 /// Refreshes the machine's view of the run: every invocation's line, status and shown values,

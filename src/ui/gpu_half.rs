@@ -125,6 +125,17 @@ pub fn when_wanted(part: impl Fn() -> GpuPart + Send + Sync + 'static) -> ViewFn
     })
 }
 
+/// Whether the page's GPU half has been asked for, and the way to ask for it at once: for a page
+/// whose first screen wants the GPU's word (the playground's second compiler). Without the
+/// split it is always in.
+pub fn wanted() -> (Signal<bool>, Callback<()>) {
+    #[cfg(feature = "split")]
+    if let Some(GpuHalf { wanted, .. }) = use_context::<GpuHalf>() {
+        return (wanted.into(), Callback::new(move |()| wanted.set(true)));
+    }
+    (Signal::stored(true), Callback::new(|()| {}))
+}
+
 /// Asks for the GPU half once the top of `selector`'s panel comes within 200 px of the bottom
 /// of the viewport, or has gone above it (a reader who jumps to the end of the page has passed
 /// it). Without the split there is nothing to wait for: the handle wants the GPU at once.

@@ -1,0 +1,218 @@
+// The playground: a reader's kernel read by naga in the page and by the browser's own compiler,
+// run once to its end to find its races, stepped, and run on the GPU (SwiftShader here).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { useSite } from './support/fixture.mjs';
+import { closePage, openPage, screenshotPath, waitForGpu } from './support/browser.mjs';
+
+const site = useSite();
+const SHADERS = path.resolve(import.meta.dirname, '..', 'shaders');
+const shader = (lesson, file) => fs.readFileSync(path.join(SHADERS, lesson, file), 'utf8');
+
+/** The playground opened on `wgsl` (the starter when none), with more link parameters. */
+async function openKernel(wgsl, params = {}, options = {}) {
+  const query = new URLSearchParams({ lesson: 'playground', ...(wgsl === undefined ? {} : { wgsl }), ...params });
+  const page = await openPage(site.browser, `${site.url}?${query}`, options);
+  await page.getByTestId('naga-verdict').waitFor();
+  return page;
+}
+
+/** The counts the page sets once it has run the kernel to its end. */
+async function verdicts(page) {
+  const v = page.getByTestId('playground-verdicts');
+  await v.waitFor();
+  return {
+    races: Number(await v.getAttribute('data-races')),
+    divergence: Number(await v.getAttribute('data-divergence')),
+    unfinished: (await v.getAttribute('data-unfinished')) === 'true',
+    text: await v.textContent(),
+  };
+}
+
+// The starter's line that races with itself.
+const SUM_LINE = shader('playground', 'starter.wgsl').split('\n').findIndex((l) => l.includes('total = total + 1u')) + 1;
+
+const ATOMIC_SUM = `@group(0) @binding(0) var<storage, read_write> total: atomic<u32>;
+
+@compute @workgroup_size(8)
+fn main() {
+    atomicAdd(&total, 1u);
+}
+`;
+
+test('the index links the playground, whose starter races and names both its lines', async () => {
+  const home = await openPage(site.browser, site.url);
+  await home.getByTestId('playground-list').locator('a').click();
+  await home.getByTestId('playground-verdicts').waitFor();
+  const v = await verdicts(home);
+  assert.ok(v.races >= 1, v.text);
+  assert.equal(v.divergence, 0);
+  assert.match(v.text, new RegExp(`A data race on total\\[0\\]: thread \\d+ (reads|writes) it at line ${SUM_LINE}, thread \\d+ (reads|writes) it at line ${SUM_LINE}`));
+  // The finding's line selects that line of the editor.
+  await home.getByTestId(`finding-line-${SUM_LINE}`).first().click();
+  const selected = await home.getByTestId('playground-source').evaluate((t) => t.value.slice(t.selectionStart, t.selectionEnd));
+  assert.equal(selected.trim(), 'total = total + 1u;');
+  // The model steps the reader's kernel: its lines are marked as it goes.
+  await home.keyboard.press('End');
+  assert.match(await home.getByTestId('step-index').textContent(), /step (\d+) \/ \1/);
+  assert.deepEqual(home.errors, []);
+  await closePage(home);
+});
+
+test('an edit that deletes a barrier makes a race appear, and one that restores it takes it away', async () => {
+  const kernel = `var<workgroup> cells: array<u32, 4>;
+@group(0) @binding(0) var<storage, read_write> out: array<u32, 4>;
+
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    cells[i] = i + 1u;
+    workgroupBarrier();
+    out[i] = cells[(i + 1u) % 4u];
+}
+`;
+  const page = await openKernel(kernel);
+  assert.equal((await verdicts(page)).races, 0);
+  const source = page.getByTestId('playground-source');
+  await source.fill(kernel.replace('    workgroupBarrier();\n', ''));
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=playground-verdicts]')?.dataset.races) > 0);
+  const v = await verdicts(page);
+  assert.match(v.text, /cells\[\d\]/);
+  assert.match(v.text, /line 6/);
+  assert.match(v.text, /line 7/);
+  // The link follows the edit: opened again, it shows the same race.
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  const again = await openPage(site.browser, page.url());
+  assert.ok((await verdicts(again)).races > 0);
+  await closePage(again);
+  await source.fill(kernel);
+  await page.waitForFunction(() => document.querySelector('[data-testid=playground-verdicts]')?.dataset.races === '0');
+  assert.deepEqual(page.errors, []);
+  await closePage(page);
+});
+
+test("the lessons' kernels open by link: race-free ones find nothing, a racy one its race", async () => {
+  const cases = [
+    // [lesson, file, link parameters as the lesson's model sizes its buffers, races expected]
+    ['atomic-counter', 'tickets.wgsl', { buffers: 'params=8' }, false],
+    ['append', 'append.wgsl', { buffers: 'params=8' }, false],
+    // Its snapshots: eight words an invocation.
+    ['reduction', 'reduction_trace.wgsl', { buffers: 'input=index', elements: '64' }, false],
+    ['barrier', 'barrier.wgsl', { buffers: 'params=8' }, false],
+    ['race', 'race_atomic.wgsl', { buffers: 'params=64' }, false],
+    ['barrier', 'barrier_missing.wgsl', { buffers: 'params=8' }, true],
+  ];
+  for (const [lesson, file, params, racy] of cases) {
+    const page = await openKernel(shader(lesson, file), params);
+    const naga = await page.getByTestId('naga-verdict').textContent();
+    assert.match(naga, /taken/, `${lesson}/${file}: ${naga}`);
+    const v = await verdicts(page);
+    assert.equal(v.races > 0, racy, `${lesson}/${file}: ${v.text}`);
+    assert.equal(v.divergence, 0, `${lesson}/${file}: ${v.text}`);
+    assert.deepEqual(page.errors, [], file);
+    await closePage(page);
+  }
+  // A kernel written to race: its two lines named.
+  const racy = `@group(0) @binding(0) var<storage, read_write> shared_word: u32;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i: u32) {
+    shared_word = i;
+}
+`;
+  const page = await openKernel(racy);
+  const v = await verdicts(page);
+  assert.equal(v.races, 1, v.text);
+  assert.match(v.text, /thread 0 writes it at line 4, thread 1 writes it at line 4/);
+  await closePage(page);
+});
+
+test('a barrier in a branch: naga takes it and the run finds it not reached; the browser refuses it', async () => {
+  const kernel = `@group(0) @binding(0) var<storage, read_write> out: array<u32, 4>;
+
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+    if i < 2u {
+        workgroupBarrier();
+    }
+    out[i] = i;
+}
+`;
+  const page = await openKernel(kernel);
+  const v = await verdicts(page);
+  assert.ok(v.divergence >= 1, v.text);
+  assert.match(await page.getByTestId('naga-verdict').textContent(), /taken/);
+  await waitForGpu(page);
+  const browser = page.getByTestId('browser-verdict');
+  await page.waitForFunction(() => document.querySelector('[data-testid=browser-verdict]')?.dataset.accepted !== undefined);
+  assert.equal(await browser.getAttribute('data-accepted'), 'false');
+  assert.match(await browser.textContent(), /uniform/i);
+  assert.deepEqual(page.errors, []);
+  await closePage(page);
+});
+
+test('the GPU runs an atomicAdd counter: one outcome, equal to the invocation count', async () => {
+  const page = await openKernel(ATOMIC_SUM, { workgroups: '4' });
+  assert.equal((await verdicts(page)).races, 0);
+  await waitForGpu(page);
+  await page.waitForFunction(() => document.querySelector('[data-testid=browser-verdict]')?.dataset.accepted === 'true');
+  await page.getByTestId('playground-runs').fill('50');
+  await page.getByTestId('playground-runs').dispatchEvent('change');
+  await page.getByTestId('gpu-run').click();
+  const outcomes = page.getByTestId('playground-outcomes');
+  await outcomes.waitFor();
+  assert.equal(await outcomes.getAttribute('data-gpu-outcomes'), '1');
+  assert.match(await outcomes.textContent(), /All 50 dispatches ended with the same memory/);
+  assert.match(await outcomes.locator('tbody').textContent(), /50\s*total = 32/);
+  for (const [width, scheme] of [[375, 'dark'], [1280, 'light']]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: screenshotPath(`playground-gpu-${width}-${scheme}`), fullPage: true });
+  }
+  assert.deepEqual(page.errors, []);
+  await closePage(page);
+});
+
+test('bad input gets a clear message and a working page: empty, binary, 1 MB, deep nesting, no entry point, sizes', async () => {
+  const inputs = [
+    ['', /no kernel/],
+    ['\u0000\u0001\u0002', /line 1/],
+    ['x'.repeat(1 << 20), /at most 64 KB/],
+    ['{'.repeat(10000), /./],
+    ['fn helper() {}', /compute|entry/i],
+    ['@compute @workgroup_size(1024)\nfn main() {}', /at most 256/],
+    ['@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n@compute @workgroup_size(1)\nfn main() { loop { } }', /./],
+  ];
+  for (const [source, message] of inputs) {
+    const page = await openPage(site.browser, `${site.url}?lesson=playground`);
+    await page.getByTestId('playground-verdicts').waitFor();
+    await page.getByTestId('playground-source').fill(source);
+    await page.waitForFunction(() => document.querySelector('[data-testid=naga-verdict]')?.getAttribute('role') === 'alert' || document.querySelector('[data-testid=playground-verdicts]')?.dataset.spins > 0, null, { timeout: 20_000 });
+    const said = (await page.getByTestId('naga-verdict').textContent()) + (await page.evaluate(() => document.querySelector('[data-testid=playground-verdicts]')?.textContent ?? ''));
+    assert.match(said, message, `${JSON.stringify(source.slice(0, 40))}: ${said}`);
+    // Still working: the starter typed back is read again.
+    await page.getByTestId('playground-source').fill(shader('playground', 'starter.wgsl'));
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=playground-verdicts]')?.dataset.races) > 0);
+    assert.deepEqual(page.errors, [], JSON.stringify(source.slice(0, 40)));
+    await closePage(page);
+  }
+  // A link's bad values are said, and the page opens on what it could follow.
+  const page = await openKernel(undefined, { workgroups: '99', buffers: 'total=seven' });
+  assert.match(await page.getByTestId('param-error').textContent(), /workgroups/);
+  assert.match(await page.getByTestId('param-error').textContent(), /seven/);
+  assert.ok((await verdicts(page)).races > 0);
+  await closePage(page);
+});
+
+test('a race found, at 375 and 1280 px, light and dark', async () => {
+  for (const [width, scheme] of [[375, 'light'], [375, 'dark'], [1280, 'light'], [1280, 'dark']]) {
+    const page = await openKernel(undefined, {}, { viewport: { width, height: 900 }, colorScheme: scheme, reducedMotion: 'reduce' });
+    await verdicts(page);
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${width} px: ${overflow} px too wide`);
+    await page.screenshot({ path: screenshotPath(`playground-race-${width}-${scheme}`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await closePage(page);
+  }
+});

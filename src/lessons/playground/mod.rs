@@ -1,0 +1,349 @@
+//! `?lesson=playground`: the reader's own kernel. The page lowers whatever WGSL the reader
+//! writes (naga's front end and validator run in the page: this page alone carries them), runs
+//! it once to its end to find its races, then steps it with the lessons' scene.
+//!
+//! This file is the part without a browser: reading the reader's text and sizes, the buffers a
+//! kernel's bindings ask for and how each is filled, and the run that finds what is wrong.
+
+pub mod gpu;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+/// The page's words: one constant for each section of `words.html` beside this file, made by
+/// `build.rs` (see `docs/words.md`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/words_playground.rs"));
+}
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
+
+use crate::model::kernel::{self, Show};
+use crate::model::Machine;
+use std::sync::Arc;
+use stepper::ir::Space;
+use stepper::run::{Finding, Run, Setup};
+
+pub mod kernels {
+    use crate::gpu::Kernel;
+
+    /// The kernel the page opens with: a racy sum to change.
+    pub const STARTER: Kernel = crate::kernel!("playground", "starter.wgsl");
+}
+
+pub const INFO: super::LessonInfo = super::LessonInfo {
+    id: "playground",
+    title: "Your own kernel",
+    summary: "Write a compute kernel, step it invocation by invocation, and see every race it has named with both its lines.",
+    chapter: super::Chapter::Playground,
+    kernels: &[kernels::STARTER],
+    #[cfg(not(target_arch = "wasm32"))]
+    models: Vec::new,
+    preview: None,
+    #[cfg(target_arch = "wasm32")]
+    page: || leptos::prelude::IntoAny::into_any(page::Playground()),
+    #[cfg(not(target_arch = "wasm32"))]
+    reports: &[],
+    #[cfg(not(target_arch = "wasm32"))]
+    measured: &[],
+};
+
+/// The longest kernel the page takes, in bytes: ten times the longest the site ships.
+pub const MAX_SOURCE_BYTES: usize = 64 * 1024;
+/// Most workgroups a stepped run may have.
+pub const MAX_WORKGROUPS: u32 = 8;
+/// Most invocations a stepped run may have, all workgroups together: enough for a scene, few
+/// enough that a run to the end stays quick.
+pub const MAX_INVOCATIONS: u32 = 256;
+/// Most elements the reader may give a runtime-sized array.
+pub const MAX_ELEMENTS: u32 = 4096;
+/// Steps the run that finds what is wrong may take before it says the kernel does not end.
+pub const STEP_BUDGET: usize = 20_000;
+
+/// How a buffer's words start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fill {
+    Zeros,
+    /// Word `i` holds `i`.
+    Index,
+    /// Words from a small generator seeded with this number: the same seed, the same words.
+    Random(u32),
+    /// These words first, zeros after.
+    List(Vec<u32>),
+}
+
+impl Fill {
+    /// `zeros`, `index`, `random`, `random:7` or a list of numbers (`64` or `3,1,2`).
+    pub fn parse(text: &str) -> Result<Fill, String> {
+        let text = text.trim();
+        match text {
+            "" | "zeros" => return Ok(Fill::Zeros),
+            "index" => return Ok(Fill::Index),
+            "random" => return Ok(Fill::Random(1)),
+            _ => {}
+        }
+        if let Some(seed) = text.strip_prefix("random:") {
+            return seed.trim().parse().map(Fill::Random).map_err(|_| format!("\"{seed}\" is no seed: write random:7, say"));
+        }
+        let words: Result<Vec<u32>, String> = text
+            .split(',')
+            .map(|w| {
+                let w = w.trim();
+                w.parse::<u32>().or_else(|_| w.parse::<i32>().map(|i| i as u32)).map_err(|_| format!("\"{w}\" is not a 32-bit number"))
+            })
+            .collect();
+        let words = words.map_err(|e| format!("{e}: a buffer starts as zeros, index, random, random:<seed> or a list such as 3,1,2"))?;
+        if words.len() > MAX_ELEMENTS as usize {
+            return Err(format!("a list of {} words: at most {MAX_ELEMENTS}", words.len()));
+        }
+        Ok(Fill::List(words))
+    }
+
+    /// The text [`Fill::parse`] reads back as this fill.
+    pub fn text(&self) -> String {
+        match self {
+            Fill::Zeros => "zeros".into(),
+            Fill::Index => "index".into(),
+            Fill::Random(seed) => format!("random:{seed}"),
+            Fill::List(words) => words.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+        }
+    }
+
+    /// `n` words filled this way.
+    pub fn words(&self, n: usize) -> Vec<u32> {
+        match self {
+            Fill::Zeros => vec![0; n],
+            Fill::Index => (0..n as u32).collect(),
+            Fill::Random(seed) => {
+                // xorshift32: small, and the same words in every browser.
+                let mut x = seed.wrapping_mul(2_654_435_761).max(1);
+                (0..n)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 17;
+                        x ^= x << 5;
+                        x % 100
+                    })
+                    .collect()
+            }
+            Fill::List(words) => {
+                let mut w = words.clone();
+                w.resize(n, 0);
+                w
+            }
+        }
+    }
+}
+
+/// A buffer the kernel binds, as the page shows and fills it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    pub name: String,
+    pub binding: (u32, u32),
+    pub uniform: bool,
+    /// `var<storage, read>`: the kernel only reads it.
+    pub read_only: bool,
+    /// Its words (for a runtime-sized array, with the elements the run gives it).
+    pub words: u32,
+    /// The element's words, where the buffer ends in a runtime-sized array.
+    pub runtime_stride: Option<u32>,
+    pub fill: Fill,
+}
+
+/// What the reader chose beside the kernel's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choices {
+    pub workgroups: u32,
+    /// Elements of every runtime-sized array (none: one per invocation).
+    pub elements: Option<u32>,
+    /// Each buffer's fill, by the variable's name; a buffer not named starts as zeros.
+    pub fills: Vec<(String, Fill)>,
+    pub subgroup_size: u32,
+}
+
+impl Default for Choices {
+    fn default() -> Self {
+        Choices { workgroups: 1, elements: None, fills: Vec::new(), subgroup_size: 32 }
+    }
+}
+
+/// Where the lowering refused the kernel (its line and column, naga's words or its own), or why
+/// the run could not start (line 0).
+pub use stepper::lower::Refusal;
+
+fn plain(reason: impl Into<String>) -> Refusal {
+    Refusal { line: 0, column: 0, reason: reason.into() }
+}
+
+/// A kernel the lowering took, with its buffers as the reader's choices fill them.
+#[derive(Clone, Debug)]
+pub struct Opened {
+    /// The kernel's program and its text, kept for as long as the page lives: the model's
+    /// tables name a kernel's program and lines as `'static`, being lowered at build time for
+    /// every lesson. A reader's kernel is kept only once it lowers, and once per text.
+    pub program: &'static stepper::Program,
+    pub source: &'static str,
+    pub buffers: Vec<Buffer>,
+    pub setup: Setup,
+    pub invocations: u32,
+}
+
+impl PartialEq for Opened {
+    /// The same kept text, laid out the same: what a view needs to know to draw it again.
+    fn eq(&self, other: &Opened) -> bool {
+        std::ptr::eq(self.source, other.source) && self.buffers == other.buffers && self.setup.workgroups == other.setup.workgroups && self.invocations == other.invocations
+    }
+}
+
+/// Lowers `source` and lays out its buffers as `choices` say.
+pub fn open(source: &str, choices: &Choices) -> Result<Opened, Refusal> {
+    if source.len() > MAX_SOURCE_BYTES {
+        return Err(plain(format!("the kernel is {} KB: at most {} KB", source.len() / 1024, MAX_SOURCE_BYTES / 1024)));
+    }
+    if source.trim().is_empty() {
+        return Err(plain("there is no kernel yet: write one with an @compute entry point"));
+    }
+    if !(1..=MAX_WORKGROUPS).contains(&choices.workgroups) {
+        return Err(plain(format!("{} workgroups: the model steps 1 to {MAX_WORKGROUPS}", choices.workgroups)));
+    }
+    let program = stepper::lower::lower(source)?;
+    let (program, source) = keep(program, source);
+    lay_out(program, source, choices)
+}
+
+/// The buffers and setup for an already lowered `program`.
+fn lay_out(program: &'static stepper::Program, source: &'static str, choices: &Choices) -> Result<Opened, Refusal> {
+    let size = Run::new(Arc::new(program.borrowed()), &Setup { workgroups: 1, subgroup_size: choices.subgroup_size, overrides: Vec::new(), buffers: zeros(program, 1) })
+        .map(|r| r.workgroup_size.iter().product::<u32>())
+        .map_err(plain)?;
+    let invocations = size.saturating_mul(choices.workgroups);
+    if invocations > MAX_INVOCATIONS {
+        return Err(plain(format!(
+            "{} workgroup(s) of {size} invocations is {invocations}: the model steps at most {MAX_INVOCATIONS} (a smaller @workgroup_size, or fewer workgroups)",
+            choices.workgroups
+        )));
+    }
+    let elements = choices.elements.unwrap_or(invocations);
+    if elements > MAX_ELEMENTS {
+        return Err(plain(format!("{elements} elements: a runtime-sized array takes at most {MAX_ELEMENTS}")));
+    }
+    let buffers: Vec<Buffer> = program
+        .vars
+        .iter()
+        .filter_map(|v| {
+            let binding = v.binding?;
+            let uniform = matches!(v.space, Space::Uniform);
+            let read_only = matches!(v.space, Space::Storage { writable: false });
+            let words = v.words + v.runtime_stride.map_or(0, |s| s * elements);
+            let fill = choices.fills.iter().find(|(n, _)| *n == v.name).map_or(Fill::Zeros, |(_, f)| f.clone());
+            Some(Buffer { name: v.name.to_string(), binding, uniform, read_only, words, runtime_stride: v.runtime_stride, fill })
+        })
+        .collect();
+    for (name, _) in &choices.fills {
+        if !buffers.iter().any(|b| &b.name == name) {
+            return Err(plain(format!("the kernel binds no buffer named `{name}`")));
+        }
+    }
+    let setup = Setup {
+        workgroups: choices.workgroups,
+        subgroup_size: choices.subgroup_size,
+        overrides: Vec::new(),
+        buffers: buffers.iter().map(|b| (b.binding, b.fill.words(b.words as usize))).collect(),
+    };
+    Ok(Opened { program, source, buffers, setup, invocations })
+}
+
+/// Each buffer of `program` as zeros, runtime-sized arrays with `elements` elements.
+fn zeros(program: &stepper::Program, elements: u32) -> Vec<((u32, u32), Vec<u32>)> {
+    program.vars.iter().filter_map(|v| Some((v.binding?, vec![0; (v.words + v.runtime_stride.map_or(0, |s| s * elements)) as usize]))).collect()
+}
+
+/// `program` and `source` for the life of the page. The text last kept is kept once: typing a
+/// kernel back as it was reuses it.
+fn keep(program: stepper::Program, source: &str) -> (&'static stepper::Program, &'static str) {
+    thread_local! {
+        static KEPT: std::cell::RefCell<Vec<(&'static str, &'static stepper::Program)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if let Some(&(s, p)) = kept.iter().find(|(s, _)| *s == source) {
+            return (p, s);
+        }
+        let pair: (&'static str, &'static stepper::Program) = (Box::leak(source.into()), Box::leak(Box::new(program)));
+        kept.push(pair);
+        (pair.1, pair.0)
+    })
+}
+
+/// One thing a run to the end found, in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub kind: Kind,
+    pub text: String,
+    /// The kernel lines it names (1-based), and the invocations.
+    pub lines: Vec<usize>,
+    pub invocations: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Race,
+    Divergence,
+    OutOfBounds,
+    Spin,
+}
+
+/// What running the kernel once to its end found.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub found: Vec<Found>,
+    pub steps: usize,
+    /// Why the run stopped before every invocation ended: the step budget, most likely a wait
+    /// for something no invocation does.
+    pub unfinished: Option<String>,
+}
+
+impl Analysis {
+    pub fn count(&self, kind: Kind) -> usize {
+        self.found.iter().filter(|f| f.kind == kind).count()
+    }
+}
+
+/// The model the page steps: the kernel's invocations at their first steps.
+pub fn machine(opened: &Opened) -> Result<Machine, Refusal> {
+    kernel::machine(opened.program, opened.source, &opened.setup, Show::default()).map_err(plain)
+}
+
+/// Runs the kernel once to its end, invocations taking turns, and says what it found. A race is
+/// found whatever the order, as the checkers of GPU code find them: by comparing each access
+/// with the earlier ones to its word that no barrier orders before it.
+pub fn analyse(opened: &Opened) -> Result<Analysis, Refusal> {
+    let model = machine(opened)?;
+    let mut run = Run::new(Arc::new(opened.program.borrowed()), &opened.setup).map_err(plain)?;
+    let mut last = None::<u32>;
+    let end = run.run_to_end(
+        |ready| {
+            // Round-robin: the first ready invocation after the one that moved last.
+            let at = last.map_or(0, |l| ready.iter().position(|&i| i > l).unwrap_or(0));
+            last = Some(ready[at]);
+            at
+        },
+        STEP_BUDGET,
+    );
+    let line = |pc: u32| model.program().source_line(pc as usize, "").unwrap_or(0);
+    let found = run
+        .findings
+        .iter()
+        .map(|f| {
+            let (kind, pcs, invocations) = match *f {
+                Finding::Race { first, second, .. } => (Kind::Race, vec![first.pc, second.pc], vec![first.invocation, second.invocation]),
+                Finding::Divergence { pc, waiting, other, other_pc } => {
+                    (Kind::Divergence, std::iter::once(pc).chain(other_pc).collect(), vec![waiting, other])
+                }
+                Finding::OutOfBounds { invocation, pc, .. } => (Kind::OutOfBounds, vec![pc], vec![invocation]),
+                Finding::Spin { invocation, pc } => (Kind::Spin, vec![pc], vec![invocation]),
+            };
+            Found { kind, text: kernel::finding_text(model.program(), f), lines: pcs.into_iter().map(line).collect(), invocations }
+        })
+        .collect();
+    Ok(Analysis { found, steps: run.steps, unfinished: end.err().map(|h| h.to_string()) })
+}

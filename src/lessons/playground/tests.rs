@@ -1,0 +1,251 @@
+//! The playground's reading of a reader's kernel: what it refuses and why, the buffers it lays
+//! out, and what one run to the end finds.
+
+use super::*;
+
+fn analysed(source: &str, choices: &Choices) -> Analysis {
+    let opened = open(source, choices).unwrap_or_else(|e| panic!("{e}"));
+    analyse(&opened).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The 1-based line of `source` holding `needle`.
+fn line_of(source: &str, needle: &str) -> usize {
+    source.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("no {needle:?}")) + 1
+}
+
+fn with_fills(fills: &[(&str, &str)]) -> Choices {
+    Choices { fills: fills.iter().map(|(n, f)| (n.to_string(), Fill::parse(f).unwrap())).collect(), ..Choices::default() }
+}
+
+#[test]
+fn the_starter_races_on_its_total_and_names_both_lines() {
+    let a = analysed(kernels::STARTER.source(), &Choices::default());
+    assert_eq!(a.unfinished, None);
+    assert!(a.count(Kind::Race) >= 1, "{:?}", a.found);
+    let race = a.found.iter().find(|f| f.kind == Kind::Race).unwrap();
+    let line = line_of(kernels::STARTER.source(), "total = total + 1u");
+    assert_eq!(race.lines, vec![line, line], "{race:?}");
+    assert_eq!(race.invocations.len(), 2);
+    assert_ne!(race.invocations[0], race.invocations[1]);
+    assert!(race.text.contains("total"), "{}", race.text);
+}
+
+#[test]
+fn the_starter_made_atomic_has_no_race() {
+    let fixed = kernels::STARTER.source().replace("var<storage, read_write> total: u32", "var<storage, read_write> total: atomic<u32>").replace("total = total + 1u;", "atomicAdd(&total, 1u);");
+    let a = analysed(&fixed, &Choices::default());
+    assert_eq!(a.found, Vec::new());
+    assert_eq!(a.unfinished, None);
+}
+
+/// Every kernel the site ships opens here and runs to its end, or is refused in words (a size the
+/// page does not step, a construct the lowering leaves out): never a panic.
+#[test]
+fn every_kernel_the_site_ships_opens_or_is_refused_in_words() {
+    let mut opened = 0;
+    for lesson in crate::lessons::LESSONS.iter().chain(crate::lessons::REFERENCE) {
+        for k in lesson.kernels {
+            let choices = Choices { fills: Vec::new(), ..Choices::default() };
+            match open(k.source(), &choices) {
+                Ok(o) => {
+                    opened += 1;
+                    // Any finding is fine here; a panic or a refusal to start is not.
+                    let _ = analyse(&o).unwrap_or_else(|e| panic!("{}: {e}", k.file_name()));
+                }
+                Err(e) => {
+                    // Refused only for a size the playground does not step, or a construct the
+                    // lowering leaves out (docs/stepper.md): never without a reason.
+                    assert!(!e.reason.is_empty(), "{}", k.file_name());
+                }
+            }
+        }
+    }
+    assert!(opened >= 40, "only {opened} kernels opened");
+}
+
+#[test]
+fn a_barrier_removed_makes_a_race_appear() {
+    let with = "
+        var<workgroup> cells: array<u32, 4>;
+        @group(0) @binding(0) var<storage, read_write> out: array<u32, 4>;
+        @compute @workgroup_size(4)
+        fn main(@builtin(local_invocation_index) i: u32) {
+            cells[i] = i + 1u;
+            workgroupBarrier();
+            out[i] = cells[(i + 1u) % 4u];
+        }";
+    assert_eq!(analysed(with, &Choices::default()).found, Vec::new());
+    let without = with.replace("workgroupBarrier();", "");
+    let a = analysed(&without, &Choices::default());
+    assert!(a.count(Kind::Race) >= 1, "{:?}", a.found);
+    let race = a.found.iter().find(|f| f.kind == Kind::Race).unwrap();
+    let lines = [line_of(&without, "cells[i] ="), line_of(&without, "out[i] =")];
+    assert_eq!(race.lines.iter().copied().collect::<std::collections::BTreeSet<_>>(), lines.into());
+}
+
+#[test]
+fn naga_takes_a_barrier_in_a_branch_and_the_run_finds_it_not_reached() {
+    let source = "
+        @group(0) @binding(0) var<storage, read_write> out: array<u32, 4>;
+        @compute @workgroup_size(4)
+        fn main(@builtin(local_invocation_index) i: u32) {
+            if i < 2u {
+                workgroupBarrier();
+            }
+            out[i] = i;
+        }";
+    let a = analysed(source, &Choices::default());
+    assert!(a.count(Kind::Divergence) >= 1, "{:?}", a.found);
+    assert!(a.found.iter().any(|f| f.kind == Kind::Divergence && f.lines.contains(&line_of(source, "workgroupBarrier"))), "{:?}", a.found);
+}
+
+#[test]
+fn two_workgroups_race_on_one_word_whatever_their_barriers() {
+    let source = "
+        @group(0) @binding(0) var<storage, read_write> last: u32;
+        @compute @workgroup_size(2)
+        fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) i: u32) {
+            storageBarrier();
+            if i == 0u {
+                last = group.x;
+            }
+            storageBarrier();
+        }";
+    assert_eq!(analysed(source, &Choices::default()).found, Vec::new(), "one workgroup: one writer");
+    let a = analysed(source, &Choices { workgroups: 2, ..Choices::default() });
+    let race = a.found.iter().find(|f| f.kind == Kind::Race).unwrap_or_else(|| panic!("{:?}", a.found));
+    let line = line_of(source, "last = group.x");
+    assert_eq!(race.lines, vec![line, line]);
+}
+
+#[test]
+fn a_wait_nobody_ends_is_stopped_and_said() {
+    let source = "
+        @group(0) @binding(0) var<storage, read_write> flag: atomic<u32>;
+        @compute @workgroup_size(1)
+        fn main() {
+            while atomicLoad(&flag) == 0u {}
+        }";
+    let a = analysed(source, &Choices::default());
+    assert!(a.unfinished.as_deref().is_some_and(|u| u.contains("not ended")), "{:?}", a.unfinished);
+    assert!(a.steps <= STEP_BUDGET);
+}
+
+#[test]
+fn a_private_loop_without_end_is_a_spin_found() {
+    let source = "
+        @group(0) @binding(0) var<storage, read_write> out: u32;
+        @compute @workgroup_size(1)
+        fn main() {
+            var x = 0u;
+            loop { x = x + 1u; }
+            out = x;
+        }";
+    let a = analysed(source, &Choices::default());
+    assert!(a.count(Kind::Spin) == 1, "{:?}", a.found);
+}
+
+#[test]
+fn bad_input_is_refused_in_words_and_never_panics() {
+    let refused = |source: &str, choices: &Choices| open(source, choices).expect_err(source).to_string();
+    let choices = Choices::default();
+    assert!(refused("", &choices).contains("no kernel"));
+    assert!(refused("   \n  ", &choices).contains("no kernel"));
+    assert!(refused(&"a".repeat(MAX_SOURCE_BYTES + 1), &choices).contains("at most"));
+    assert!(!refused("fn main() {}", &choices).is_empty());
+    assert!(!refused(&"{".repeat(10_000), &choices).is_empty());
+    assert!(!refused("\u{0}\u{1}\u{fffd}", &choices).is_empty());
+    let starter = kernels::STARTER.source();
+    assert!(refused(starter, &Choices { workgroups: 0, ..Choices::default() }).contains("workgroups"));
+    assert!(refused(starter, &Choices { workgroups: 99, ..Choices::default() }).contains("workgroups"));
+    assert!(refused(starter, &Choices { elements: Some(1 << 30), ..Choices::default() }).contains("elements"));
+    assert!(refused(starter, &with_fills(&[("nope", "zeros")])).contains("nope"));
+    let big = starter.replace("@workgroup_size(workgroup_size)", "@workgroup_size(1024)");
+    assert!(refused(&big, &choices).contains("at most"));
+    let line = open("@compute @workgroup_size(1)\nfn main() {\n  let x: u32 = ;\n}", &choices).unwrap_err();
+    assert_eq!(line.line, 3, "{line}");
+}
+
+#[test]
+fn fills_read_their_own_text_back() {
+    for text in ["zeros", "index", "random:7", "3,1,2", "64"] {
+        let fill = Fill::parse(text).unwrap();
+        assert_eq!(Fill::parse(&fill.text()).unwrap(), fill, "{text}");
+    }
+    assert_eq!(Fill::parse("index").unwrap().words(4), vec![0, 1, 2, 3]);
+    assert_eq!(Fill::parse("3,1").unwrap().words(4), vec![3, 1, 0, 0]);
+    assert_eq!(Fill::parse("-1").unwrap().words(1), vec![u32::MAX]);
+    assert_eq!(Fill::parse("random:3").unwrap().words(8), Fill::parse("random:3").unwrap().words(8));
+    assert!(Fill::parse("seven").is_err());
+    assert!(Fill::parse("random:x").is_err());
+}
+
+#[test]
+fn buffers_come_from_the_bindings_with_runtime_arrays_sized_by_the_run() {
+    let opened = open(kernels::STARTER.source(), &with_fills(&[("seen", "index")])).unwrap();
+    let names: Vec<(&str, u32)> = opened.buffers.iter().map(|b| (b.name.as_str(), b.words)).collect();
+    assert_eq!(names, vec![("total", 1), ("seen", 4)]);
+    assert_eq!(opened.setup.buffers[1].1, vec![0, 1, 2, 3]);
+    let more = open(kernels::STARTER.source(), &Choices { elements: Some(10), workgroups: 2, ..Choices::default() }).unwrap();
+    assert_eq!(more.buffers[1].words, 10);
+    assert_eq!(more.invocations, 8);
+}
+
+#[test]
+fn the_race_lessons_racy_kernel_races_once_its_size_is_given() {
+    let racy = crate::lessons::race::kernels::RACY.source();
+    // With `params.invocations` 0 every invocation returns at once: nothing to race.
+    assert_eq!(analysed(racy, &Choices::default()).found, Vec::new());
+    // Its atomics are a lost update, not a data race: every access to the counter is atomic.
+    assert_eq!(analysed(racy, &with_fills(&[("params", "64")])).count(Kind::Race), 0);
+    let reduction = crate::lessons::reduction::kernels::TRACE.source();
+    let _ = analysed(reduction, &Choices::default());
+}
+
+/// The same kernel on a real device (lavapipe here): an atomic sum ends at exactly the number
+/// of invocations in every run; the racy one anywhere from 1 to it.
+#[test]
+fn on_the_gpu_the_atomic_sum_has_one_outcome_and_the_racy_one_stays_within_bounds() {
+    let Some(ctx) = crate::testing::gpu() else { return };
+    let choices = Choices { workgroups: 4, ..Choices::default() };
+    let atomic = kernels::STARTER.source().replace("total: u32", "total: atomic<u32>").replace("total = total + 1u;", "atomicAdd(&total, 1u);");
+    let opened = open(&atomic, &choices).unwrap();
+    let outcomes = pollster::block_on(gpu::run(&ctx, &opened, 20)).unwrap();
+    assert_eq!(outcomes.runs, 20);
+    assert_eq!(outcomes.distinct.len(), 1, "{outcomes:?}");
+    let (memory, count) = &outcomes.distinct[0];
+    assert_eq!((memory[0].as_slice(), *count), ([16u32].as_slice(), 20));
+    assert_eq!(memory[1], (0..16).collect::<Vec<u32>>());
+    let racy = open(kernels::STARTER.source(), &choices).unwrap();
+    let outcomes = pollster::block_on(gpu::run(&ctx, &racy, 20)).unwrap();
+    assert_eq!(outcomes.distinct.iter().map(|d| d.1).sum::<u32>(), 20);
+    for (memory, _) in &outcomes.distinct {
+        assert!((1..=16).contains(&memory[0][0]), "{memory:?}");
+    }
+}
+
+/// The page binds what the kernel declares, where it declares it: an entry point of any name,
+/// buffers in two groups, one of them declared and never used, a read-only one and a uniform.
+#[test]
+fn any_entry_point_and_bindings_in_two_groups_run_on_the_gpu() {
+    let Some(ctx) = crate::testing::gpu() else { return };
+    let source = "
+        struct Sizes { n: u32 }
+        @group(0) @binding(0) var<storage, read> input: array<u32>;
+        @group(0) @binding(3) var<storage, read_write> unused: array<u32, 2>;
+        @group(1) @binding(1) var<storage, read_write> output: array<u32>;
+        @group(1) @binding(0) var<uniform> sizes: Sizes;
+        @compute @workgroup_size(4)
+        fn double_them(@builtin(global_invocation_id) id: vec3<u32>) {
+            if id.x < sizes.n {
+                output[id.x] = input[id.x] * 2u;
+            }
+        }";
+    let choices = with_fills(&[("input", "index"), ("sizes", "3")]);
+    let opened = open(source, &choices).unwrap();
+    assert_eq!(analyse(&opened).unwrap().found, Vec::new());
+    let outcomes = pollster::block_on(gpu::run(&ctx, &opened, 3)).unwrap();
+    assert_eq!(outcomes.distinct.len(), 1, "{outcomes:?}");
+    // Storage buffers in the kernel's order: input, unused, output.
+    assert_eq!(outcomes.distinct[0].0, vec![vec![0, 1, 2, 3], vec![0, 0], vec![0, 2, 4, 0]]);
+}
