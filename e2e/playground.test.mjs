@@ -216,3 +216,21 @@ test('a race found, at 375 and 1280 px, light and dark', async () => {
     await closePage(page);
   }
 });
+
+test("a lesson's code view opens its kernel in the playground, its work sized by the playground's run", async () => {
+  const lesson = await openPage(site.browser, `${site.url}?lesson=barrier&threads=6`);
+  const link = lesson.getByRole('link', { name: 'Change it in the playground' });
+  await link.waitFor();
+  const href = await link.getAttribute('href');
+  assert.match(href, /^\?lesson=playground&wgsl=/);
+  await link.click();
+  await lesson.getByTestId('playground-verdicts').waitFor();
+  assert.equal(await lesson.getByTestId('playground-source').inputValue(), shader('barrier', 'barrier.wgsl'));
+  // `params.invocations` starts as the run's 64 invocations.
+  assert.equal(await lesson.getByTestId('fill-params').inputValue(), '64');
+  const v = await verdicts(lesson);
+  assert.equal(v.races, 0, v.text);
+  assert.equal(v.divergence, 0, v.text);
+  assert.deepEqual(lesson.errors, []);
+  await closePage(lesson);
+});

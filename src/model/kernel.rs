@@ -34,10 +34,6 @@ impl KernelRun for Interpreted {
         &self.0.findings
     }
 
-    fn findings_text(&self, program: &Program) -> Vec<(bool, bool, String)> {
-        self.0.findings.iter().map(|f| (matches!(f, Finding::Race { .. }), matches!(f, Finding::Divergence { .. }), finding_text(program, f))).collect()
-    }
-
     fn steps(&self) -> usize {
         self.0.steps
     }
@@ -127,6 +123,8 @@ pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &
 }
 
 /// A finding in words, naming its threads and its kernel lines: what the model panel lists.
+/// Called only from the views that list them (never through the engine's table, which every
+/// page that steps a kernel loads at once), so its words come with those views' code.
 pub fn finding_text(program: &Program, finding: &Finding) -> String {
     let line = |pc: u32| program.source_line(pc as usize, "").map_or_else(|| "?".to_owned(), |l| l.to_string());
     let Some(lowered) = &program.lowered else { return String::new() };

@@ -156,8 +156,6 @@ pub trait KernelRun: std::fmt::Debug + Send + Sync {
     /// session's states share it until one steps, so a tick of many threads copies it once.
     fn fork(&self) -> Arc<dyn KernelRun>;
     fn findings(&self) -> &[stepper::run::Finding];
-    /// The findings in words, each with whether it is a race and whether a barrier not all reach.
-    fn findings_text(&self, program: &Program) -> Vec<(bool, bool, String)>;
     /// Steps taken: two runs of one kernel from one start are the same state when equal.
     fn steps(&self) -> usize;
     /// The instruction at `pc` of `program`, written the way the kernel writes it.
@@ -179,10 +177,6 @@ impl KernelRun for HandWritten {
 
     fn findings(&self) -> &[stepper::run::Finding] {
         &[]
-    }
-
-    fn findings_text(&self, _: &Program) -> Vec<(bool, bool, String)> {
-        Vec::new()
     }
 
     fn steps(&self) -> usize {
@@ -320,11 +314,6 @@ impl Machine {
             Some(engine) => engine.describe(&self.program, pc),
             None => "done".into(),
         }
-    }
-
-    /// What the interpreter has found so far, in words (see [`KernelRun::findings_text`]).
-    pub fn findings_text(&self) -> Vec<(bool, bool, String)> {
-        self.kernel.as_ref().map_or_else(Vec::new, |k| k.findings_text(&self.program))
     }
 
     /// A machine of `program`, its threads at their first lines, that takes no step until its

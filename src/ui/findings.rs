@@ -1,7 +1,14 @@
 //! What the interpreter has found wrong with a kernel in the run so far, as a list under the
 //! narration.
 
+use crate::model::kernel::finding_text;
 use crate::model::Machine;
+use stepper::run::Finding;
+
+/// Each finding in words, with whether it is a race and whether a barrier not all reach.
+fn words(m: &Machine) -> Vec<(bool, bool, String)> {
+    m.findings().iter().map(|f| (matches!(f, Finding::Race { .. }), matches!(f, Finding::Divergence { .. }), finding_text(m.program(), f))).collect()
+}
 use leptos::prelude::*;
 
 /// What the interpreter has found wrong with the kernel so far in this run (a model lowered from
@@ -9,7 +16,7 @@ use leptos::prelude::*;
 /// and embedding pages the list carries its counts as `data-races` and `data-divergence`.
 #[component]
 pub fn Findings(machine: Memo<Machine>) -> impl IntoView {
-    let found = Memo::new(move |_| machine.with(Machine::findings_text));
+    let found = Memo::new(move |_| machine.with(words));
     move || {
         let found = found.get();
         (!found.is_empty()).then(|| {

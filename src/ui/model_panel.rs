@@ -275,23 +275,13 @@ pub fn KernelCode(#[prop(into)] kernel: Signal<Kernel>, session: RwSignal<Sessio
             lines.into_iter().collect::<Vec<_>>()
         })
     });
-    // The same kernel in the playground, its work sized as the model's: the site's kernels do
-    // work for the first `params.invocations` invocations, the uniform's first word.
-    let threads = Memo::new(move |_| session.with(|s| s.current().threads.len()));
-    let playground = move || {
-        let source = kernel.get().source();
-        let mut pairs = vec![("wgsl", source.to_owned())];
-        if source.contains("var<uniform> params: Params") {
-            pairs.push(("buffers", format!("params={}", threads.get())));
-        }
-        format!("?{}", crate::site::permalink::query("playground", &pairs))
-    };
+    // The same kernel in the playground, which sizes a `params.invocations` by its own run.
+    let playground = move || format!("?{}", crate::site::permalink::query("playground", &[("wgsl", kernel.get().source().to_owned())]));
     view! {
         <CodeView file=Signal::derive(move || kernel.get().file_name()) source=Signal::derive(move || kernel.get().source()) marks=marks />
         <p class="muted">
             "Marked lines: the next instruction of each model thread (t0, t1, …). "
-            <a href=playground data-testid="open-in-playground" target=crate::site::embed::requested().then_some("_blank")>"Open in the playground"</a>
-            ": change it, step it, find its races."
+            <a href=playground target=crate::site::embed::requested().then_some("_blank")>"Change it in the playground"</a>
         </p>
     }
 }

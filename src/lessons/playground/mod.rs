@@ -234,7 +234,7 @@ fn lay_out(program: &'static stepper::Program, source: &'static str, choices: &C
             let uniform = matches!(v.space, Space::Uniform);
             let read_only = matches!(v.space, Space::Storage { writable: false });
             let words = v.words + v.runtime_stride.map_or(0, |s| s * elements);
-            let fill = choices.fills.iter().find(|(n, _)| *n == v.name).map_or(Fill::Zeros, |(_, f)| f.clone());
+            let fill = choices.fills.iter().find(|(n, _)| *n == v.name).map_or_else(|| default_fill(v, invocations), |(_, f)| f.clone());
             Some(Buffer { name: v.name.to_string(), binding, uniform, read_only, words, runtime_stride: v.runtime_stride, fill })
         })
         .collect();
@@ -250,6 +250,21 @@ fn lay_out(program: &'static stepper::Program, source: &'static str, choices: &C
         buffers: buffers.iter().map(|b| (b.binding, b.fill.words(b.words as usize))).collect(),
     };
     Ok(Opened { program, source, buffers, setup, invocations })
+}
+
+/// How a buffer starts unless the reader says: zeros, but for a uniform's field named
+/// `invocations`, which holds the run's invocation count. The site's kernels size their work by
+/// one (`if id.x >= params.invocations { return; }`), so each opens here doing its work.
+fn default_fill(v: &stepper::ir::Var, invocations: u32) -> Fill {
+    let at = v.fields.iter().find(|(_, name)| name == "invocations").map(|(at, _)| *at);
+    match (v.space, at) {
+        (Space::Uniform, Some(at)) => {
+            let mut words = vec![0; at as usize + 1];
+            words[at as usize] = invocations;
+            Fill::List(words)
+        }
+        _ => Fill::Zeros,
+    }
 }
 
 /// Each buffer of `program` as zeros, runtime-sized arrays with `elements` elements.

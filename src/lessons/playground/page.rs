@@ -218,7 +218,7 @@ pub fn Playground() -> impl IntoView {
                 <Editor source=source editor=editor reading=reading />
                 <Sizes workgroups=workgroups elements=elements />
                 <BufferFills reading=reading fills=fills />
-                <div class="compilers">
+                <div class="lesson-grid">
                     <NagaVerdict reading=reading />
                     <Show when=move || !gpu_wanted.get()>
                         <p class="muted" data-testid="browser-pending">
@@ -362,7 +362,7 @@ fn NagaVerdict(reading: RwSignal<Reading>) -> impl IntoView {
             </p>
         }
         .into_any(),
-        Reading::Read { .. } => view! { <p class="notice ok" data-testid="naga-verdict">"naga: taken, and lowered for the model."</p> }.into_any(),
+        Reading::Read { .. } => view! { <p class="notice" data-testid="naga-verdict">"naga: taken, and lowered for the model."</p> }.into_any(),
     }
 }
 
@@ -390,7 +390,7 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>)
             } else {
                 format!("One run of {} invocation(s) ({} steps) found:", opened.invocations, analysis.steps)
             };
-            let tone = if analysis.found.is_empty() && analysis.unfinished.is_none() { "notice ok" } else { "notice warn" };
+            let tone = if analysis.found.is_empty() && analysis.unfinished.is_none() { "notice" } else { "notice warn" };
             let (out_of_bounds, spins, unfinished) = (analysis.count(Kind::OutOfBounds), analysis.count(Kind::Spin), analysis.unfinished.is_some());
             view! {
                 <div class=format!("verdicts {tone}") data-testid="playground-verdicts" data-races=races data-divergence=divergence
@@ -408,7 +408,7 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>)
                                 <li data-finding=kind>
                                     {f.text}" "
                                     {f.lines.into_iter().filter(|&l| l > 0).collect::<std::collections::BTreeSet<_>>().into_iter().map(|l| view! {
-                                        <button type="button" class="link-button" data-testid=format!("finding-line-{l}")
+                                        <button type="button" data-testid=format!("finding-line-{l}")
                                             on:click=move |_| select_line(l)>{format!("line {l}")}</button>" "
                                     }).collect_view()}
                                 </li>
@@ -481,7 +481,7 @@ fn BrowserVerdict(opened: Memo<Option<Opened>>) -> impl IntoView {
     });
     move || match verdict.get() {
         None => view! { <p class="muted" data-testid="browser-verdict">"The browser's compiler: waiting for the GPU…"</p> }.into_any(),
-        Some(Ok(())) => view! { <p class="notice ok" data-testid="browser-verdict" data-accepted="true">"The browser's compiler: taken."</p> }.into_any(),
+        Some(Ok(())) => view! { <p class="notice" data-testid="browser-verdict" data-accepted="true">"The browser's compiler: taken."</p> }.into_any(),
         Some(Err(message)) => view! {
             <div class="notice warn" role="alert" data-testid="browser-verdict" data-accepted="false">
                 <strong>"The browser's compiler refuses it, and a GPU will not run it:"</strong>
@@ -503,7 +503,7 @@ fn GpuRuns(opened: Memo<Option<Opened>>) -> impl IntoView {
         job.start_fixed(move |ctx| async move { super::gpu::run(&ctx, &o, n).await });
     };
     view! {
-        <label class="runs">
+        <label class="model-controls">
             "Dispatches "
             <input type="number" min="1" max=MAX_RUNS prop:value=move || runs.get().to_string() data-testid="playground-runs"
                 on:change=move |e| runs.set(event_target_value(&e).trim().parse::<u32>().unwrap_or(100).clamp(1, MAX_RUNS)) />

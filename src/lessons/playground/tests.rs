@@ -192,12 +192,18 @@ fn buffers_come_from_the_bindings_with_runtime_arrays_sized_by_the_run() {
 }
 
 #[test]
-fn the_race_lessons_racy_kernel_races_once_its_size_is_given() {
+fn a_uniforms_invocations_starts_as_the_invocation_count() {
     let racy = crate::lessons::race::kernels::RACY.source();
-    // With `params.invocations` 0 every invocation returns at once: nothing to race.
-    assert_eq!(analysed(racy, &Choices::default()).found, Vec::new());
+    // `params.invocations` starts as the invocation count: every invocation does its work.
+    let opened = open(racy, &Choices::default()).unwrap();
+    assert_eq!(opened.buffers[1].fill, Fill::List(vec![64]));
+    let a = analyse(&opened).unwrap();
+    // A load and a store each: the add is private, folded into the store it feeds.
+    assert_eq!(a.steps, 2 * 64);
     // Its atomics are a lost update, not a data race: every access to the counter is atomic.
-    assert_eq!(analysed(racy, &with_fills(&[("params", "64")])).count(Kind::Race), 0);
+    assert_eq!(a.count(Kind::Race), 0);
+    // Set to 0, every invocation returns at once.
+    assert_eq!(analyse(&open(racy, &with_fills(&[("params", "0")])).unwrap()).unwrap().steps, 0);
     let reduction = crate::lessons::reduction::kernels::TRACE.source();
     let _ = analysed(reduction, &Choices::default());
 }
