@@ -164,6 +164,9 @@ test('the GPU runs an atomicAdd counter: one outcome, equal to the invocation co
   assert.equal(await outcomes.getAttribute('data-gpu-outcomes'), '1');
   assert.match(await outcomes.textContent(), /All 50 dispatches ended with the same memory/);
   assert.match(await outcomes.locator('tbody').textContent(), /50\s*total = 32/);
+  // The model reaches it too: the one memory it can end with.
+  assert.equal(await outcomes.getAttribute('data-beyond-model'), '0');
+  assert.equal(await page.getByTestId('model-outcomes').getAttribute('data-model-outcomes'), '1');
   for (const [width, scheme] of [[375, 'dark'], [1280, 'light']]) {
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme: scheme });
@@ -233,4 +236,31 @@ test("a lesson's code view opens its kernel in the playground, its work sized by
   assert.equal(v.divergence, 0, v.text);
   assert.deepEqual(lesson.errors, []);
   await closePage(lesson);
+});
+
+test('the model lists every total the starter can end with, steps the order behind each, and the GPU stays among them', async () => {
+  const page = await openKernel(undefined);
+  const list = page.getByTestId('model-outcomes');
+  await list.waitFor();
+  assert.equal(await list.getAttribute('data-every-order'), 'true');
+  assert.equal(await list.getAttribute('data-model-outcomes'), '4');
+  await list.locator('summary').click();
+  const rows = await list.locator('li code').allTextContents();
+  assert.deepEqual(rows.map((r) => r.match(/total = (\d+)/)[1]).sort(), ['1', '2', '3', '4']);
+  // The order that loses the most updates, stepped in the model to its end.
+  const lowest = rows.findIndex((r) => r.startsWith('total = 1;'));
+  await list.locator('li').nth(lowest).getByRole('button').click();
+  await page.keyboard.press('End');
+  assert.match(await page.getByTestId('model-total').textContent(), /^\s*1\s*$/);
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  assert.match(page.url(), /[?&]ticks=/);
+  assert.match(page.url(), /schedule=manual/);
+  // The GPU's final memories lie among the model's four.
+  await waitForGpu(page);
+  await page.getByTestId('gpu-run').click();
+  const outcomes = page.getByTestId('playground-outcomes');
+  await outcomes.waitFor();
+  assert.equal(await outcomes.getAttribute('data-beyond-model'), '0');
+  assert.deepEqual(page.errors, []);
+  await closePage(page);
 });

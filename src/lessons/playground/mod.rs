@@ -362,3 +362,125 @@ pub fn analyse(opened: &Opened) -> Result<Analysis, Refusal> {
         .collect();
     Ok(Analysis { found, steps: run.steps, unfinished: end.err().map(|h| h.to_string()) })
 }
+
+/// Steps the search for every final memory may take, over all the orders it tries.
+pub const OUTCOME_BUDGET: usize = 40_000;
+/// Orders tried at random when the search cannot try them all.
+pub const SAMPLES: usize = 300;
+
+/// A final memory the model can end with, and one order of steps that ends there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The storage buffers' words, in the order of [`Opened::buffers`], uniforms left out: what
+    /// the GPU panel reads back.
+    pub memory: Vec<Vec<u32>>,
+    /// The invocation that took each step, first to last.
+    pub schedule: Vec<u32>,
+}
+
+/// The final memories the model reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reachable {
+    pub outcomes: Vec<Outcome>,
+    /// Every order of steps was tried (states reached twice tried once); otherwise
+    /// [`SAMPLES`] orders chosen at random were, and a memory none of them reached may still be
+    /// reachable.
+    pub every_order: bool,
+    /// Orders that did not end within [`STEP_BUDGET`] steps.
+    pub unfinished: usize,
+}
+
+impl Reachable {
+    pub fn contains(&self, memory: &[Vec<u32>]) -> bool {
+        self.outcomes.iter().any(|o| o.memory == memory)
+    }
+}
+
+/// The storage buffers' words of `run`, as [`Outcome::memory`] holds them.
+fn final_memory(opened: &Opened, run: &Run) -> Vec<Vec<u32>> {
+    opened.buffers.iter().filter(|b| !b.uniform).map(|b| run.buffer(b.binding.0, b.binding.1).map(<[u32]>::to_vec).unwrap_or_default()).collect()
+}
+
+/// Everything a later step can depend on: shared memory, and each invocation's place, values
+/// and status. Two orders that reach equal states end the same ways.
+fn state_of(run: &Run) -> Vec<u32> {
+    let mut key = Vec::new();
+    for (v, var) in run.program.vars.iter().enumerate() {
+        if var.space.is_shared() {
+            for workgroup in 0..if var.space == Space::Workgroup { run.workgroups } else { 1 } {
+                key.extend_from_slice(run.words(v as u32, workgroup, 0));
+            }
+        }
+    }
+    for inv in &run.invocations {
+        key.extend([inv.pc, inv.status as u32, u32::MAX]);
+        key.extend_from_slice(&inv.regs);
+        key.extend_from_slice(&inv.private);
+    }
+    key
+}
+
+/// The final memories the model can end with: every order of steps when there are few enough
+/// (each state met once), else [`SAMPLES`] orders at random; each memory with an order that
+/// reaches it.
+pub fn reachable(opened: &Opened) -> Result<Reachable, Refusal> {
+    let start = Run::new(Arc::new(opened.program.borrowed()), &opened.setup).map_err(plain)?;
+    let mut found: Vec<Outcome> = Vec::new();
+    let mut add = |memory: Vec<Vec<u32>>, schedule: &[u32]| {
+        if !found.iter().any(|o| o.memory == memory) {
+            found.push(Outcome { memory, schedule: schedule.to_vec() });
+        }
+    };
+    // Depth first, each state expanded once.
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![(start.clone(), Vec::<u32>::new())];
+    let mut steps = 0usize;
+    let mut every_order = true;
+    while let Some((run, schedule)) = stack.pop() {
+        let ready: Vec<u32> = run.ready().collect();
+        if ready.is_empty() {
+            add(final_memory(opened, &run), &schedule);
+            continue;
+        }
+        for &i in ready.iter().rev() {
+            steps += 1;
+            let mut next = run.clone();
+            if next.step(i).is_err() {
+                continue;
+            }
+            if seen.insert(state_of(&next)) {
+                let mut order = schedule.clone();
+                order.push(i);
+                stack.push((next, order));
+            }
+        }
+        if steps > OUTCOME_BUDGET {
+            every_order = false;
+            break;
+        }
+    }
+    let mut unfinished = 0;
+    if !every_order {
+        let mut x: u32 = 0x9e37_79b9;
+        for _ in 0..SAMPLES {
+            let mut run = start.clone();
+            let mut order = Vec::new();
+            let end = run.run_to_end(
+                |ready| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    let at = x as usize % ready.len();
+                    order.push(ready[at]);
+                    at
+                },
+                STEP_BUDGET,
+            );
+            match end {
+                Ok(()) => add(final_memory(opened, &run), &order),
+                Err(_) => unfinished += 1,
+            }
+        }
+    }
+    Ok(Reachable { outcomes: found, every_order, unfinished })
+}

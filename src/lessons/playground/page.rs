@@ -7,7 +7,7 @@
 //! works as on every page.
 
 use super::gpu::{Outcomes, MAX_RUNS};
-use super::{analyse, kernels, machine, open, words, Analysis, Choices, Fill, Kind, Opened, Refusal, MAX_ELEMENTS, MAX_WORKGROUPS};
+use super::{analyse, kernels, machine, open, reachable, words, Analysis, Choices, Fill, Kind, Opened, Reachable, Refusal, MAX_ELEMENTS, MAX_INVOCATIONS, MAX_WORKGROUPS, SAMPLES};
 use crate::model::{Machine, Schedule, Session};
 use crate::site::param::in_range;
 use crate::site::query;
@@ -31,7 +31,7 @@ enum Reading {
     /// Not read yet (the first reading is under way).
     Waiting,
     Refused(Refusal),
-    Read { opened: Opened, analysis: Analysis },
+    Read { opened: Opened, analysis: Analysis, reachable: Reachable },
 }
 
 /// What the link asks for, and a message for each part of it refused.
@@ -40,6 +40,8 @@ struct Asked {
     choices: Choices,
     schedule: Schedule,
     step: usize,
+    /// Steps chosen by hand (or an outcome's order), the threads of each tick.
+    ticks: Vec<Vec<usize>>,
     problems: Vec<String>,
 }
 
@@ -87,11 +89,19 @@ fn read_link() -> Asked {
         }
         None => 0,
     };
-    Asked { source, choices, schedule, step, problems }
+    let ticks = match query::get("ticks").map(|v| crate::site::permalink::parse_ticks(&v, MAX_INVOCATIONS as usize)) {
+        Some(Ok(t)) => t,
+        Some(Err(e)) => {
+            problems.push(e);
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    Asked { source, choices, schedule, step, ticks, problems }
 }
 
 /// The pairs of the page's link for this state.
-fn link_pairs(source: &str, choices: &Choices, schedule: Schedule, step: usize) -> Vec<(&'static str, String)> {
+fn link_pairs(source: &str, choices: &Choices, schedule: Schedule, step: usize, ticks: &[Vec<usize>]) -> Vec<(&'static str, String)> {
     let mut pairs = Vec::new();
     if source != kernels::STARTER.source() {
         pairs.push(("wgsl", source.to_owned()));
@@ -114,7 +124,23 @@ fn link_pairs(source: &str, choices: &Choices, schedule: Schedule, step: usize) 
     if step > 0 {
         pairs.push(("step", step.to_string()));
     }
+    if !ticks.is_empty() {
+        pairs.push(("ticks", crate::site::permalink::format_ticks(ticks)));
+    }
     pairs
+}
+
+/// A session of `model` that takes `ticks` first (ticks it cannot take are dropped), under
+/// `schedule` from there.
+fn session_with(model: Machine, schedule: Schedule, ticks: &[Vec<usize>]) -> Session {
+    let mut s = Session::new(model, schedule);
+    for tick in ticks {
+        if s.take_tick(tick).is_err() {
+            break;
+        }
+    }
+    s.seek(0);
+    s
 }
 
 /// An empty model, while there is no kernel to step.
@@ -124,7 +150,7 @@ fn nothing() -> Machine {
 
 #[component]
 pub fn Playground() -> impl IntoView {
-    let Asked { source: asked_source, choices: asked, schedule: asked_schedule, step: asked_step, problems } = read_link();
+    let Asked { source: asked_source, choices: asked, schedule: asked_schedule, step: asked_step, ticks: asked_ticks, problems } = read_link();
     let source = RwSignal::new(asked_source);
     let workgroups = RwSignal::new(asked.workgroups);
     let elements = RwSignal::new(asked.elements);
@@ -133,7 +159,7 @@ pub fn Playground() -> impl IntoView {
     let reading = RwSignal::new(Reading::Waiting);
     let session = RwSignal::new(Session::new(nothing(), asked_schedule));
     // The step the link asks for, taken once the kernel is first read.
-    let step_asked = StoredValue::new(Some(asked_step));
+    let step_asked = StoredValue::new(Some((asked_step, asked_ticks)));
 
     // The kernel read again once the reader pauses: lowered, laid out, run once to its end, and
     // a new model of it started.
@@ -145,17 +171,17 @@ pub fn Playground() -> impl IntoView {
         let read = move || {
             let read = open(&text, &choices).and_then(|opened| {
                 let analysis = analyse(&opened)?;
+                let reachable = reachable(&opened)?;
                 let model = machine(&opened)?;
-                Ok((opened, analysis, model))
+                Ok((opened, analysis, reachable, model))
             });
             match read {
-                Ok((opened, analysis, model)) => {
-                    let mut s = Session::new(model, schedule.get_untracked());
-                    if let Some(step) = step_asked.try_update_value(Option::take).flatten() {
-                        s.seek(step);
-                    }
+                Ok((opened, analysis, reachable, model)) => {
+                    let (step, ticks) = step_asked.try_update_value(Option::take).flatten().unwrap_or_default();
+                    let mut s = session_with(model, schedule.get_untracked(), &ticks);
+                    s.seek(step);
                     session.set(s);
-                    reading.set(Reading::Read { opened, analysis });
+                    reading.set(Reading::Read { opened, analysis, reachable });
                 }
                 Err(refusal) => {
                     session.set(Session::new(nothing(), schedule.get_untracked()));
@@ -173,8 +199,8 @@ pub fn Playground() -> impl IntoView {
     });
     permalink::follow("playground", move || {
         let choices = Choices { workgroups: workgroups.get(), elements: elements.get(), fills: fills.get(), ..Choices::default() };
-        let step = session.with(Session::cursor);
-        source.with(|s| link_pairs(s, &choices, schedule.get(), step))
+        let (step, ticks) = session.with(|s| (s.cursor(), s.chosen_ticks()));
+        source.with(|s| link_pairs(s, &choices, schedule.get(), step, &ticks))
     });
     crate::ui::gpu_half::want_when_near(".gpu-panel");
     // The browser's compiler is the second opinion beside naga's: asked for once the reader
@@ -190,6 +216,10 @@ pub fn Playground() -> impl IntoView {
 
     let opened = Memo::new(move |_| match reading.get() {
         Reading::Read { opened, .. } => Some(opened),
+        _ => None,
+    });
+    let reached = Memo::new(move |_| match reading.get() {
+        Reading::Read { reachable, .. } => Some(reachable),
         _ => None,
     });
     let stepped_source = Signal::derive(move || opened.with(|o| o.as_ref().map_or("", |o| o.source)));
@@ -235,6 +265,7 @@ pub fn Playground() -> impl IntoView {
                     <ScheduleChoice schedule=schedule session=session />
                     <ModelView session=session outcome=|_| String::new()
                         start="Start: every invocation rests on its first access to shared memory, barrier or subgroup operation." />
+                    <ModelOutcomes reached=reached session=session schedule=schedule />
                 </Panel>
                 <Panel id="code" title="Its lines, stepped">
                     <CodeView file="your kernel" source=stepped_source marks=marks />
@@ -247,7 +278,7 @@ pub fn Playground() -> impl IntoView {
             </details>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
-                {gpu_half!(Part::Panel, opened).run()}
+                {gpu_half!(Part::Panel, (opened, reached)).run()}
             </Panel>
         </article>
     }
@@ -379,7 +410,7 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>)
         let _ = area.set_selection_range(start as u32, (start + len) as u32);
     };
     move || match reading.get() {
-        Reading::Read { analysis, opened } => {
+        Reading::Read { analysis, opened, .. } => {
             let races = analysis.count(Kind::Race);
             let divergence = analysis.count(Kind::Divergence);
             let summary = if analysis.found.is_empty() && analysis.unfinished.is_none() {
@@ -424,6 +455,54 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>)
     }
 }
 
+/// Every final memory the model can end with (or those a sample of orders reached), each with
+/// the order that ends there: a click steps it in the model, and its link keeps it.
+#[component]
+fn ModelOutcomes(reached: Memo<Option<Reachable>>, session: RwSignal<Session>, schedule: RwSignal<Schedule>) -> impl IntoView {
+    let names = move || {
+        session.with_untracked(|s| {
+            let program = s.start().program().clone();
+            program.lowered.as_ref().map_or_else(Vec::new, |l| l.kernel.vars.iter().filter(|v| matches!(v.space, stepper::ir::Space::Storage { .. }) && v.binding.is_some()).map(|v| v.name.to_string()).collect::<Vec<_>>())
+        })
+    };
+    let show = move |order: Vec<u32>| {
+        schedule.set(Schedule::Manual);
+        session.update(|s| {
+            let ticks: Vec<Vec<usize>> = order.iter().map(|&i| vec![i as usize]).collect();
+            *s = session_with(s.start().clone(), Schedule::Manual, &ticks);
+        });
+    };
+    move || {
+        reached.get().map(|r| {
+            let names = names();
+            let how = if r.every_order {
+                "every order of its steps".to_owned()
+            } else {
+                format!("{SAMPLES} orders chosen at random (too many to try them all; another may end elsewhere)")
+            };
+            let unfinished = (r.unfinished > 0).then(|| format!(" {} of them did not end.", r.unfinished));
+            let (count, every_order) = (r.outcomes.len(), r.every_order);
+            view! {
+                <details class="model-outcomes" data-testid="model-outcomes" data-model-outcomes=count data-every-order=every_order.to_string()>
+                    <summary>{format!("The model can end {count} way(s), over {how}")}</summary>
+                    {unfinished}
+                    <ul>
+                        {r.outcomes.into_iter().map(|o| {
+                            let order = o.schedule.clone();
+                            view! {
+                                <li>
+                                    <code>{memory_text(&o.memory, &names)}</code>" "
+                                    <button type="button" on:click=move |_| show(order.clone())>{format!("step this order ({} steps)", o.schedule.len())}</button>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                </details>
+            }
+        })
+    }
+}
+
 /// The schedule the model runs under.
 #[component]
 fn ScheduleChoice(schedule: RwSignal<Schedule>, session: RwSignal<Session>) -> impl IntoView {
@@ -453,7 +532,7 @@ fn ScheduleChoice(schedule: RwSignal<Schedule>, session: RwSignal<Session>) -> i
 pub fn gpu_half(part: GpuPart) -> AnyView {
     match part.part {
         Part::After => part.view(|opened: Memo<Option<Opened>>| view! { <BrowserVerdict opened=opened /> }),
-        _ => part.view(|opened: Memo<Option<Opened>>| view! { <GpuRuns opened=opened /> }),
+        _ => part.view(|(opened, reached): (Memo<Option<Opened>>, Memo<Option<Reachable>>)| view! { <GpuRuns opened=opened reached=reached /> }),
     }
 }
 
@@ -494,7 +573,7 @@ fn BrowserVerdict(opened: Memo<Option<Opened>>) -> impl IntoView {
 
 /// Runs on the reader's GPU, and the final memories they left, with their counts.
 #[component]
-fn GpuRuns(opened: Memo<Option<Opened>>) -> impl IntoView {
+fn GpuRuns(opened: Memo<Option<Opened>>, reached: Memo<Option<Reachable>>) -> impl IntoView {
     let job = GpuJob::<Outcomes>::new();
     let runs = RwSignal::new(100u32);
     let run = move |()| {
@@ -510,12 +589,15 @@ fn GpuRuns(opened: Memo<Option<Opened>>) -> impl IntoView {
         </label>
         <RunForm job=job on_run=Callback::new(run) label="Run on my GPU" />
         {move || opened.with(|o| o.is_none()).then(|| view! { <p class="muted">"Nothing to run until naga takes the kernel."</p> })}
-        {move || job.result.get().map(|r| view! { <OutcomeTable outcomes=r opened=opened /> })}
+        {move || job.result.get().map(|r| view! { <OutcomeTable outcomes=r opened=opened reached=reached /> })}
     }
 }
 
 #[component]
-fn OutcomeTable(outcomes: Outcomes, opened: Memo<Option<Opened>>) -> impl IntoView {
+fn OutcomeTable(outcomes: Outcomes, opened: Memo<Option<Opened>>, reached: Memo<Option<Reachable>>) -> impl IntoView {
+    let model = reached.get_untracked();
+    let every_order = model.as_ref().is_some_and(|r| r.every_order);
+    let beyond = outcomes.distinct.iter().filter(|(m, _)| model.as_ref().is_some_and(|r| !r.contains(m))).count();
     let names: Vec<String> = opened.with_untracked(|o| o.as_ref().map(|o| o.buffers.iter().filter(|b| !b.uniform).map(|b| b.name.clone()).collect()).unwrap_or_default());
     let distinct = outcomes.distinct.len();
     let said = if distinct == 1 {
@@ -523,22 +605,39 @@ fn OutcomeTable(outcomes: Outcomes, opened: Memo<Option<Opened>>) -> impl IntoVi
     } else {
         format!("{} dispatches ended with {distinct} different memories: the order the GPU ran them in changed the result.", outcomes.runs)
     };
+    let beyond_said = match (beyond, every_order) {
+        (0, true) => "Each is one the model reaches by some order of its steps.".to_owned(),
+        (0, false) => "Each is one the model reached in its sample of orders.".to_owned(),
+        (n, true) => format!(
+            "{n} of them no order of the model's steps reaches (marked ✗): the GPU did what the model leaves out, such as a write seen late (weak memory) or two steps at once."
+        ),
+        (n, false) => format!("{n} of them the model's sample of orders did not reach (marked ?): a sample may miss one, so this proves nothing."),
+    };
+    let mark = if every_order { "✗ " } else { "? " };
     view! {
-        <div class="gpu-outcomes" data-testid="playground-outcomes" data-gpu-outcomes=distinct>
-            <p>{said}</p>
+        <div class="gpu-outcomes" data-testid="playground-outcomes" data-gpu-outcomes=distinct data-beyond-model=beyond>
+            <p>{said}" "{beyond_said}</p>
             <table class="returned">
                 <thead><tr><th>"Runs"</th><th>"Final memory"</th></tr></thead>
                 <tbody>
-                    {outcomes.distinct.into_iter().map(|(memory, count)| view! {
-                        <tr>
-                            <td>{count}</td>
-                            <td><code>{memory.iter().zip(&names).map(|(words, name)| format!("{name} = {}", shown(words))).collect::<Vec<_>>().join("; ")}</code></td>
-                        </tr>
+                    {outcomes.distinct.into_iter().map(|(memory, count)| {
+                        let outside = model.as_ref().is_some_and(|r| !r.contains(&memory));
+                        view! {
+                            <tr data-beyond-model=outside.to_string()>
+                                <td>{outside.then_some(mark)}{count}</td>
+                                <td><code>{memory_text(&memory, &names)}</code></td>
+                            </tr>
+                        }
                     }).collect_view()}
                 </tbody>
             </table>
         </div>
     }
+}
+
+/// Each buffer's words, named.
+fn memory_text(memory: &[Vec<u32>], names: &[String]) -> String {
+    memory.iter().zip(names).map(|(words, name)| format!("{name} = {}", shown(words))).collect::<Vec<_>>().join("; ")
 }
 
 /// A buffer's words, the first few of a long one.

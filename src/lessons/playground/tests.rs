@@ -255,3 +255,50 @@ fn any_entry_point_and_bindings_in_two_groups_run_on_the_gpu() {
     // Storage buffers in the kernel's order: input, unused, output.
     assert_eq!(outcomes.distinct[0].0, vec![vec![0, 1, 2, 3], vec![0, 0], vec![0, 2, 4, 0]]);
 }
+
+#[test]
+fn the_starter_can_end_with_any_total_from_one_to_four_and_each_has_its_order() {
+    let opened = open(kernels::STARTER.source(), &Choices::default()).unwrap();
+    let r = reachable(&opened).unwrap();
+    assert!(r.every_order);
+    let mut totals: Vec<u32> = r.outcomes.iter().map(|o| o.memory[0][0]).collect();
+    totals.sort_unstable();
+    assert_eq!(totals, vec![1, 2, 3, 4]);
+    for o in &r.outcomes {
+        assert_eq!(o.memory[1], vec![0, 1, 2, 3]);
+        // The order given reaches that memory when replayed.
+        let mut run = Run::new(Arc::new(opened.program.borrowed()), &opened.setup).unwrap();
+        for &i in &o.schedule {
+            run.step(i).unwrap();
+        }
+        assert!(run.is_finished());
+        assert_eq!(final_memory(&opened, &run), o.memory);
+    }
+    let atomic = kernels::STARTER.source().replace("total: u32", "total: atomic<u32>").replace("total = total + 1u;", "atomicAdd(&total, 1u);");
+    let r = reachable(&open(&atomic, &Choices::default()).unwrap()).unwrap();
+    assert!(r.every_order);
+    assert_eq!(r.outcomes.iter().map(|o| o.memory[0][0]).collect::<Vec<_>>(), vec![4]);
+}
+
+#[test]
+fn too_many_orders_are_sampled_and_said_so() {
+    let many = kernels::STARTER.source().replace("override workgroup_size: u32 = 4u;", "override workgroup_size: u32 = 64u;");
+    let r = reachable(&open(&many, &Choices::default()).unwrap()).unwrap();
+    assert!(!r.every_order);
+    assert!(!r.outcomes.is_empty());
+    assert!(r.outcomes.iter().all(|o| (1..=64).contains(&o.memory[0][0])));
+}
+
+/// lavapipe's final memories of the racy starter lie among the model's: every order of steps
+/// was tried, so a memory outside them would be the device's doing, not the schedule's.
+#[test]
+fn the_gpus_final_memories_lie_among_the_models() {
+    let Some(ctx) = crate::testing::gpu() else { return };
+    let opened = open(kernels::STARTER.source(), &Choices::default()).unwrap();
+    let r = reachable(&opened).unwrap();
+    assert!(r.every_order);
+    let outcomes = pollster::block_on(gpu::run(&ctx, &opened, 50)).unwrap();
+    for (memory, _) in &outcomes.distinct {
+        assert!(r.contains(memory), "{memory:?} is not among {:?}", r.outcomes);
+    }
+}
