@@ -420,67 +420,122 @@ fn state_of(run: &Run) -> Vec<u32> {
     key
 }
 
-/// The final memories the model can end with: every order of steps when there are few enough
-/// (each state met once), else [`SAMPLES`] orders at random; each memory with an order that
-/// reaches it.
-pub fn reachable(opened: &Opened) -> Result<Reachable, Refusal> {
-    let start = Run::new(Arc::new(opened.program.borrowed()), &opened.setup).map_err(plain)?;
-    let mut found: Vec<Outcome> = Vec::new();
-    let mut add = |memory: Vec<Vec<u32>>, schedule: &[u32]| {
-        if !found.iter().any(|o| o.memory == memory) {
-            found.push(Outcome { memory, schedule: schedule.to_vec() });
-        }
-    };
-    // Depth first, each state expanded once.
-    let mut seen = std::collections::HashSet::new();
-    let mut stack = vec![(start.clone(), Vec::<u32>::new())];
-    let mut steps = 0usize;
-    let mut every_order = true;
-    while let Some((run, schedule)) = stack.pop() {
-        let ready: Vec<u32> = run.ready().collect();
-        if ready.is_empty() {
-            add(final_memory(opened, &run), &schedule);
-            continue;
-        }
-        for &i in ready.iter().rev() {
-            steps += 1;
-            let mut next = run.clone();
-            if next.step(i).is_err() {
-                continue;
-            }
-            if seen.insert(state_of(&next)) {
-                let mut order = schedule.clone();
-                order.push(i);
-                stack.push((next, order));
-            }
-        }
-        if steps > OUTCOME_BUDGET {
-            every_order = false;
-            break;
+/// The search for every final memory, done a slice at a time so that a page can let the
+/// browser draw between slices: every order of steps while there are few enough (each state
+/// met once, within [`OUTCOME_BUDGET`] steps), then [`SAMPLES`] orders at random.
+pub struct Search {
+    opened: Opened,
+    start: Run,
+    found: Vec<Outcome>,
+    seen: std::collections::HashSet<Vec<u32>>,
+    stack: Vec<(Run, Vec<u32>)>,
+    steps: usize,
+    every_order: bool,
+    samples: usize,
+    unfinished: usize,
+    x: u32,
+}
+
+impl Search {
+    pub fn new(opened: &Opened) -> Result<Search, Refusal> {
+        let start = Run::new(Arc::new(opened.program.borrowed()), &opened.setup).map_err(plain)?;
+        Ok(Search {
+            opened: opened.clone(),
+            stack: vec![(start.clone(), Vec::new())],
+            start,
+            found: Vec::new(),
+            seen: std::collections::HashSet::new(),
+            steps: 0,
+            every_order: true,
+            samples: 0,
+            unfinished: 0,
+            x: 0x9e37_79b9,
+        })
+    }
+
+    fn add(&mut self, memory: Vec<Vec<u32>>, schedule: &[u32]) {
+        if !self.found.iter().any(|o| o.memory == memory) {
+            self.found.push(Outcome { memory, schedule: schedule.to_vec() });
         }
     }
-    let mut unfinished = 0;
-    if !every_order {
-        let mut x: u32 = 0x9e37_79b9;
-        for _ in 0..SAMPLES {
-            let mut run = start.clone();
+
+    /// Goes on for about `work` steps (weighed by the invocations each copy of the run holds);
+    /// the answer once the search is over.
+    pub fn advance(&mut self, work: usize) -> Option<Reachable> {
+        let weight = self.start.invocations.len().max(1);
+        let mut done = 0usize;
+        // Depth first, each state expanded once.
+        while self.every_order {
+            let Some((run, schedule)) = self.stack.pop() else {
+                return Some(self.answer());
+            };
+            let ready: Vec<u32> = run.ready().collect();
+            if ready.is_empty() {
+                self.add(final_memory(&self.opened, &run), &schedule);
+                continue;
+            }
+            for &i in ready.iter().rev() {
+                self.steps += 1;
+                done += weight;
+                let mut next = run.clone();
+                if next.step(i).is_err() {
+                    continue;
+                }
+                if self.seen.insert(state_of(&next)) {
+                    let mut order = schedule.clone();
+                    order.push(i);
+                    self.stack.push((next, order));
+                }
+            }
+            if self.steps > OUTCOME_BUDGET {
+                // Too many orders: sample them instead.
+                self.every_order = false;
+                self.stack = Vec::new();
+                self.seen = std::collections::HashSet::new();
+            } else if done >= work {
+                return None;
+            }
+        }
+        while self.samples < SAMPLES {
+            if done >= work {
+                return None;
+            }
+            self.samples += 1;
+            let mut run = self.start.clone();
             let mut order = Vec::new();
+            let x = &mut self.x;
             let end = run.run_to_end(
                 |ready| {
-                    x ^= x << 13;
-                    x ^= x >> 17;
-                    x ^= x << 5;
-                    let at = x as usize % ready.len();
+                    *x ^= *x << 13;
+                    *x ^= *x >> 17;
+                    *x ^= *x << 5;
+                    let at = *x as usize % ready.len();
                     order.push(ready[at]);
                     at
                 },
                 STEP_BUDGET,
             );
+            // A sample's steps cost more with more invocations to choose among and record.
+            done += run.steps.max(1) * weight / 8;
             match end {
-                Ok(()) => add(final_memory(opened, &run), &order),
-                Err(_) => unfinished += 1,
+                Ok(()) => self.add(final_memory(&self.opened, &run), &order),
+                Err(_) => self.unfinished += 1,
             }
         }
+        Some(self.answer())
     }
-    Ok(Reachable { outcomes: found, every_order, unfinished })
+
+    fn answer(&self) -> Reachable {
+        Reachable { outcomes: self.found.clone(), every_order: self.every_order, unfinished: self.unfinished }
+    }
+}
+
+/// [`Search`] in one go.
+pub fn reachable(opened: &Opened) -> Result<Reachable, Refusal> {
+    let mut search = Search::new(opened)?;
+    loop {
+        if let Some(r) = search.advance(usize::MAX) {
+            return Ok(r);
+        }
+    }
 }

@@ -7,7 +7,7 @@
 //! works as on every page.
 
 use super::gpu::{Outcomes, MAX_RUNS};
-use super::{analyse, kernels, machine, open, reachable, words, Analysis, Choices, Fill, Kind, Opened, Reachable, Refusal, MAX_ELEMENTS, MAX_INVOCATIONS, MAX_WORKGROUPS, SAMPLES};
+use super::{analyse, kernels, machine, open, words, Search, Analysis, Choices, Fill, Kind, Opened, Reachable, Refusal, MAX_ELEMENTS, MAX_INVOCATIONS, MAX_WORKGROUPS, SAMPLES};
 use crate::model::{Machine, Schedule, Session};
 use crate::site::param::in_range;
 use crate::site::query;
@@ -31,8 +31,12 @@ enum Reading {
     /// Not read yet (the first reading is under way).
     Waiting,
     Refused(Refusal),
-    Read { opened: Opened, analysis: Analysis, reachable: Reachable },
+    Read { opened: Opened, analysis: Analysis },
 }
+
+/// Work for one slice of the search for final memories (see [`Search::advance`]): a few
+/// milliseconds, after which the browser may draw and take input.
+const SLICE: usize = 50_000;
 
 /// What the link asks for, and a message for each part of it refused.
 struct Asked {
@@ -157,6 +161,10 @@ pub fn Playground() -> impl IntoView {
     let fills = RwSignal::new(asked.fills);
     let schedule = RwSignal::new(asked_schedule);
     let reading = RwSignal::new(Reading::Waiting);
+    // The final memories the model can reach, once the search for them is over.
+    let reached = RwSignal::new(None::<Reachable>);
+    // Which reading is the latest: a search for an older one stops.
+    let reading_count = StoredValue::new(0u64);
     let session = RwSignal::new(Session::new(nothing(), asked_schedule));
     // The step the link asks for, taken once the kernel is first read.
     let step_asked = StoredValue::new(Some((asked_step, asked_ticks)));
@@ -171,17 +179,33 @@ pub fn Playground() -> impl IntoView {
         let read = move || {
             let read = open(&text, &choices).and_then(|opened| {
                 let analysis = analyse(&opened)?;
-                let reachable = reachable(&opened)?;
                 let model = machine(&opened)?;
-                Ok((opened, analysis, reachable, model))
+                let search = Search::new(&opened)?;
+                Ok((opened, analysis, model, search))
             });
+            let generation = reading_count.get_value() + 1;
+            reading_count.set_value(generation);
+            reached.set(None);
             match read {
-                Ok((opened, analysis, reachable, model)) => {
+                Ok((opened, analysis, model, mut search)) => {
                     let (step, ticks) = step_asked.try_update_value(Option::take).flatten().unwrap_or_default();
                     let mut s = session_with(model, schedule.get_untracked(), &ticks);
                     s.seek(step);
                     session.set(s);
-                    reading.set(Reading::Read { opened, analysis, reachable });
+                    reading.set(Reading::Read { opened, analysis });
+                    // The final memories, a slice at a time; given up once the text changes.
+                    leptos::task::spawn_local(async move {
+                        loop {
+                            if reading_count.try_get_value() != Some(generation) {
+                                return;
+                            }
+                            if let Some(found) = search.advance(SLICE) {
+                                reached.set(Some(found));
+                                return;
+                            }
+                            gloo_timers::future::TimeoutFuture::new(0).await;
+                        }
+                    });
                 }
                 Err(refusal) => {
                     session.set(Session::new(nothing(), schedule.get_untracked()));
@@ -216,10 +240,6 @@ pub fn Playground() -> impl IntoView {
 
     let opened = Memo::new(move |_| match reading.get() {
         Reading::Read { opened, .. } => Some(opened),
-        _ => None,
-    });
-    let reached = Memo::new(move |_| match reading.get() {
-        Reading::Read { reachable, .. } => Some(reachable),
         _ => None,
     });
     let stepped_source = Signal::derive(move || opened.with(|o| o.as_ref().map_or("", |o| o.source)));
@@ -458,7 +478,7 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>)
 /// Every final memory the model can end with (or those a sample of orders reached), each with
 /// the order that ends there: a click steps it in the model, and its link keeps it.
 #[component]
-fn ModelOutcomes(reached: Memo<Option<Reachable>>, session: RwSignal<Session>, schedule: RwSignal<Schedule>) -> impl IntoView {
+fn ModelOutcomes(reached: RwSignal<Option<Reachable>>, session: RwSignal<Session>, schedule: RwSignal<Schedule>) -> impl IntoView {
     let names = move || {
         session.with_untracked(|s| {
             let program = s.start().program().clone();
@@ -532,7 +552,7 @@ fn ScheduleChoice(schedule: RwSignal<Schedule>, session: RwSignal<Session>) -> i
 pub fn gpu_half(part: GpuPart) -> AnyView {
     match part.part {
         Part::After => part.view(|opened: Memo<Option<Opened>>| view! { <BrowserVerdict opened=opened /> }),
-        _ => part.view(|(opened, reached): (Memo<Option<Opened>>, Memo<Option<Reachable>>)| view! { <GpuRuns opened=opened reached=reached /> }),
+        _ => part.view(|(opened, reached): (Memo<Option<Opened>>, RwSignal<Option<Reachable>>)| view! { <GpuRuns opened=opened reached=reached /> }),
     }
 }
 
@@ -573,7 +593,7 @@ fn BrowserVerdict(opened: Memo<Option<Opened>>) -> impl IntoView {
 
 /// Runs on the reader's GPU, and the final memories they left, with their counts.
 #[component]
-fn GpuRuns(opened: Memo<Option<Opened>>, reached: Memo<Option<Reachable>>) -> impl IntoView {
+fn GpuRuns(opened: Memo<Option<Opened>>, reached: RwSignal<Option<Reachable>>) -> impl IntoView {
     let job = GpuJob::<Outcomes>::new();
     let runs = RwSignal::new(100u32);
     let run = move |()| {
@@ -594,7 +614,7 @@ fn GpuRuns(opened: Memo<Option<Opened>>, reached: Memo<Option<Reachable>>) -> im
 }
 
 #[component]
-fn OutcomeTable(outcomes: Outcomes, opened: Memo<Option<Opened>>, reached: Memo<Option<Reachable>>) -> impl IntoView {
+fn OutcomeTable(outcomes: Outcomes, opened: Memo<Option<Opened>>, reached: RwSignal<Option<Reachable>>) -> impl IntoView {
     let model = reached.get_untracked();
     let every_order = model.as_ref().is_some_and(|r| r.every_order);
     let beyond = outcomes.distinct.iter().filter(|(m, _)| model.as_ref().is_some_and(|r| !r.contains(m))).count();
