@@ -54,6 +54,11 @@ test('the index links the playground, whose starter races and names both its lin
   await home.getByTestId(`finding-line-${SUM_LINE}`).first().click();
   const selected = await home.getByTestId('playground-source').evaluate((t) => t.value.slice(t.selectionStart, t.selectionEnd));
   assert.equal(selected.trim(), 'total = total + 1u;');
+  // And the run that found it, replayed in the model to the step that made it.
+  const show = home.getByTestId('finding-show').first();
+  const at = Number((await show.textContent()).match(/step (\d+)/)[1]);
+  await show.click();
+  assert.match(await home.getByTestId('step-index').textContent(), new RegExp(`step ${at} /`));
   // The model steps the reader's kernel: its lines are marked as it goes.
   await home.keyboard.press('End');
   assert.match(await home.getByTestId('step-index').textContent(), /step (\d+) \/ \1/);

@@ -297,6 +297,8 @@ pub struct Found {
     /// The kernel lines it names (1-based), and the invocations.
     pub lines: Vec<usize>,
     pub invocations: Vec<u32>,
+    /// Steps of [`Analysis::order`] taken when it was found: replayed, they show it happen.
+    pub at_step: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,6 +314,8 @@ pub enum Kind {
 pub struct Analysis {
     pub found: Vec<Found>,
     pub steps: usize,
+    /// The invocation that took each step of the run, first to last.
+    pub order: Vec<u32>,
     /// Why the run stopped before every invocation ended: the step budget, most likely a wait
     /// for something no invocation does.
     pub unfinished: Option<String>,
@@ -335,20 +339,35 @@ pub fn analyse(opened: &Opened) -> Result<Analysis, Refusal> {
     let model = machine(opened)?;
     let mut run = Run::new(Arc::new(opened.program.borrowed()), &opened.setup).map_err(plain)?;
     let mut last = None::<u32>;
-    let end = run.run_to_end(
-        |ready| {
-            // Round-robin: the first ready invocation after the one that moved last.
-            let at = last.map_or(0, |l| ready.iter().position(|&i| i > l).unwrap_or(0));
-            last = Some(ready[at]);
-            at
-        },
-        STEP_BUDGET,
-    );
+    let mut order = Vec::new();
+    // The step each finding was made at (those made as the run started: none).
+    let mut found_at = vec![0; run.findings.len()];
+    let mut unfinished = None;
+    loop {
+        let ready: Vec<u32> = run.ready().collect();
+        if ready.is_empty() {
+            break;
+        }
+        if run.steps >= STEP_BUDGET {
+            unfinished = Some(stepper::run::Halt::StepBudget(STEP_BUDGET).to_string());
+            break;
+        }
+        // Round-robin: the first ready invocation after the one that moved last.
+        let i = ready[last.map_or(0, |l| ready.iter().position(|&i| i > l).unwrap_or(0))];
+        last = Some(i);
+        if let Err(halt) = run.step(i) {
+            unfinished = Some(halt.to_string());
+            break;
+        }
+        order.push(i);
+        found_at.resize(run.findings.len(), order.len());
+    }
     let line = |pc: u32| model.program().source_line(pc as usize, "").unwrap_or(0);
     let found = run
         .findings
         .iter()
-        .map(|f| {
+        .zip(found_at)
+        .map(|(f, at_step)| {
             let (kind, pcs, invocations) = match *f {
                 Finding::Race { first, second, .. } => (Kind::Race, vec![first.pc, second.pc], vec![first.invocation, second.invocation]),
                 Finding::Divergence { pc, waiting, other, other_pc } => {
@@ -357,10 +376,10 @@ pub fn analyse(opened: &Opened) -> Result<Analysis, Refusal> {
                 Finding::OutOfBounds { invocation, pc, .. } => (Kind::OutOfBounds, vec![pc], vec![invocation]),
                 Finding::Spin { invocation, pc } => (Kind::Spin, vec![pc], vec![invocation]),
             };
-            Found { kind, text: kernel::finding_text(model.program(), f), lines: pcs.into_iter().map(line).collect(), invocations }
+            Found { kind, text: kernel::finding_text(model.program(), f), lines: pcs.into_iter().map(line).collect(), invocations, at_step }
         })
         .collect();
-    Ok(Analysis { found, steps: run.steps, unfinished: end.err().map(|h| h.to_string()) })
+    Ok(Analysis { found, steps: run.steps, order, unfinished })
 }
 
 /// Steps the search for every final memory may take, over all the orders it tries.

@@ -257,6 +257,16 @@ pub fn Playground() -> impl IntoView {
         })
     });
     let editor = NodeRef::<leptos::html::Textarea>::new();
+    // An order of steps put in the model by hand, stood at its `at`-th step: where a finding was
+    // made, or the end of an order that reaches an outcome.
+    let show_order = Callback::new(move |(order, at): (Vec<u32>, usize)| {
+        schedule.set(Schedule::Manual);
+        session.update(|s| {
+            let ticks: Vec<Vec<usize>> = order.iter().map(|&i| vec![i as usize]).collect();
+            *s = session_with(s.start().clone(), Schedule::Manual, &ticks);
+            s.seek(at);
+        });
+    });
 
     view! {
         <article class="lesson playground">
@@ -278,14 +288,14 @@ pub fn Playground() -> impl IntoView {
                     </Show>
                     {gpu_half!(Part::After, opened).run()}
                 </div>
-                <Verdicts reading=reading editor=editor />
+                <Verdicts reading=reading editor=editor show_order=show_order />
             </Panel>
             <div class="lesson-grid">
                 <Panel id="model" title="The model">
                     <ScheduleChoice schedule=schedule session=session />
                     <ModelView session=session outcome=|_| String::new()
                         start="Start: every invocation rests on its first access to shared memory, barrier or subgroup operation." />
-                    <ModelOutcomes reached=reached session=session schedule=schedule />
+                    <ModelOutcomes reached=reached session=session show_order=show_order />
                 </Panel>
                 <Panel id="code" title="Its lines, stepped">
                     <CodeView file="your kernel" source=stepped_source marks=marks />
@@ -420,7 +430,7 @@ fn NagaVerdict(reading: RwSignal<Reading>) -> impl IntoView {
 /// What one run to the end found: the counts as `data-races` and `data-divergence` (for tests
 /// and embedding pages), and each finding with its lines, which select them in the editor.
 #[component]
-fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>) -> impl IntoView {
+fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>, show_order: Callback<(Vec<u32>, usize)>) -> impl IntoView {
     let select_line = move |line: usize| {
         let Some(area) = editor.get() else { return };
         let text = area.value();
@@ -449,6 +459,8 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>)
                     <p>{summary}</p>
                     <ul>
                         {analysis.found.into_iter().map(|f| {
+                            let order = analysis.order.clone();
+                            let at = f.at_step;
                             let kind = match f.kind {
                                 Kind::Race => "race",
                                 Kind::Divergence => "divergence",
@@ -462,6 +474,11 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>)
                                         <button type="button" data-testid=format!("finding-line-{l}")
                                             on:click=move |_| select_line(l)>{format!("line {l}")}</button>" "
                                     }).collect_view()}
+                                    {(at > 0).then(|| view! {
+                                        <button type="button" data-testid="finding-show" on:click=move |_| show_order.run((order.clone(), at))>
+                                            {format!("show it in the model (step {at})")}
+                                        </button>
+                                    })}
                                 </li>
                             }
                         }).collect_view()}
@@ -478,20 +495,14 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>)
 /// Every final memory the model can end with (or those a sample of orders reached), each with
 /// the order that ends there: a click steps it in the model, and its link keeps it.
 #[component]
-fn ModelOutcomes(reached: RwSignal<Option<Reachable>>, session: RwSignal<Session>, schedule: RwSignal<Schedule>) -> impl IntoView {
+fn ModelOutcomes(reached: RwSignal<Option<Reachable>>, session: RwSignal<Session>, show_order: Callback<(Vec<u32>, usize)>) -> impl IntoView {
     let names = move || {
         session.with_untracked(|s| {
             let program = s.start().program().clone();
             program.lowered.as_ref().map_or_else(Vec::new, |l| l.kernel.vars.iter().filter(|v| matches!(v.space, stepper::ir::Space::Storage { .. }) && v.binding.is_some()).map(|v| v.name.to_string()).collect::<Vec<_>>())
         })
     };
-    let show = move |order: Vec<u32>| {
-        schedule.set(Schedule::Manual);
-        session.update(|s| {
-            let ticks: Vec<Vec<usize>> = order.iter().map(|&i| vec![i as usize]).collect();
-            *s = session_with(s.start().clone(), Schedule::Manual, &ticks);
-        });
-    };
+    let show = move |order: Vec<u32>| show_order.run((order, 0));
     move || {
         reached.get().map(|r| {
             let names = names();

@@ -28,6 +28,9 @@ fn the_starter_races_on_its_total_and_names_both_lines() {
     assert_eq!(race.invocations.len(), 2);
     assert_ne!(race.invocations[0], race.invocations[1]);
     assert!(race.text.contains("total"), "{}", race.text);
+    // Replayed to the step it was found at, the run has just taken the second access.
+    assert!(race.at_step >= 2 && race.at_step <= a.order.len());
+    assert_eq!(a.order[race.at_step - 1], race.invocations[1]);
 }
 
 #[test]
