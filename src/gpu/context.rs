@@ -334,20 +334,27 @@ impl GpuContext {
             cache: None,
         });
         let Some(error) = scope.pop().await else { return Ok(pipeline) };
-        let info = module.get_compilation_info().await;
-        let mut message = info
-            .messages
-            .iter()
-            .map(|m| match &m.location {
-                Some(at) => format!("{file}:{}:{}: {:?}: {}", at.line_number, at.line_position, m.message_type, m.message),
-                None => format!("{:?}: {}", m.message_type, m.message),
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
-        if message.is_empty() {
-            message = error.to_string();
-        }
-        Err(GpuError::Shader { file, message })
+        Err(GpuError::Shader { file, message: compiler_messages(&module, &error, &format!("{file}:")).await })
+    }
+}
+
+/// The compiler's messages on `module`, each as `<prefix>line:column: kind: text`, one a line;
+/// the error itself where the compiler said nothing.
+pub async fn compiler_messages(module: &wgpu::ShaderModule, error: &wgpu::Error, prefix: &str) -> String {
+    let info = module.get_compilation_info().await;
+    let message = info
+        .messages
+        .iter()
+        .map(|m| match &m.location {
+            Some(at) => format!("{prefix}{}:{}: {:?}: {}", at.line_number, at.line_position, m.message_type, m.message),
+            None => format!("{:?}: {}", m.message_type, m.message),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    if message.is_empty() {
+        error.to_string()
+    } else {
+        message
     }
 }
 

@@ -12,7 +12,7 @@ pub mod params;
 pub mod readback;
 mod timing;
 
-pub use context::{native_wgsl, AdapterSummary, ComputeLimitsSummary, GpuContext, SubgroupSizes};
+pub use context::{compiler_messages, native_wgsl, AdapterSummary, ComputeLimitsSummary, GpuContext, SubgroupSizes};
 pub use error::GpuError;
 pub use kernel::Kernel;
 pub use timing::PassTimer;

@@ -65,20 +65,7 @@ pub async fn compile(ctx: &GpuContext, opened: &Opened) -> Result<(wgpu::Compute
         cache: None,
     });
     let Some(error) = scope.pop().await else { return Ok((pipeline, layouts)) };
-    let info = module.get_compilation_info().await;
-    let mut message = info
-        .messages
-        .iter()
-        .map(|m| match &m.location {
-            Some(at) => format!("{}:{}: {:?}: {}", at.line_number, at.line_position, m.message_type, m.message),
-            None => format!("{:?}: {}", m.message_type, m.message),
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    if message.is_empty() {
-        message = error.to_string();
-    }
-    Err(GpuError::Shader { file: "your kernel", message })
+    Err(GpuError::Shader { file: "your kernel", message: crate::gpu::compiler_messages(&module, &error, "").await })
 }
 
 /// Runs the kernel `runs` times, each dispatch on buffers of its own filled as the model's

@@ -212,9 +212,7 @@ pub fn open(source: &str, choices: &Choices) -> Result<Opened, Refusal> {
 
 /// The buffers and setup for an already lowered `program`.
 fn lay_out(program: &'static stepper::Program, source: &'static str, choices: &Choices) -> Result<Opened, Refusal> {
-    let size = Run::new(Arc::new(program.borrowed()), &Setup { workgroups: 1, subgroup_size: choices.subgroup_size, overrides: Vec::new(), buffers: zeros(program, 1) })
-        .map(|r| r.workgroup_size.iter().product::<u32>())
-        .map_err(plain)?;
+    let size = workgroup_size(program)?;
     let invocations = size.saturating_mul(choices.workgroups);
     if invocations > MAX_INVOCATIONS {
         return Err(plain(format!(
@@ -267,9 +265,25 @@ fn default_fill(v: &stepper::ir::Var, invocations: u32) -> Fill {
     }
 }
 
-/// Each buffer of `program` as zeros, runtime-sized arrays with `elements` elements.
-fn zeros(program: &stepper::Program, elements: u32) -> Vec<((u32, u32), Vec<u32>)> {
-    program.vars.iter().filter_map(|v| Some((v.binding?, vec![0; (v.words + v.runtime_stride.map_or(0, |s| s * elements)) as usize]))).collect()
+/// The kernel's workgroup size, from its attribute and its overrides' values, as a run takes
+/// it, without starting one: a run settles every invocation first, which for a kernel that
+/// spins is most of the work of reading it.
+fn workgroup_size(program: &stepper::Program) -> Result<u32, Refusal> {
+    let mut size = 1u32;
+    for s in program.workgroup_size {
+        let n = match s {
+            stepper::ir::Size::Fixed(n) => n,
+            stepper::ir::Size::Override(i) => {
+                let o = program.overrides.get(i as usize).ok_or_else(|| plain("the workgroup size names an override the kernel lacks"))?;
+                o.default.ok_or_else(|| plain(format!("the override `{}` has no value", o.name)))?
+            }
+        };
+        size = size.saturating_mul(n);
+    }
+    if size == 0 {
+        return Err(plain("the workgroup size must be at least 1"));
+    }
+    Ok(size)
 }
 
 /// `program` and `source` for the life of the page. The text last kept is kept once: typing a
