@@ -27,3 +27,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let slot = atomicAdd(&count, 1u); // step: claim
     output[slot] = value; // step: write
 }
+
+// playground: workgroup_size=8 input=random:2

@@ -83,3 +83,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         atomicAdd(&stats.stale, 1u);
     }
 }
+
+// playground: workgroup_size=8

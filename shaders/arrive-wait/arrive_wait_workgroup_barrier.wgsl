@@ -53,3 +53,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         }
     }
 }
+
+// playground: workgroup_size=8

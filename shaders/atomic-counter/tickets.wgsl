@@ -20,3 +20,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let ticket = atomicAdd(&next, 1u); // step: take
     tickets[id.x] = ticket; // step: record
 }
+
+// playground: workgroups=2 workgroup_size=4

@@ -49,3 +49,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     atomicAdd(&gave_up, 1u);
 }
+
+// playground: workgroup_size=8 params=8,0,3

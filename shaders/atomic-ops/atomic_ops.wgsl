@@ -89,3 +89,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     olds[id.x] = r.old; // step: record-old
     exchanged[id.x] = r.exchanged; // step: record-exchanged
 }
+
+// playground: workgroup_size=4 params=4,2 operands=1,2,4,8

@@ -46,3 +46,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         got[id] = cells[other];
     }
 }
+
+// playground: workgroups=2 workgroup_size=4 params=8,3,1

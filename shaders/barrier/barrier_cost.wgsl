@@ -39,3 +39,5 @@ fn main(@builtin(local_invocation_index) lane: u32, @builtin(workgroup_id) group
     }
     out[group.x * workgroup_size + lane] = x;
 }
+
+// playground: workgroup_size=8 params=2,1

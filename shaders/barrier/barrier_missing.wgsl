@@ -39,3 +39,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         tickets[id] = vec2(arrived, departed);
     }
 }
+
+// playground: workgroup_size=8

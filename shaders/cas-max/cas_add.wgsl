@@ -48,3 +48,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     retries[id.x] = tries; // step: record
     replaced[id.x] = old;
 }
+
+// playground: workgroup_size=4 input=1266679808,1065353216,1065353216,1065353216

@@ -57,3 +57,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     retries[id.x] = tries; // step: record
 }
+
+// playground: workgroup_size=4 best=4286578688 input=1069547520,3221225472,1077936128,1075838976

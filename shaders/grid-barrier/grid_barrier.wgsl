@@ -71,3 +71,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
     }
 } // step: leave
+
+// playground: workgroups=4 workgroup_size=4 params=4,50,0

@@ -25,3 +25,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         }
     }
 }
+
+// playground: workgroups=2 workgroup_size=4 params=8,8 input=0,1,0,2,0,1,0,2

@@ -33,3 +33,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         if mine > 0u { atomicAdd(&bins[b], mine); } // step: merge-add
     }
 }
+
+// playground: workgroups=2 workgroup_size=4 params=8,8 input=0,1,0,2,0,1,0,2

@@ -46,3 +46,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let data = atomicLoad(&locations[data_slot(theirs)]); // step: read-data
     atomicAdd(&outcomes[2u * min(flag, 1u) + min(data, 1u)], 1u);
 }
+
+// playground: workgroups=2 workgroup_size=4 elements=16 params=2,3,3,8 shuffle=index

@@ -53,3 +53,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         atomicMax(&stats.longest_wait, waited);
     }
 }
+
+// playground: workgroups=2 workgroup_size=4 params=2,50,0

@@ -16,3 +16,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     atomicAdd(&counter, 1u); // step: atomic-add
 }
+
+// playground: workgroup_size=4

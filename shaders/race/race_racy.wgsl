@@ -20,3 +20,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     value = value + 1u; // step: add
     atomicStore(&counter, value); // step: store
 }
+
+// playground: workgroup_size=4

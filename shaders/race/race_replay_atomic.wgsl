@@ -29,3 +29,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let before = atomicAdd(&counter, 1u); // step: atomic-add
     records[i] = AccessRecord(before, before + 1u, ticket, ticket);
 }
+
+// playground: workgroup_size=4

@@ -37,3 +37,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     atomicStore(&counter, value); // step: store
     records[i] = AccessRecord(loaded, value, load_ticket, store_ticket);
 }
+
+// playground: workgroup_size=4

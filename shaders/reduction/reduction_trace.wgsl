@@ -35,3 +35,5 @@ fn main(@builtin(local_invocation_index) id: u32) {
         continue; // step: next
     }
 }
+
+// playground: workgroup_size=8 elements=32 input=3,1,4,1,5,9,2,6

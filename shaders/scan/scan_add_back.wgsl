@@ -37,3 +37,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) gr
         }
     }
 }
+
+// playground: workgroups=2 workgroup_size=4 params=8 input=3,1,4,1,5,9,2,6 output=3,4,8,9,5,14,16,22 tile_sums=9,31

@@ -31,3 +31,5 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups
         }
     }
 }
+
+// playground: workgroups=2 workgroup_size=4 elements=16 params=16 input=index

@@ -57,3 +57,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         tile_sums[group.x] = value;
     }
 }
+
+// playground: workgroups=2 workgroup_size=4 params=8 input=3,1,4,1,5,9,2,6

@@ -60,3 +60,5 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
         tile_sums[tile] = atomicLoad(&total);
     }
 }
+
+// playground: workgroups=2 workgroup_size=32 elements=512 params=512,2 input=index

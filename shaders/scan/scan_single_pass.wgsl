@@ -301,3 +301,5 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
     store(index(tile, slot, size, 6u, lane), v6 + before);
     store(index(tile, slot, size, 7u, lane), v7 + before);
 }
+
+// playground: workgroups=2 workgroup_size=32 elements=512 params=512,2,1,4 input=index

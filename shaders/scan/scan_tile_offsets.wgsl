@@ -22,8 +22,13 @@ override workgroup_size: u32 = 256u;
 var<workgroup> slots_taken: atomic<u32>;
 var<workgroup> subgroup_sums: array<u32, MAX_SUBGROUPS>;
 
+// Past the end, zeros, without reading: a clamped read of the last vec4 would meet its
+// owner's write with only workgroup barriers between, which order no storage (a data race).
 fn load(i: u32, vecs: u32) -> vec4<u32> {
-    return select(vec4(0u), tile_sums[min(i, vecs - 1u)], i < vecs);
+    if i < vecs {
+        return tile_sums[i];
+    }
+    return vec4(0u);
 }
 
 @compute @workgroup_size(workgroup_size)
@@ -67,3 +72,5 @@ fn main(@builtin(local_invocation_index) id: u32, @builtin(subgroup_size) size: 
         workgroupBarrier();
     }
 }
+
+// playground: workgroup_size=64 elements=128 params=512 tile_sums=index

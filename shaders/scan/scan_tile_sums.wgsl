@@ -44,3 +44,5 @@ fn main(@builtin(local_invocation_index) id: u32) {
         tile_sums[i] = tile_sums[i] + before;
     }
 }
+
+// playground: workgroup_size=4 elements=16 params=16 tile_sums=3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3

@@ -100,3 +100,5 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(subgroup_size) size: u
     store(index(tile, slot, size, 6u, lane), v6 + before);
     store(index(tile, slot, size, 7u, lane), v7 + before);
 }
+
+// playground: workgroups=2 workgroup_size=32 elements=512 params=512,2 input=index tile_sums=0,523776

@@ -44,3 +44,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         atomicAdd(&stats.impossible, 1u);
     }
 }
+
+// playground: workgroups=2 workgroup_size=4 params=2,1

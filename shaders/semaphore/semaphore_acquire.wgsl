@@ -61,3 +61,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     atomicAdd(&stats.gave_up, 1u); // step: give-up
 }
+
+// playground: workgroup_size=8 params=8,4 count=4

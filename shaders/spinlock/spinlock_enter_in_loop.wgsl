@@ -54,3 +54,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         return; // step: stop
     }
 }
+
+// playground: workgroup_size=4 MAX_TRIES=100

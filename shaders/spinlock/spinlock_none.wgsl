@@ -31,3 +31,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     atomicStore(&counter, value); // step: store
     atomicSub(&stats.inside, 1u);
 }
+
+// playground: workgroup_size=4

@@ -51,3 +51,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     atomicSub(&stats.inside, 1u);
     atomicStore(&lock, 0u); // step: unlock
 }
+
+// playground: workgroup_size=4 MAX_TRIES=100

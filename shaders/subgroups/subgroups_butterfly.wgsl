@@ -36,3 +36,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(subgroup_size) s
         records[i] = Record(value, size, lane, first); // step: store
     }
 }
+
+// playground: workgroup_size=64 params=64 input=index

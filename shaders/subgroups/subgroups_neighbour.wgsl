@@ -42,3 +42,5 @@ fn main(@builtin(local_invocation_index) id: u32, @builtin(subgroup_size) size: 
         atomicAdd(&stats.impossible, 1u);
     }
 }
+
+// playground: workgroup_size=32

@@ -45,3 +45,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         sums[group.x] = all;
     }
 }
+
+// playground: workgroup_size=64 params=64 input=index

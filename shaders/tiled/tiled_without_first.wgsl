@@ -41,3 +41,5 @@ fn main(@builtin(local_invocation_index) id: u32, @builtin(workgroup_id) group: 
     }
     c[row * n + col] = acc; // step: store
 }
+
+// playground: workgroups=4 workgroup_size=4 elements=16 params=4,2 a=index b=index

@@ -67,7 +67,11 @@ pub struct Show {
 /// shared memory the setup gives them. A setup the kernel cannot run with (a missing buffer, too
 /// many invocations) is said in words.
 pub fn machine(kernel: &'static stepper::Program, source: &'static str, setup: &Setup, show: Show) -> Result<Machine, String> {
-    let run = Run::new(Arc::new(kernel.borrowed()), setup)?;
+    machine_of(kernel, source, Run::new(Arc::new(kernel.borrowed()), setup)?, show)
+}
+
+/// The model of `run`, a run of `kernel` just started (with a budget of its own, say).
+pub fn machine_of(kernel: &'static stepper::Program, source: &'static str, run: Run, show: Show) -> Result<Machine, String> {
     let mut cells = Vec::new();
     let mut memory_names = Vec::new();
     // In the order the lesson names them (or the kernel's), found rather than sorted: a sort's
@@ -156,8 +160,8 @@ pub fn finding_text(program: &Program, finding: &Finding) -> String {
         Finding::OutOfBounds { invocation, pc, index, len } => {
             format!("An index out of bounds at line {}: thread {invocation} asked for element {index} of {len}; the model used the last.", line(pc))
         }
-        Finding::Spin { invocation, pc } => {
-            format!("Thread {invocation} ran 100,000 instructions at line {} without a step: stopped there.", line(pc))
+        Finding::Spin { invocation, pc, instructions } => {
+            format!("Thread {invocation} ran {instructions} instructions at line {} without a step: stopped there.", line(pc))
         }
     }
 }

@@ -366,11 +366,13 @@ struct LaneState {
     mark: Option<LaneMark>,
 }
 
-/// A few words on a lane, in its next instruction's place: the named span of lines it stands
-/// in ("inside", "waiting"; see [`Program::spans`]), or else that another thread has
-/// overwritten the cell this thread's copy came from.
+/// A few words on a lane, in its next instruction's place: its part in a finding the page
+/// points at, the named span of lines it stands in ("inside", "waiting"; see
+/// [`Program::spans`]), or else that another thread has overwritten the cell this thread's copy
+/// came from.
 #[derive(Clone, Debug, PartialEq)]
 enum LaneMark {
+    Finding(String),
     Stale(String),
     Span(String),
 }
@@ -378,12 +380,13 @@ enum LaneMark {
 impl LaneMark {
     fn text(&self) -> &str {
         match self {
-            LaneMark::Stale(text) | LaneMark::Span(text) => text,
+            LaneMark::Finding(text) | LaneMark::Stale(text) | LaneMark::Span(text) => text,
         }
     }
 
     fn class(&self) -> &'static str {
         match self {
+            LaneMark::Finding(_) => "mark finding",
             LaneMark::Stale(_) => "mark stale",
             LaneMark::Span(_) => "mark span",
         }
@@ -391,11 +394,17 @@ impl LaneMark {
 
     fn test_id(&self, t: usize) -> String {
         match self {
+            LaneMark::Finding(_) => format!("scene-finding-{t}"),
             LaneMark::Stale(_) => format!("scene-stale-{t}"),
             LaneMark::Span(_) => format!("scene-span-{t}"),
         }
     }
 }
+
+/// Words a page pins on some lanes while the run stands at one step (a finding's two
+/// invocations, at the step that made it): provided as a context by the page that has them.
+#[derive(Clone, Copy)]
+pub struct LaneNotes(pub RwSignal<Option<(usize, Vec<(usize, String)>)>>);
 
 impl LaneState {
     fn ready(&self) -> bool {
@@ -521,11 +530,22 @@ pub fn Scene(
     // Cells read their own state, which the same effect writes where it changed.
     // Each lane's handle, with the state its elements show; none until the handle has drawn it.
     let drawn = StoredValue::new_local(Vec::<(LaneHandle, Option<LaneState>)>::new());
+    let notes = use_context::<LaneNotes>();
     let cell_store = StoredValue::new(Vec::<ArcRwSignal<CellState>>::new());
     let lanes_now = move || {
         let l = layout.get();
         let (c, pick) = (cursor.get(), can_pick.get());
-        machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, l.shown, step, t, c, pick, l.badge_chars()))))
+        let mut lanes = machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, l.shown, step, t, c, pick, l.badge_chars()))));
+        if let Some(LaneNotes(notes)) = notes {
+            notes.with(|n| {
+                for (t, text) in n.iter().filter(|(at, _)| *at == c).flat_map(|(_, lanes)| lanes) {
+                    if let Some(lane) = lanes.get_mut(*t) {
+                        lane.mark = Some(LaneMark::Finding(text.clone()));
+                    }
+                }
+            });
+        }
+        lanes
     };
     let write_cells = move || {
         machine.with(|m| {

@@ -45,7 +45,7 @@ pub enum Status {
     /// Waiting at a subgroup operation for the lanes that may still come.
     AtSubgroup,
     Done,
-    /// Ran [`PRIVATE_BUDGET`] instructions without a step: stopped (a [`Finding::Spin`]).
+    /// Ran its private budget of instructions without a step: stopped (a [`Finding::Spin`]).
     Stopped,
 }
 
@@ -81,8 +81,9 @@ pub enum Finding {
     Divergence { pc: u32, waiting: u32, other: u32, other_pc: Option<u32> },
     /// An index past the end of its array (`len`), at `pc`.
     OutOfBounds { invocation: u32, pc: u32, index: u32, len: u32 },
-    /// An invocation ran [`PRIVATE_BUDGET`] instructions at `pc` without touching shared memory.
-    Spin { invocation: u32, pc: u32 },
+    /// An invocation ran `instructions` (the run's private budget) at `pc` without touching
+    /// shared memory.
+    Spin { invocation: u32, pc: u32, instructions: u32 },
 }
 
 /// Why a run could not go on.
@@ -133,6 +134,8 @@ pub struct Run {
     /// hasher are a few KB of every page that steps a kernel.
     seen: Vec<Vec<Vec<Seen>>>,
     pub findings: Vec<Finding>,
+    /// Private instructions one step may run before the invocation is stopped as a spin.
+    private_budget: u32,
     /// The findings made so far, by kind and place, so that each is reported once (a few: a
     /// list, not a set, whose code a page would carry).
     reported: Vec<(u8, u32, u32)>,
@@ -152,6 +155,13 @@ impl Run {
     /// A run of `program` with `setup`'s sizes and buffers, every invocation resting on its first
     /// step. On a bad size or a missing buffer, what is wrong in words.
     pub fn new(program: Arc<Program>, setup: &Setup) -> Result<Run, String> {
+        Run::with_private_budget(program, setup, PRIVATE_BUDGET)
+    }
+
+    /// The same, each step's private work cut at `budget` instructions instead of
+    /// [`PRIVATE_BUDGET`]: a page reading a reader's many invocations spends less on each one
+    /// that spins.
+    pub fn with_private_budget(program: Arc<Program>, setup: &Setup, budget: u32) -> Result<Run, String> {
         let mut overrides = Vec::new();
         for o in program.overrides.iter() {
             let set = setup.overrides.iter().find(|(n, _)| *n == o.name).map(|(_, v)| *v);
@@ -248,6 +258,7 @@ impl Run {
             reported: Vec::new(),
             steps: 0,
             reach: Vec::new(),
+            private_budget: budget.max(1),
         };
         run.reach = reachability(&run.program);
         for i in 0..total {
@@ -335,7 +346,7 @@ impl Run {
 
     /// Runs invocation `i`'s private instructions up to its next step, or its end.
     fn settle(&mut self, i: u32) {
-        let mut budget = PRIVATE_BUDGET;
+        let mut budget = self.private_budget;
         loop {
             let inv = &self.invocations[i as usize];
             let pc = inv.pc;
@@ -351,7 +362,7 @@ impl Run {
                 return;
             }
             if budget == 0 {
-                self.report(Finding::Spin { invocation: i, pc }, 3, pc, 0);
+                self.report(Finding::Spin { invocation: i, pc, instructions: self.private_budget }, 3, pc, 0);
                 self.end(i, Status::Stopped);
                 return;
             }

@@ -227,6 +227,22 @@ fn main() {
 }
 
 #[test]
+fn a_run_given_a_smaller_private_budget_stops_a_spin_there() {
+    let private = "
+@group(0) @binding(0) var<storage, read_write> out: u32;
+@compute @workgroup_size(1)
+fn main() {
+    var i = 0u;
+    loop { i = i + 1u; if i == 0u { break; } }
+    out = i;
+}";
+    let program = Arc::new(lower(private).unwrap_or_else(|r| panic!("{r}")));
+    let run = Run::with_private_budget(program, &setup(1, vec![]), 500).unwrap();
+    assert!(matches!(run.findings[..], [Finding::Spin { instructions: 500, .. }]), "{:?}", run.findings);
+    assert_eq!(run.invocations[0].status, Status::Stopped);
+}
+
+#[test]
 fn storage_barriers_do_not_order_two_workgroups() {
     let source = "
 @group(0) @binding(0) var<storage, read_write> cell: u32;

@@ -54,6 +54,21 @@ pub async fn compile(ctx: &GpuContext, opened: &Opened) -> Result<(wgpu::Compute
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("your kernel"), entries: &entries })
         })
         .collect();
+    // The overrides the kernel's `// playground:` line sets, as the pipeline takes them.
+    let constants: Vec<(&str, f64)> = opened
+        .setup
+        .overrides
+        .iter()
+        .map(|(name, bits)| {
+            let ty = opened.program.overrides.iter().find(|o| o.name == name.as_str()).map(|o| o.ty);
+            let value = match ty {
+                Some(stepper::ir::Scalar::I32) => f64::from(*bits as i32),
+                Some(stepper::ir::Scalar::F32) => f64::from(f32::from_bits(*bits)),
+                _ => f64::from(*bits),
+            };
+            (name.as_str(), value)
+        })
+        .collect();
     let layout_refs: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Some).collect();
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: Some("your kernel"), bind_group_layouts: &layout_refs, immediate_size: 0 });
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -61,7 +76,7 @@ pub async fn compile(ctx: &GpuContext, opened: &Opened) -> Result<(wgpu::Compute
         layout: Some(&layout),
         module: &module,
         entry_point: Some(&opened.program.entry),
-        compilation_options: Default::default(),
+        compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
         cache: None,
     });
     let Some(error) = scope.pop().await else { return Ok((pipeline, layouts)) };

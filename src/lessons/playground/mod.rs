@@ -149,20 +149,75 @@ pub struct Buffer {
     pub fill: Fill,
 }
 
-/// What the reader chose beside the kernel's text.
+/// What the reader chose beside the kernel's text. Whatever is left unchosen comes from the
+/// kernel's own `// playground:` line (see [`Asks`]), else the defaults: one workgroup, one
+/// element per invocation, zeros.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choices {
-    pub workgroups: u32,
-    /// Elements of every runtime-sized array (none: one per invocation).
+    pub workgroups: Option<u32>,
+    /// Elements of every runtime-sized array.
     pub elements: Option<u32>,
-    /// Each buffer's fill, by the variable's name; a buffer not named starts as zeros.
+    /// Each buffer's fill, by the variable's name.
     pub fills: Vec<(String, Fill)>,
     pub subgroup_size: u32,
 }
 
 impl Default for Choices {
     fn default() -> Self {
-        Choices { workgroups: 1, elements: None, fills: Vec::new(), subgroup_size: 32 }
+        Choices { workgroups: None, elements: None, fills: Vec::new(), subgroup_size: 32 }
+    }
+}
+
+/// How a kernel asks to be opened, in a comment line of its own text:
+///
+/// ```text
+/// // playground: workgroups=4 workgroup_size=4 params=4,2 a=index
+/// ```
+///
+/// Each word is `name=value`: `workgroups`, `elements`, an override's name and its value, or a
+/// buffer's name and its fill ([`Fill::parse`]). The site's kernels carry one, so that a link
+/// with the kernel alone opens it doing its lesson's work; a reader's copy keeps it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Asks {
+    pub workgroups: Option<u32>,
+    pub elements: Option<u32>,
+    pub overrides: Vec<(String, u32)>,
+    pub fills: Vec<(String, Fill)>,
+}
+
+/// The comment that opens a kernel's [`Asks`].
+pub const ASKS: &str = "// playground:";
+
+impl Asks {
+    /// The asks of `source`'s `// playground:` lines, checked against what `program` declares.
+    fn read(source: &str, program: &stepper::Program) -> Result<Asks, Refusal> {
+        let mut asks = Asks::default();
+        for (n, line) in source.lines().enumerate() {
+            let Some(words) = line.trim_start().strip_prefix(ASKS) else { continue };
+            let refuse = |reason: String| Refusal { line: n as u32 + 1, column: 1, reason: format!("{ASKS} {reason}") };
+            for word in words.split_whitespace() {
+                let Some((name, value)) = word.split_once('=') else {
+                    return Err(refuse(format!("\"{word}\" is not name=value")));
+                };
+                let number = |what: &str, most: u32| match value.parse::<u32>() {
+                    Ok(v) if (1..=most).contains(&v) => Ok(v),
+                    _ => Err(refuse(format!("{what} \"{value}\": a number from 1 to {most}"))),
+                };
+                match name {
+                    "workgroups" => asks.workgroups = Some(number("workgroups", MAX_WORKGROUPS)?),
+                    "elements" => asks.elements = Some(number("elements", MAX_ELEMENTS)?),
+                    _ if program.overrides.iter().any(|o| o.name == name) => {
+                        let v = value.parse::<u32>().or_else(|_| value.parse::<i32>().map(|i| i as u32));
+                        asks.overrides.push((name.to_owned(), v.map_err(|_| refuse(format!("{name}: \"{value}\" is not a 32-bit number")))?));
+                    }
+                    _ if program.vars.iter().any(|v| v.binding.is_some() && v.name == name) => {
+                        asks.fills.push((name.to_owned(), Fill::parse(value).map_err(|e| refuse(format!("{name}: {e}")))?));
+                    }
+                    _ => return Err(refuse(format!("the kernel has no buffer or override named `{name}`"))),
+                }
+            }
+        }
+        Ok(asks)
     }
 }
 
@@ -202,25 +257,27 @@ pub fn open(source: &str, choices: &Choices) -> Result<Opened, Refusal> {
     if source.trim().is_empty() {
         return Err(plain("there is no kernel yet: write one with an @compute entry point"));
     }
-    if !(1..=MAX_WORKGROUPS).contains(&choices.workgroups) {
-        return Err(plain(format!("{} workgroups: the model steps 1 to {MAX_WORKGROUPS}", choices.workgroups)));
+    if let Some(w) = choices.workgroups.filter(|w| !(1..=MAX_WORKGROUPS).contains(w)) {
+        return Err(plain(format!("{w} workgroups: the model steps 1 to {MAX_WORKGROUPS}")));
     }
     let program = stepper::lower::lower(source)?;
     let (program, source) = keep(program, source);
     lay_out(program, source, choices)
 }
 
-/// The buffers and setup for an already lowered `program`.
+/// The buffers and setup for an already lowered `program`: the reader's choices first, then
+/// what the kernel's own text asks for.
 fn lay_out(program: &'static stepper::Program, source: &'static str, choices: &Choices) -> Result<Opened, Refusal> {
-    let size = workgroup_size(program)?;
-    let invocations = size.saturating_mul(choices.workgroups);
+    let asks = Asks::read(source, program)?;
+    let workgroups = choices.workgroups.or(asks.workgroups).unwrap_or(1);
+    let size = workgroup_size(program, &asks.overrides)?;
+    let invocations = size.saturating_mul(workgroups);
     if invocations > MAX_INVOCATIONS {
         return Err(plain(format!(
-            "{} workgroup(s) of {size} invocations is {invocations}: the model steps at most {MAX_INVOCATIONS} (a smaller @workgroup_size, or fewer workgroups)",
-            choices.workgroups
+            "{workgroups} workgroup(s) of {size} invocations is {invocations}: the model steps at most {MAX_INVOCATIONS} (a smaller @workgroup_size, or fewer workgroups)"
         )));
     }
-    let elements = choices.elements.unwrap_or(invocations);
+    let elements = choices.elements.or(asks.elements).unwrap_or(invocations);
     if elements > MAX_ELEMENTS {
         return Err(plain(format!("{elements} elements: a runtime-sized array takes at most {MAX_ELEMENTS}")));
     }
@@ -232,7 +289,7 @@ fn lay_out(program: &'static stepper::Program, source: &'static str, choices: &C
             let uniform = matches!(v.space, Space::Uniform);
             let read_only = matches!(v.space, Space::Storage { writable: false });
             let words = v.words + v.runtime_stride.map_or(0, |s| s * elements);
-            let fill = choices.fills.iter().find(|(n, _)| *n == v.name).map_or_else(|| default_fill(v, invocations), |(_, f)| f.clone());
+            let fill = choices.fills.iter().chain(&asks.fills).find(|(n, _)| *n == v.name).map_or_else(|| default_fill(v, invocations), |(_, f)| f.clone());
             Some(Buffer { name: v.name.to_string(), binding, uniform, read_only, words, runtime_stride: v.runtime_stride, fill })
         })
         .collect();
@@ -242,9 +299,9 @@ fn lay_out(program: &'static stepper::Program, source: &'static str, choices: &C
         }
     }
     let setup = Setup {
-        workgroups: choices.workgroups,
+        workgroups,
         subgroup_size: choices.subgroup_size,
-        overrides: Vec::new(),
+        overrides: asks.overrides,
         buffers: buffers.iter().map(|b| (b.binding, b.fill.words(b.words as usize))).collect(),
     };
     Ok(Opened { program, source, buffers, setup, invocations })
@@ -268,14 +325,15 @@ fn default_fill(v: &stepper::ir::Var, invocations: u32) -> Fill {
 /// The kernel's workgroup size, from its attribute and its overrides' values, as a run takes
 /// it, without starting one: a run settles every invocation first, which for a kernel that
 /// spins is most of the work of reading it.
-fn workgroup_size(program: &stepper::Program) -> Result<u32, Refusal> {
+fn workgroup_size(program: &stepper::Program, overrides: &[(String, u32)]) -> Result<u32, Refusal> {
     let mut size = 1u32;
     for s in program.workgroup_size {
         let n = match s {
             stepper::ir::Size::Fixed(n) => n,
             stepper::ir::Size::Override(i) => {
                 let o = program.overrides.get(i as usize).ok_or_else(|| plain("the workgroup size names an override the kernel lacks"))?;
-                o.default.ok_or_else(|| plain(format!("the override `{}` has no value", o.name)))?
+                let set = overrides.iter().find(|(name, _)| *name == o.name).map(|&(_, v)| v);
+                set.or(o.default).ok_or_else(|| plain(format!("the override `{}` has no value", o.name)))?
             }
         };
         size = size.saturating_mul(n);
@@ -343,15 +401,41 @@ impl Analysis {
 
 /// The model the page steps: the kernel's invocations at their first steps.
 pub fn machine(opened: &Opened) -> Result<Machine, Refusal> {
-    kernel::machine(opened.program, opened.source, &opened.setup, Show::default()).map_err(plain)
+    kernel::machine_of(opened.program, opened.source, start(opened)?, Show::default()).map_err(plain)
+}
+
+/// Private instructions every step of all the invocations may run together, before one is
+/// stopped as a spin: a reader's 256 invocations that each spin then cost a page a tenth of a
+/// second to start, not seconds.
+const PRIVATE_WORK: u32 = 1_000_000;
+
+/// A run of the opened kernel, each step's private work cut at its share of [`PRIVATE_WORK`].
+fn start(opened: &Opened) -> Result<Run, Refusal> {
+    let budget = (PRIVATE_WORK / opened.invocations.max(1)).clamp(2_000, stepper::run::PRIVATE_BUDGET);
+    Run::with_private_budget(Arc::new(opened.program.borrowed()), &opened.setup, budget).map_err(plain)
 }
 
 /// Runs the kernel once to its end, invocations taking turns, and says what it found. A race is
 /// found whatever the order, as the checkers of GPU code find them: by comparing each access
 /// with the earlier ones to its word that no barrier orders before it.
 pub fn analyse(opened: &Opened) -> Result<Analysis, Refusal> {
-    let model = machine(opened)?;
-    let mut run = Run::new(Arc::new(opened.program.borrowed()), &opened.setup).map_err(plain)?;
+    let run = start(opened)?;
+    let model = kernel::machine_of(opened.program, opened.source, run.clone(), Show::default()).map_err(plain)?;
+    Ok(analyse_from(&model, run))
+}
+
+/// What a page needs of a kernel it has opened: what one run to the end found, the model to
+/// step, and the search for its final memories, all from one start (settling every invocation
+/// once is most of the work of starting).
+pub fn read(opened: &Opened) -> Result<(Analysis, Machine, Search), Refusal> {
+    let run = start(opened)?;
+    let model = kernel::machine_of(opened.program, opened.source, run.clone(), Show::default()).map_err(plain)?;
+    let analysis = analyse_from(&model, run.clone());
+    Ok((analysis, model, Search::from_start(opened, run)))
+}
+
+/// [`analyse`], from `model` and its run as started.
+fn analyse_from(model: &Machine, mut run: Run) -> Analysis {
     let mut last = None::<u32>;
     let mut order = Vec::new();
     // The step each finding was made at (those made as the run started: none).
@@ -388,18 +472,22 @@ pub fn analyse(opened: &Opened) -> Result<Analysis, Refusal> {
                     (Kind::Divergence, std::iter::once(pc).chain(other_pc).collect(), vec![waiting, other])
                 }
                 Finding::OutOfBounds { invocation, pc, .. } => (Kind::OutOfBounds, vec![pc], vec![invocation]),
-                Finding::Spin { invocation, pc } => (Kind::Spin, vec![pc], vec![invocation]),
+                Finding::Spin { invocation, pc, .. } => (Kind::Spin, vec![pc], vec![invocation]),
             };
             Found { kind, text: kernel::finding_text(model.program(), f), lines: pcs.into_iter().map(line).collect(), invocations, at_step }
         })
         .collect();
-    Ok(Analysis { found, steps: run.steps, order, unfinished })
+    Analysis { found, steps: run.steps, order, unfinished }
 }
 
 /// Steps the search for every final memory may take, over all the orders it tries.
 pub const OUTCOME_BUDGET: usize = 40_000;
 /// Orders tried at random when the search cannot try them all.
 pub const SAMPLES: usize = 300;
+/// Words of states the search for every order may hold (those met, and those waiting on its
+/// stack), about 32 MB: past it, orders are sampled instead. A kernel with a big memory fills it
+/// long before it has taken [`OUTCOME_BUDGET`] steps.
+pub const KEPT_WORDS: usize = 8 << 20;
 
 /// A final memory the model can end with, and one order of steps that ends there.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -455,7 +543,8 @@ fn state_of(run: &Run) -> Vec<u32> {
 
 /// The search for every final memory, done a slice at a time so that a page can let the
 /// browser draw between slices: every order of steps while there are few enough (each state
-/// met once, within [`OUTCOME_BUDGET`] steps), then [`SAMPLES`] orders at random.
+/// met once, within [`OUTCOME_BUDGET`] steps and [`KEPT_WORDS`] of states), then [`SAMPLES`]
+/// orders at random.
 pub struct Search {
     opened: Opened,
     start: Run,
@@ -463,6 +552,8 @@ pub struct Search {
     seen: std::collections::HashSet<Vec<u32>>,
     stack: Vec<(Run, Vec<u32>)>,
     steps: usize,
+    /// Words held in `seen`, and (counted as much again) in the runs on `stack`.
+    kept: usize,
     every_order: bool,
     samples: usize,
     unfinished: usize,
@@ -471,19 +562,23 @@ pub struct Search {
 
 impl Search {
     pub fn new(opened: &Opened) -> Result<Search, Refusal> {
-        let start = Run::new(Arc::new(opened.program.borrowed()), &opened.setup).map_err(plain)?;
-        Ok(Search {
+        Ok(Search::from_start(opened, start(opened)?))
+    }
+
+    fn from_start(opened: &Opened, start: Run) -> Search {
+        Search {
             opened: opened.clone(),
             stack: vec![(start.clone(), Vec::new())],
             start,
             found: Vec::new(),
             seen: std::collections::HashSet::new(),
             steps: 0,
+            kept: 0,
             every_order: true,
             samples: 0,
             unfinished: 0,
             x: 0x9e37_79b9,
-        })
+        }
     }
 
     fn add(&mut self, memory: Vec<Vec<u32>>, schedule: &[u32]) {
@@ -495,7 +590,9 @@ impl Search {
     /// Goes on for about `work` steps (weighed by the invocations each copy of the run holds);
     /// the answer once the search is over.
     pub fn advance(&mut self, work: usize) -> Option<Reachable> {
-        let weight = self.start.invocations.len().max(1);
+        // A step's work grows with the invocations to choose among, and a copy of the run with
+        // its memory.
+        let weight = self.start.invocations.len().max(state_of(&self.start).len() / 16).max(1);
         let mut done = 0usize;
         // Depth first, each state expanded once.
         while self.every_order {
@@ -514,13 +611,16 @@ impl Search {
                 if next.step(i).is_err() {
                     continue;
                 }
-                if self.seen.insert(state_of(&next)) {
+                let state = state_of(&next);
+                let words = 2 * state.len();
+                if self.seen.insert(state) {
+                    self.kept += words;
                     let mut order = schedule.clone();
                     order.push(i);
                     self.stack.push((next, order));
                 }
             }
-            if self.steps > OUTCOME_BUDGET {
+            if self.steps > OUTCOME_BUDGET || self.kept > KEPT_WORDS {
                 // Too many orders: sample them instead.
                 self.every_order = false;
                 self.stack = Vec::new();

@@ -7,7 +7,7 @@
 //! works as on every page.
 
 use super::gpu::{Outcomes, MAX_RUNS};
-use super::{analyse, kernels, machine, open, words, Search, Analysis, Choices, Fill, Kind, Opened, Reachable, Refusal, MAX_ELEMENTS, MAX_INVOCATIONS, MAX_WORKGROUPS, SAMPLES};
+use super::{kernels, open, words, Analysis, Choices, Fill, Kind, Opened, Reachable, Refusal, MAX_ELEMENTS, MAX_INVOCATIONS, MAX_WORKGROUPS, SAMPLES};
 use crate::model::{Machine, Schedule, Session};
 use crate::site::param::in_range;
 use crate::site::query;
@@ -55,7 +55,7 @@ fn read_link() -> Asked {
     let source = query::get("wgsl").unwrap_or_else(|| kernels::STARTER.source().to_owned());
     if let Some(v) = query::get("workgroups") {
         match in_range("workgroups", &v, 1..=u64::from(MAX_WORKGROUPS)) {
-            Ok(n) => choices.workgroups = n as u32,
+            Ok(n) => choices.workgroups = Some(n as u32),
             Err(e) => problems.push(e),
         }
     }
@@ -110,8 +110,8 @@ fn link_pairs(source: &str, choices: &Choices, schedule: Schedule, step: usize, 
     if source != kernels::STARTER.source() {
         pairs.push(("wgsl", source.to_owned()));
     }
-    if choices.workgroups != 1 {
-        pairs.push(("workgroups", choices.workgroups.to_string()));
+    if let Some(n) = choices.workgroups {
+        pairs.push(("workgroups", n.to_string()));
     }
     if let Some(n) = choices.elements {
         pairs.push(("elements", n.to_string()));
@@ -166,6 +166,26 @@ pub fn Playground() -> impl IntoView {
     // Which reading is the latest: a search for an older one stops.
     let reading_count = StoredValue::new(0u64);
     let session = RwSignal::new(Session::new(nothing(), asked_schedule));
+    // A finding's lanes, named in the scene at the step that made it, for as long as the run
+    // shown is the one that found it (the order taken up to there).
+    let notes = RwSignal::new(None::<(usize, Vec<(usize, String)>, Vec<u32>)>);
+    let lane_notes = RwSignal::new(None::<(usize, Vec<(usize, String)>)>);
+    provide_context(crate::ui::scene::LaneNotes(lane_notes));
+    Effect::new(move |_| {
+        let shown = notes.with(|n| {
+            n.as_ref().and_then(|(at, lanes, order)| {
+                let same = session.with(|s| {
+                    let taken = s.chosen_ticks();
+                    taken.len() >= order.len() && taken.iter().zip(order).all(|(tick, &i)| tick.as_slice() == [i as usize])
+                });
+                same.then(|| (*at, lanes.clone()))
+            })
+        });
+        if shown.is_none() && notes.with_untracked(Option::is_some) {
+            notes.set(None);
+        }
+        lane_notes.set(shown);
+    });
     // The step the link asks for, taken once the kernel is first read.
     let step_asked = StoredValue::new(Some((asked_step, asked_ticks)));
 
@@ -176,11 +196,9 @@ pub fn Playground() -> impl IntoView {
         let text = source.get();
         let choices = Choices { workgroups: workgroups.get(), elements: elements.get(), fills: fills.get(), ..Choices::default() };
         let first = matches!(reading.get_untracked(), Reading::Waiting);
-        let read = move || {
+        let read_it = move || {
             let read = open(&text, &choices).and_then(|opened| {
-                let analysis = analyse(&opened)?;
-                let model = machine(&opened)?;
-                let search = Search::new(&opened)?;
+                let (analysis, model, search) = super::read(&opened)?;
                 Ok((opened, analysis, model, search))
             });
             let generation = reading_count.get_value() + 1;
@@ -216,9 +234,9 @@ pub fn Playground() -> impl IntoView {
         // The link's kernel is read at once; the reader's edits once they pause.
         if first {
             pending.set_value(None);
-            read();
+            read_it();
         } else {
-            pending.set_value(Some(Timeout::new(SETTLE_MS, read)));
+            pending.set_value(Some(Timeout::new(SETTLE_MS, read_it)));
         }
     });
     permalink::follow("playground", move || {
@@ -242,6 +260,11 @@ pub fn Playground() -> impl IntoView {
         Reading::Read { opened, .. } => Some(opened),
         _ => None,
     });
+    // The model found no end to it: a GPU may spin on it until the browser gives up.
+    let unending = Memo::new(move |_| match reading.get() {
+        Reading::Read { analysis, .. } => analysis.unfinished.is_some() || analysis.count(Kind::Spin) > 0,
+        _ => false,
+    });
     let stepped_source = Signal::derive(move || opened.with(|o| o.as_ref().map_or("", |o| o.source)));
     let marks = Memo::new(move |_| {
         let source = stepped_source.get();
@@ -259,13 +282,15 @@ pub fn Playground() -> impl IntoView {
     let editor = NodeRef::<leptos::html::Textarea>::new();
     // An order of steps put in the model by hand, stood at its `at`-th step: where a finding was
     // made, or the end of an order that reaches an outcome.
-    let show_order = Callback::new(move |(order, at): (Vec<u32>, usize)| {
+    // Its lanes' notes (a finding's two invocations) show while the run stands at that step.
+    let show_order = Callback::new(move |(order, at, lane_notes): (Vec<u32>, usize, Vec<(usize, String)>)| {
         schedule.set(Schedule::Manual);
         session.update(|s| {
             let ticks: Vec<Vec<usize>> = order.iter().map(|&i| vec![i as usize]).collect();
             *s = session_with(s.start().clone(), Schedule::Manual, &ticks);
             s.seek(at);
         });
+        notes.set((!lane_notes.is_empty()).then(|| (at, lane_notes, order[..at.min(order.len())].to_vec())));
     });
 
     view! {
@@ -276,7 +301,7 @@ pub fn Playground() -> impl IntoView {
             <div class="lesson-bar"><span></span><CopyLink /></div>
             <Panel id="editor" title="The kernel">
                 <Editor source=source editor=editor reading=reading />
-                <Sizes workgroups=workgroups elements=elements />
+                <Sizes workgroups=workgroups elements=elements opened=opened />
                 <BufferFills reading=reading fills=fills />
                 <div class="lesson-grid">
                     <NagaVerdict reading=reading />
@@ -308,7 +333,7 @@ pub fn Playground() -> impl IntoView {
             </details>
             <Panel id="gpu" title="Your GPU">
                 <GpuStatus />
-                {gpu_half!(Part::Panel, (opened, reached)).run()}
+                {gpu_half!(Part::Panel, (opened, reached, unending)).run()}
             </Panel>
         </article>
     }
@@ -344,13 +369,15 @@ fn Editor(source: RwSignal<String>, editor: NodeRef<leptos::html::Textarea>, rea
 
 /// How many workgroups, and the elements of runtime-sized arrays.
 #[component]
-fn Sizes(workgroups: RwSignal<u32>, elements: RwSignal<Option<u32>>) -> impl IntoView {
+fn Sizes(workgroups: RwSignal<Option<u32>>, elements: RwSignal<Option<u32>>, opened: Memo<Option<Opened>>) -> impl IntoView {
+    // The reader's choice, else what the kernel asked for.
+    let shown = move || workgroups.get().or_else(|| opened.with(|o| o.as_ref().map(|o| o.setup.workgroups))).unwrap_or(1);
     view! {
         <div class="model-controls">
             <label>
                 "Workgroups "
-                <input type="number" min="1" max=MAX_WORKGROUPS prop:value=move || workgroups.get().to_string() data-testid="playground-workgroups"
-                    on:change=move |e| workgroups.set(event_target_value(&e).trim().parse::<u32>().unwrap_or(1).clamp(1, MAX_WORKGROUPS)) />
+                <input type="number" min="1" max=MAX_WORKGROUPS prop:value=move || shown().to_string() data-testid="playground-workgroups"
+                    on:change=move |e| workgroups.set(Some(event_target_value(&e).trim().parse::<u32>().unwrap_or(1).clamp(1, MAX_WORKGROUPS))) />
             </label>
             <label>
                 "Runtime-sized arrays: "
@@ -430,7 +457,7 @@ fn NagaVerdict(reading: RwSignal<Reading>) -> impl IntoView {
 /// What one run to the end found: the counts as `data-races` and `data-divergence` (for tests
 /// and embedding pages), and each finding with its lines, which select them in the editor.
 #[component]
-fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>, show_order: Callback<(Vec<u32>, usize)>) -> impl IntoView {
+fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>, show_order: Callback<(Vec<u32>, usize, Vec<(usize, String)>)>) -> impl IntoView {
     let select_line = move |line: usize| {
         let Some(area) = editor.get() else { return };
         let text = area.value();
@@ -467,6 +494,7 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>,
                                 Kind::OutOfBounds => "out-of-bounds",
                                 Kind::Spin => "spin",
                             };
+                            let lane_notes = lane_notes(&f);
                             view! {
                                 <li data-finding=kind>
                                     {f.text}" "
@@ -475,7 +503,7 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>,
                                             on:click=move |_| select_line(l)>{format!("line {l}")}</button>" "
                                     }).collect_view()}
                                     {(at > 0).then(|| view! {
-                                        <button type="button" data-testid="finding-show" on:click=move |_| show_order.run((order.clone(), at))>
+                                        <button type="button" data-testid="finding-show" on:click=move |_| show_order.run((order.clone(), at, lane_notes.clone()))>
                                             {format!("show it in the model (step {at})")}
                                         </button>
                                     })}
@@ -492,17 +520,36 @@ fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>,
     }
 }
 
+/// The words a finding pins on each of its invocations' lanes: what it did, and where.
+fn lane_notes(f: &super::Found) -> Vec<(usize, String)> {
+    let what = match f.kind {
+        Kind::Race => "race",
+        Kind::Divergence => "barrier",
+        Kind::OutOfBounds => "out of bounds",
+        Kind::Spin => "spins",
+    };
+    f.invocations
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let at = f.lines.get(k).filter(|&&l| l > 0).map_or_else(String::new, |l| format!(", line {l}"));
+            let what = if f.kind == Kind::Divergence && k > 0 && f.lines.get(k).is_none() { "never arrives" } else { what };
+            (i as usize, format!("⚠ {what}{at}"))
+        })
+        .collect()
+}
+
 /// Every final memory the model can end with (or those a sample of orders reached), each with
 /// the order that ends there: a click steps it in the model, and its link keeps it.
 #[component]
-fn ModelOutcomes(reached: RwSignal<Option<Reachable>>, session: RwSignal<Session>, show_order: Callback<(Vec<u32>, usize)>) -> impl IntoView {
+fn ModelOutcomes(reached: RwSignal<Option<Reachable>>, session: RwSignal<Session>, show_order: Callback<(Vec<u32>, usize, Vec<(usize, String)>)>) -> impl IntoView {
     let names = move || {
         session.with_untracked(|s| {
             let program = s.start().program().clone();
             program.lowered.as_ref().map_or_else(Vec::new, |l| l.kernel.vars.iter().filter(|v| matches!(v.space, stepper::ir::Space::Storage { .. }) && v.binding.is_some()).map(|v| v.name.to_string()).collect::<Vec<_>>())
         })
     };
-    let show = move |order: Vec<u32>| show_order.run((order, 0));
+    let show = move |order: Vec<u32>| show_order.run((order, 0, Vec::new()));
     move || {
         reached.get().map(|r| {
             let names = names();
@@ -563,7 +610,9 @@ fn ScheduleChoice(schedule: RwSignal<Schedule>, session: RwSignal<Session>) -> i
 pub fn gpu_half(part: GpuPart) -> AnyView {
     match part.part {
         Part::After => part.view(|opened: Memo<Option<Opened>>| view! { <BrowserVerdict opened=opened /> }),
-        _ => part.view(|(opened, reached): (Memo<Option<Opened>>, RwSignal<Option<Reachable>>)| view! { <GpuRuns opened=opened reached=reached /> }),
+        _ => part.view(|(opened, reached, unending): (Memo<Option<Opened>>, RwSignal<Option<Reachable>>, Memo<bool>)| {
+            view! { <GpuRuns opened=opened reached=reached unending=unending /> }
+        }),
     }
 }
 
@@ -604,10 +653,23 @@ fn BrowserVerdict(opened: Memo<Option<Opened>>) -> impl IntoView {
 
 /// Runs on the reader's GPU, and the final memories they left, with their counts.
 #[component]
-fn GpuRuns(opened: Memo<Option<Opened>>, reached: RwSignal<Option<Reachable>>) -> impl IntoView {
+fn GpuRuns(opened: Memo<Option<Opened>>, reached: RwSignal<Option<Reachable>>, unending: Memo<bool>) -> impl IntoView {
     let job = GpuJob::<Outcomes>::new();
     let runs = RwSignal::new(100u32);
+    // A kernel the model found no end to runs only once the reader says so, again for each text.
+    let anyway = RwSignal::new(false);
+    let held = RwSignal::new(false);
+    Effect::new(move |_| {
+        opened.track();
+        anyway.set(false);
+        held.set(false);
+    });
     let run = move |()| {
+        if unending.get_untracked() && !anyway.get_untracked() {
+            held.set(true);
+            return;
+        }
+        held.set(false);
         let Some(o) = opened.get_untracked() else { return };
         let n = runs.get_untracked();
         job.start_fixed(move |ctx| async move { super::gpu::run(&ctx, &o, n).await });
@@ -618,6 +680,20 @@ fn GpuRuns(opened: Memo<Option<Opened>>, reached: RwSignal<Option<Reachable>>) -
             <input type="number" min="1" max=MAX_RUNS prop:value=move || runs.get().to_string() data-testid="playground-runs"
                 on:change=move |e| runs.set(event_target_value(&e).trim().parse::<u32>().unwrap_or(100).clamp(1, MAX_RUNS)) />
         </label>
+        {move || unending.get().then(|| view! {
+            <div class="notice warn" data-testid="unending-warning">
+                <p>
+                    "The model found no end to this kernel. On a GPU it may spin until the browser's watchdog stops it, "
+                    "which loses the device for every page using it (this one then offers a new one)."
+                </p>
+                <label>
+                    <input type="checkbox" data-testid="run-anyway" prop:checked=move || anyway.get()
+                        on:change=move |e| { anyway.set(event_target_checked(&e)); held.set(false); } />
+                    " Run it anyway"
+                </label>
+                {move || held.get().then(|| view! { <p role="alert" data-testid="run-held"><strong>"Not run: "</strong>"tick \"Run it anyway\" first."</p> })}
+            </div>
+        })}
         <RunForm job=job on_run=Callback::new(run) label="Run on my GPU" />
         {move || opened.with(|o| o.is_none()).then(|| view! { <p class="muted">"Nothing to run until naga takes the kernel."</p> })}
         {move || job.result.get().map(|r| view! { <OutcomeTable outcomes=r opened=opened reached=reached /> })}
