@@ -35,4 +35,4 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(subgroup_size) s
     }
 }
 
-// playground: workgroups=2 workgroup_size=8 params=16 input=3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3
+// playground: workgroups=2 workgroup_size=8 params=16 input=index

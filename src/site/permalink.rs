@@ -8,6 +8,22 @@ pub const PAGE_KEYS: [&str; 2] = ["embed", "debug"];
 /// could slow the page down.
 pub const MAX_TICKS_TEXT: usize = 20_000;
 
+/// Longest query a link carries: past it, the long values (a kernel's text) travel after the
+/// `#`, which no server receives (many refuse a request over 8 KB) and the page reads the same.
+const QUERY_MAX: usize = 2000;
+
+/// A link to `lesson` with `pairs`: `?lesson=…&…`, the long values moved to `#key=value` when
+/// the query would pass [`QUERY_MAX`].
+pub fn href(lesson: &str, pairs: &[(&str, String)]) -> String {
+    let whole = query(lesson, pairs);
+    if whole.len() <= QUERY_MAX {
+        return format!("?{whole}");
+    }
+    let (long, short): (Vec<(&str, String)>, Vec<(&str, String)>) = pairs.iter().cloned().partition(|(_, v)| v.len() > QUERY_MAX / 8);
+    let fragment: Vec<String> = long.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect();
+    format!("?{}#{}", query(lesson, &short), fragment.join("&"))
+}
+
 /// `lesson=<id>&key=value…` (no leading `?`), values percent-encoded.
 pub fn query(lesson: &str, pairs: &[(&str, String)]) -> String {
     let mut q = format!("lesson={}", encode(lesson));

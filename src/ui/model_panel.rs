@@ -276,7 +276,7 @@ pub fn KernelCode(#[prop(into)] kernel: Signal<Kernel>, session: RwSignal<Sessio
         })
     });
     // The same kernel in the playground, which sizes a `params.invocations` by its own run.
-    let playground = move || format!("?{}", crate::site::permalink::query("playground", &[("wgsl", kernel.get().source().to_owned())]));
+    let playground = move || crate::site::permalink::href("playground", &[("wgsl", kernel.get().source().to_owned())]);
     view! {
         <CodeView file=Signal::derive(move || kernel.get().file_name()) source=Signal::derive(move || kernel.get().source()) marks=marks />
         <p class="muted">

@@ -1,6 +1,6 @@
 //! Keeping the address bar in step with the lesson, and the "copy link" control.
 
-use crate::site::permalink::{query, PAGE_KEYS};
+use crate::site::permalink::{href, PAGE_KEYS};
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -44,15 +44,16 @@ pub fn replace_query(lesson: &str, pairs: &[(&'static str, String)]) {
             all.push((key, v));
         }
     }
-    let search = format!("?{}", query(lesson, &all));
+    let link = href(lesson, &all);
     let Some(window) = web_sys::window() else { return };
-    if window.location().search().ok().as_deref() == Some(search.as_str()) {
+    let location = window.location();
+    if location.search().ok().zip(location.hash().ok()).is_some_and(|(search, hash)| link == search + &hash) {
         return;
     }
     if let Ok(history) = window.history() {
         // Fails only in documents that cannot change their URL (e.g. opaque origins): the
         // lesson works the same, the link just is not kept up to date.
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&search));
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&link));
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use syncscope::lessons::race::{GpuParams, RaceSettings, Variant};
 use syncscope::model::{splitmix64, Schedule, Session};
-use syncscope::site::permalink::{parse_ticks, query};
+use syncscope::site::permalink::{href, parse_ticks, query};
 
 /// Parses a query string the way a browser's `URLSearchParams` would for our links.
 fn reopen(q: &str) -> (RaceSettings, Vec<String>) {
@@ -113,4 +113,19 @@ fn bad_tick_lists_are_refused_with_a_reason() {
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(problems[0].contains("tick 3") && problems[0].contains("thread 0 has finished"), "{problems:?}");
     assert!(problems[1].contains("step=3 is past the end"), "{problems:?}");
+}
+
+/// A kernel's text too long for a server's request line travels after the `#`; a short link
+/// stays all query, and either way every pair comes back.
+#[test]
+fn a_long_value_travels_after_the_hash_and_a_short_one_in_the_query() {
+    let short = href("playground", &[("wgsl", "fn main() {}".to_owned()), ("workgroups", "2".to_owned())]);
+    assert!(short.starts_with("?lesson=playground&wgsl=") && !short.contains('#'), "{short}");
+    let kernel = "// a comment that makes the kernel long\n".repeat(100);
+    let long = href("playground", &[("wgsl", kernel.clone()), ("workgroups", "2".to_owned())]);
+    let (query_part, fragment) = long.split_once('#').unwrap_or_else(|| panic!("{long}"));
+    assert_eq!(query_part, "?lesson=playground&workgroups=2");
+    let value = fragment.strip_prefix("wgsl=").unwrap();
+    assert_eq!(percent_decode(value), kernel);
+    assert!(query_part.len() < 100);
 }
