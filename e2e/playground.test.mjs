@@ -304,15 +304,15 @@ test("a finding's two invocations are marked in the scene at the step that made 
   await show.click();
   assert.match(await page.getByTestId('step-index').textContent(), new RegExp(`step ${at} /`));
   for (const t of [first, second]) {
-    const mark = page.getByTestId(`scene-finding-${t}`);
+    const mark = page.getByTestId(`scene-span-${t}`);
     await mark.waitFor();
     assert.match(await mark.textContent(), new RegExp(`race, line ${SUM_LINE}`));
   }
-  await page.getByTestId(`scene-finding-${first}`).scrollIntoViewIfNeeded();
+  await page.getByTestId(`scene-span-${first}`).scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('playground-finding-marked'), fullPage: false });
   // A step on, the marks are gone: they belong to the step that made the finding.
   await page.getByTestId('model-step').click();
-  assert.equal(await page.locator('[data-testid^=scene-finding-]:visible').count(), 0);
+  assert.equal(await page.locator('[data-testid^=scene-span-]:visible').count(), 0, 'the starter names no span of lines');
   assert.deepEqual(page.errors, []);
   await closePage(page);
 });

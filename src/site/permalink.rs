@@ -12,16 +12,19 @@ pub const MAX_TICKS_TEXT: usize = 20_000;
 /// `#`, which no server receives (many refuse a request over 8 KB) and the page reads the same.
 const QUERY_MAX: usize = 2000;
 
-/// A link to `lesson` with `pairs`: `?lesson=…&…`, the long values moved to `#key=value` when
-/// the query would pass [`QUERY_MAX`].
+/// A link to `lesson` with `pairs`: `?lesson=…&…`, its long values moved to `#key=value` when
+/// they would make the query pass [`QUERY_MAX`].
 pub fn href(lesson: &str, pairs: &[(&str, String)]) -> String {
-    let whole = query(lesson, pairs);
-    if whole.len() <= QUERY_MAX {
-        return format!("?{whole}");
+    let long = pairs.iter().map(|(_, v)| v.len()).sum::<usize>() > QUERY_MAX;
+    let (mut link, mut after) = (format!("?lesson={}", encode(lesson)), String::new());
+    for (key, value) in pairs {
+        let to = if long && value.len() > QUERY_MAX / 8 { &mut after } else { &mut link };
+        to.push(if to.is_empty() { '#' } else { '&' });
+        to.push_str(&encode(key));
+        to.push('=');
+        to.push_str(&encode(value));
     }
-    let (long, short): (Vec<(&str, String)>, Vec<(&str, String)>) = pairs.iter().cloned().partition(|(_, v)| v.len() > QUERY_MAX / 8);
-    let fragment: Vec<String> = long.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect();
-    format!("?{}#{}", query(lesson, &short), fragment.join("&"))
+    link + &after
 }
 
 /// `lesson=<id>&key=value…` (no leading `?`), values percent-encoded.
@@ -38,7 +41,7 @@ pub fn query(lesson: &str, pairs: &[(&str, String)]) -> String {
 
 /// Percent-encodes everything but unreserved characters and the `,` and `_` that tick lists
 /// use, so links stay readable.
-fn encode(s: &str) -> String {
+pub fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~,".contains(&b) {

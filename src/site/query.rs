@@ -1,9 +1,16 @@
 //! Reading the page's URL query.
 
-/// The value of `name` in the page's query string, else after its `#` (where a link puts a
-/// value too long for a server: see `permalink::href`), if present.
+/// The value of `name` in the page's query string, if present.
 pub fn get(name: &str) -> Option<String> {
-    let location = web_sys::window()?.location();
-    let in_query = web_sys::UrlSearchParams::new_with_str(&location.search().ok()?).ok()?.get(name);
-    in_query.or_else(|| web_sys::UrlSearchParams::new_with_str(location.hash().ok()?.trim_start_matches('#')).ok()?.get(name))
+    let search = web_sys::window()?.location().search().ok()?;
+    web_sys::UrlSearchParams::new_with_str(&search).ok()?.get(name)
+}
+
+/// The same, else after the `#`, where a link puts a value too long for a server (see
+/// `permalink::href`): read by the pages whose links may carry one.
+pub fn get_or_after_hash(name: &str) -> Option<String> {
+    get(name).or_else(|| {
+        let hash = web_sys::window()?.location().hash().ok()?;
+        web_sys::UrlSearchParams::new_with_str(hash.trim_start_matches('#')).ok()?.get(name)
+    })
 }

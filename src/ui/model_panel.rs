@@ -275,8 +275,10 @@ pub fn KernelCode(#[prop(into)] kernel: Signal<Kernel>, session: RwSignal<Sessio
             lines.into_iter().collect::<Vec<_>>()
         })
     });
-    // The same kernel in the playground, which sizes a `params.invocations` by its own run.
-    let playground = move || crate::site::permalink::href("playground", &[("wgsl", kernel.get().source().to_owned())]);
+    // The same kernel in the playground, which opens it as its own `// playground:` line says.
+    // The kernel after the `#`, which no server receives: a kernel's text can pass the 8 KB
+    // that many servers take in a request line.
+    let playground = move || format!("?lesson=playground#wgsl={}", crate::site::permalink::encode(kernel.get().source()));
     view! {
         <CodeView file=Signal::derive(move || kernel.get().file_name()) source=Signal::derive(move || kernel.get().source()) marks=marks />
         <p class="muted">

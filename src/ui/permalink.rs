@@ -1,6 +1,6 @@
 //! Keeping the address bar in step with the lesson, and the "copy link" control.
 
-use crate::site::permalink::{href, PAGE_KEYS};
+use crate::site::permalink::{href, query, PAGE_KEYS};
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -28,6 +28,34 @@ pub fn follow(lesson: &'static str, state: impl Fn() -> Vec<(&'static str, Strin
     });
 }
 
+/// [`follow`] for a page whose link may carry a value too long for a server's request line (a
+/// kernel's text): such values are written after the `#` ([`href`]). Apart from `follow`, so that
+/// no lesson page carries its code.
+pub fn follow_long(lesson: &'static str, state: impl Fn() -> Vec<(&'static str, String)> + 'static) {
+    let pending = StoredValue::new_local(None::<Timeout>);
+    Effect::new(move |_| {
+        let mut pairs = state();
+        mark_pending(true);
+        let timer = Timeout::new(SETTLE_MS, move || {
+            for key in PAGE_KEYS {
+                if let Some(v) = crate::site::query::get(key) {
+                    pairs.push((key, v));
+                }
+            }
+            let link = href(lesson, &pairs);
+            if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+                let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&link));
+            }
+            mark_pending(false);
+        });
+        pending.set_value(Some(timer));
+    });
+    on_cleanup(move || {
+        pending.set_value(None);
+        mark_pending(false);
+    });
+}
+
 /// `data-link-pending` on the root element while the address has yet to catch up with the
 /// lesson: what a test waits on instead of sleeping.
 fn mark_pending(on: bool) {
@@ -44,16 +72,15 @@ pub fn replace_query(lesson: &str, pairs: &[(&'static str, String)]) {
             all.push((key, v));
         }
     }
-    let link = href(lesson, &all);
+    let search = format!("?{}", query(lesson, &all));
     let Some(window) = web_sys::window() else { return };
-    let location = window.location();
-    if location.search().ok().zip(location.hash().ok()).is_some_and(|(search, hash)| link == search + &hash) {
+    if window.location().search().ok().as_deref() == Some(search.as_str()) {
         return;
     }
     if let Ok(history) = window.history() {
         // Fails only in documents that cannot change their URL (e.g. opaque origins): the
         // lesson works the same, the link just is not kept up to date.
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&link));
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&search));
     }
 }
 

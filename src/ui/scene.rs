@@ -366,13 +366,11 @@ struct LaneState {
     mark: Option<LaneMark>,
 }
 
-/// A few words on a lane, in its next instruction's place: its part in a finding the page
-/// points at, the named span of lines it stands in ("inside", "waiting"; see
-/// [`Program::spans`]), or else that another thread has overwritten the cell this thread's copy
-/// came from.
+/// A few words on a lane, in its next instruction's place: the named span of lines it stands
+/// in ("inside", "waiting"; see [`Program::spans`]) or a note the page pins on it ([`LaneNotes`]),
+/// or else that another thread has overwritten the cell this thread's copy came from.
 #[derive(Clone, Debug, PartialEq)]
 enum LaneMark {
-    Finding(String),
     Stale(String),
     Span(String),
 }
@@ -380,13 +378,12 @@ enum LaneMark {
 impl LaneMark {
     fn text(&self) -> &str {
         match self {
-            LaneMark::Finding(text) | LaneMark::Stale(text) | LaneMark::Span(text) => text,
+            LaneMark::Stale(text) | LaneMark::Span(text) => text,
         }
     }
 
     fn class(&self) -> &'static str {
         match self {
-            LaneMark::Finding(_) => "mark finding",
             LaneMark::Stale(_) => "mark stale",
             LaneMark::Span(_) => "mark span",
         }
@@ -394,17 +391,16 @@ impl LaneMark {
 
     fn test_id(&self, t: usize) -> String {
         match self {
-            LaneMark::Finding(_) => format!("scene-finding-{t}"),
             LaneMark::Stale(_) => format!("scene-stale-{t}"),
             LaneMark::Span(_) => format!("scene-span-{t}"),
         }
     }
 }
 
-/// Words a page pins on some lanes while the run stands at one step (a finding's two
-/// invocations, at the step that made it): provided as a context by the page that has them.
+/// Words a page pins on some lanes for as long as it says (the playground: a finding's two
+/// invocations, at the step that made it), provided as a context by that page.
 #[derive(Clone, Copy)]
-pub struct LaneNotes(pub RwSignal<Option<(usize, Vec<(usize, String)>)>>);
+pub struct LaneNotes(pub RwSignal<Vec<(usize, String)>>);
 
 impl LaneState {
     fn ready(&self) -> bool {
@@ -537,13 +533,11 @@ pub fn Scene(
         let (c, pick) = (cursor.get(), can_pick.get());
         let mut lanes = machine.with(|m| this_step.with(|step| trace.with(|t| lane_states(m, l.shown, step, t, c, pick, l.badge_chars()))));
         if let Some(LaneNotes(notes)) = notes {
-            notes.with(|n| {
-                for (t, text) in n.iter().filter(|(at, _)| *at == c).flat_map(|(_, lanes)| lanes) {
-                    if let Some(lane) = lanes.get_mut(*t) {
-                        lane.mark = Some(LaneMark::Finding(text.clone()));
-                    }
+            for (t, text) in notes.get() {
+                if let Some(lane) = lanes.get_mut(t) {
+                    lane.mark = Some(LaneMark::Span(text));
                 }
-            });
+            }
         }
         lanes
     };

@@ -10,7 +10,6 @@ use super::gpu::{Outcomes, MAX_RUNS};
 use super::{kernels, open, words, Analysis, Choices, Fill, Kind, Opened, Reachable, Refusal, MAX_ELEMENTS, MAX_INVOCATIONS, MAX_WORKGROUPS, SAMPLES};
 use crate::model::{Machine, Schedule, Session};
 use crate::site::param::in_range;
-use crate::site::query;
 use crate::ui::code_view::CodeView;
 use crate::ui::gpu::GpuStatus;
 use crate::ui::gpu_form::{GpuJob, LinkProblems, RunForm};
@@ -49,23 +48,28 @@ struct Asked {
     problems: Vec<String>,
 }
 
+/// A value of the page's link, in its query or after its `#` (where a long kernel travels).
+fn link_value(name: &str) -> Option<String> {
+    crate::site::query::get_or_after_hash(name)
+}
+
 fn read_link() -> Asked {
     let mut problems = Vec::new();
     let mut choices = Choices::default();
-    let source = query::get("wgsl").unwrap_or_else(|| kernels::STARTER.source().to_owned());
-    if let Some(v) = query::get("workgroups") {
+    let source = link_value("wgsl").unwrap_or_else(|| kernels::STARTER.source().to_owned());
+    if let Some(v) = link_value("workgroups") {
         match in_range("workgroups", &v, 1..=u64::from(MAX_WORKGROUPS)) {
             Ok(n) => choices.workgroups = Some(n as u32),
             Err(e) => problems.push(e),
         }
     }
-    if let Some(v) = query::get("elements") {
+    if let Some(v) = link_value("elements") {
         match in_range("elements", &v, 1..=u64::from(MAX_ELEMENTS)) {
             Ok(n) => choices.elements = Some(n as u32),
             Err(e) => problems.push(e),
         }
     }
-    if let Some(v) = query::get("buffers") {
+    if let Some(v) = link_value("buffers") {
         for pair in v.split(';').filter(|p| !p.trim().is_empty()) {
             let Some((name, fill)) = pair.split_once('=') else {
                 problems.push(format!("buffers: \"{pair}\" is not name=fill"));
@@ -77,15 +81,15 @@ fn read_link() -> Asked {
             }
         }
     }
-    let seed = query::get("seed").and_then(|s| s.parse().ok()).unwrap_or(1);
-    let schedule = match query::get("schedule") {
+    let seed = link_value("seed").and_then(|s| s.parse().ok()).unwrap_or(1);
+    let schedule = match link_value("schedule") {
         Some(name) => Schedule::from_name(&name, seed).unwrap_or_else(|| {
             problems.push(format!("schedule: \"{name}\" is none of {}", Schedule::NAMES.join(", ")));
             Schedule::RoundRobin
         }),
         None => Schedule::RoundRobin,
     };
-    let step = match query::get("step").map(|v| in_range("step", &v, 0..=u64::from(u32::MAX))) {
+    let step = match link_value("step").map(|v| in_range("step", &v, 0..=u64::from(u32::MAX))) {
         Some(Ok(n)) => n as usize,
         Some(Err(e)) => {
             problems.push(e);
@@ -93,7 +97,7 @@ fn read_link() -> Asked {
         }
         None => 0,
     };
-    let ticks = match query::get("ticks").map(|v| crate::site::permalink::parse_ticks(&v, MAX_INVOCATIONS as usize)) {
+    let ticks = match link_value("ticks").map(|v| crate::site::permalink::parse_ticks(&v, MAX_INVOCATIONS as usize)) {
         Some(Ok(t)) => t,
         Some(Err(e)) => {
             problems.push(e);
@@ -169,22 +173,23 @@ pub fn Playground() -> impl IntoView {
     // A finding's lanes, named in the scene at the step that made it, for as long as the run
     // shown is the one that found it (the order taken up to there).
     let notes = RwSignal::new(None::<(usize, Vec<(usize, String)>, Vec<u32>)>);
-    let lane_notes = RwSignal::new(None::<(usize, Vec<(usize, String)>)>);
+    let lane_notes = RwSignal::new(Vec::new());
     provide_context(crate::ui::scene::LaneNotes(lane_notes));
     Effect::new(move |_| {
-        let shown = notes.with(|n| {
-            n.as_ref().and_then(|(at, lanes, order)| {
-                let same = session.with(|s| {
-                    let taken = s.chosen_ticks();
-                    taken.len() >= order.len() && taken.iter().zip(order).all(|(tick, &i)| tick.as_slice() == [i as usize])
-                });
-                same.then(|| (*at, lanes.clone()))
-            })
+        let (shown, same_run) = notes.with(|n| match n {
+            Some((at, lanes, order)) => session.with(|s| {
+                let taken = s.chosen_ticks();
+                let same = taken.len() >= order.len() && taken.iter().zip(order).all(|(tick, &i)| tick.as_slice() == [i as usize]);
+                (if same && s.cursor() == *at { lanes.clone() } else { Vec::new() }, same)
+            }),
+            None => (Vec::new(), true),
         });
-        if shown.is_none() && notes.with_untracked(Option::is_some) {
+        if !same_run {
             notes.set(None);
         }
-        lane_notes.set(shown);
+        if lane_notes.with_untracked(|now| *now != shown) {
+            lane_notes.set(shown);
+        }
     });
     // The step the link asks for, taken once the kernel is first read.
     let step_asked = StoredValue::new(Some((asked_step, asked_ticks)));
@@ -239,7 +244,7 @@ pub fn Playground() -> impl IntoView {
             pending.set_value(Some(Timeout::new(SETTLE_MS, read_it)));
         }
     });
-    permalink::follow("playground", move || {
+    permalink::follow_long("playground", move || {
         let choices = Choices { workgroups: workgroups.get(), elements: elements.get(), fills: fills.get(), ..Choices::default() };
         let (step, ticks) = session.with(|s| (s.cursor(), s.chosen_ticks()));
         source.with(|s| link_pairs(s, &choices, schedule.get(), step, &ticks))
