@@ -212,23 +212,15 @@ fn main() {
 }";
     let mut run = start(source, &setup(1, vec![]));
     assert_eq!(run.run_to_end(serial, 500), Err(Halt::StepBudget(500)));
-    let private = "
-@group(0) @binding(0) var<storage, read_write> out: u32;
-@compute @workgroup_size(1)
-fn main() {
-    var i = 0u;
-    loop { i = i + 1u; if i == 0u { break; } }
-    out = i;
-}";
-    let mut run = start(private, &setup(1, vec![]));
+    let mut run = start(PRIVATE_SPIN, &setup(1, vec![]));
     run.run_to_end(serial, 10).unwrap();
-    assert!(matches!(run.findings[..], [Finding::Spin { .. }]), "{:?}", run.findings);
+    assert!(matches!(run.findings[..], [Finding::Spin { instructions: stepper::run::PRIVATE_BUDGET, .. }]), "{:?}", run.findings);
     assert_eq!(run.invocations[0].status, Status::Stopped);
 }
 
-#[test]
-fn a_run_given_a_smaller_private_budget_stops_a_spin_there() {
-    let private = "
+/// A loop that touches no shared memory and ends only after 2^32 turns: a spin, as the
+/// interpreter sees it.
+const PRIVATE_SPIN: &str = "
 @group(0) @binding(0) var<storage, read_write> out: u32;
 @compute @workgroup_size(1)
 fn main() {
@@ -236,7 +228,10 @@ fn main() {
     loop { i = i + 1u; if i == 0u { break; } }
     out = i;
 }";
-    let program = Arc::new(lower(private).unwrap_or_else(|r| panic!("{r}")));
+
+#[test]
+fn a_run_given_a_smaller_private_budget_stops_a_spin_there() {
+    let program = Arc::new(lower(PRIVATE_SPIN).unwrap_or_else(|r| panic!("{r}")));
     let run = Run::with_private_budget(program, &setup(1, vec![]), 500).unwrap();
     assert!(matches!(run.findings[..], [Finding::Spin { instructions: 500, .. }]), "{:?}", run.findings);
     assert_eq!(run.invocations[0].status, Status::Stopped);
