@@ -261,6 +261,8 @@ test("a lesson's code view opens its kernel in the playground, its work sized by
   // as the run's 8 invocations.
   assert.match(shader('barrier', 'barrier.wgsl'), /\/\/ playground: workgroup_size=8\n$/);
   assert.equal(await lesson.getByTestId('fill-params').inputValue(), '8');
+  // A runtime-sized array has one element per invocation, and the field says how many.
+  assert.equal(await lesson.getByTestId('playground-elements').inputValue(), '8');
   const v = await verdicts(lesson);
   assert.equal(v.races, 0, v.text);
   assert.equal(v.divergence, 0, v.text);

@@ -240,6 +240,9 @@ pub struct Opened {
     pub buffers: Vec<Buffer>,
     pub setup: Setup,
     pub invocations: u32,
+    /// Elements each runtime-sized array has: the reader's, the kernel's own line's, or one per
+    /// invocation.
+    pub elements: u32,
 }
 
 impl PartialEq for Opened {
@@ -304,7 +307,7 @@ fn lay_out(program: &'static stepper::Program, source: &'static str, choices: &C
         overrides: asks.overrides,
         buffers: buffers.iter().map(|b| (b.binding, b.fill.words(b.words as usize))).collect(),
     };
-    Ok(Opened { program, source, buffers, setup, invocations })
+    Ok(Opened { program, source, buffers, setup, invocations, elements })
 }
 
 /// How a buffer starts unless the reader says: zeros, but for a uniform's field named

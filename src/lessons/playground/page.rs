@@ -386,8 +386,8 @@ fn Sizes(workgroups: RwSignal<Option<u32>>, elements: RwSignal<Option<u32>>, ope
             </label>
             <label>
                 "Runtime-sized arrays: "
-                <input type="number" min="1" max=MAX_ELEMENTS placeholder="auto" title="one element per invocation unless set" data-testid="playground-elements"
-                    prop:value=move || elements.get().map(|n| n.to_string()).unwrap_or_default()
+                <input type="number" min="1" max=MAX_ELEMENTS title="one element per invocation unless the kernel or you say" data-testid="playground-elements"
+                    prop:value=move || elements.get().or_else(|| opened.with(|o| o.as_ref().map(|o| o.elements))).map(|n| n.to_string()).unwrap_or_default()
                     on:change=move |e| elements.set(event_target_value(&e).trim().parse::<u32>().ok().map(|n| n.clamp(1, MAX_ELEMENTS))) />
                 " elements"
             </label>

@@ -194,7 +194,7 @@ fn a_kernels_own_line_opens_it_as_it_asks() {
         // playground: workgroups=2 width=4 elements=9 params=5,2 out=index";
     let o = open(source, &Choices::default()).unwrap();
     assert_eq!((o.setup.workgroups, o.invocations), (2, 8));
-    assert_eq!(o.buffers[0].words, 9);
+    assert_eq!((o.elements, o.buffers[0].words), (9, 9));
     assert_eq!(o.buffers[0].fill, Fill::Index);
     assert_eq!(o.buffers[1].fill, Fill::List(vec![5, 2]));
     let end = reachable(&o).unwrap();
