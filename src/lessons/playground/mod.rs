@@ -422,9 +422,7 @@ fn start(opened: &Opened) -> Result<Run, Refusal> {
 /// found whatever the order, as the checkers of GPU code find them: by comparing each access
 /// with the earlier ones to its word that no barrier orders before it.
 pub fn analyse(opened: &Opened) -> Result<Analysis, Refusal> {
-    let run = start(opened)?;
-    let model = kernel::machine_of(opened.program, opened.source, run.clone(), Show::default()).map_err(plain)?;
-    Ok(analyse_from(&model, run))
+    read(opened).map(|(analysis, _, _)| analysis)
 }
 
 /// What a page needs of a kernel it has opened: what one run to the end found, the model to
@@ -557,6 +555,8 @@ pub struct Search {
     steps: usize,
     /// Words held in `seen`, and (counted as much again) in the runs on `stack`.
     kept: usize,
+    /// What one step weighs against [`Search::advance`]'s `work`.
+    weight: usize,
     every_order: bool,
     samples: usize,
     unfinished: usize,
@@ -570,6 +570,9 @@ impl Search {
 
     fn from_start(opened: &Opened, start: Run) -> Search {
         Search {
+            // A step's work grows with the invocations to choose among, and a copy of the run
+            // with its memory.
+            weight: start.invocations.len().max(state_of(&start).len() / 16).max(1),
             opened: opened.clone(),
             stack: vec![(start.clone(), Vec::new())],
             start,
@@ -593,9 +596,7 @@ impl Search {
     /// Goes on for about `work` steps (weighed by the invocations each copy of the run holds);
     /// the answer once the search is over.
     pub fn advance(&mut self, work: usize) -> Option<Reachable> {
-        // A step's work grows with the invocations to choose among, and a copy of the run with
-        // its memory.
-        let weight = self.start.invocations.len().max(state_of(&self.start).len() / 16).max(1);
+        let weight = self.weight;
         let mut done = 0usize;
         // Depth first, each state expanded once.
         while self.every_order {

@@ -171,15 +171,14 @@ pub fn Playground() -> impl IntoView {
     let reading_count = StoredValue::new(0u64);
     let session = RwSignal::new(Session::new(nothing(), asked_schedule));
     // A finding's lanes, named in the scene at the step that made it, for as long as the run
-    // shown is the one that found it (the order taken up to there).
-    let notes = RwSignal::new(None::<(usize, Vec<(usize, String)>, Vec<u32>)>);
+    // shown is the one that found it: the session's ticks unchanged since (its revision).
+    let notes = RwSignal::new(None::<(u64, usize, Vec<(usize, String)>)>);
     let lane_notes = RwSignal::new(Vec::new());
     provide_context(crate::ui::scene::LaneNotes(lane_notes));
     Effect::new(move |_| {
         let (shown, same_run) = notes.with(|n| match n {
-            Some((at, lanes, order)) => session.with(|s| {
-                let taken = s.chosen_ticks();
-                let same = taken.len() >= order.len() && taken.iter().zip(order).all(|(tick, &i)| tick.as_slice() == [i as usize]);
+            Some((revision, at, lanes)) => session.with(|s| {
+                let same = s.revision() == *revision;
                 (if same && s.cursor() == *at { lanes.clone() } else { Vec::new() }, same)
             }),
             None => (Vec::new(), true),
@@ -295,7 +294,7 @@ pub fn Playground() -> impl IntoView {
             *s = session_with(s.start().clone(), Schedule::Manual, &ticks);
             s.seek(at);
         });
-        notes.set((!lane_notes.is_empty()).then(|| (at, lane_notes, order[..at.min(order.len())].to_vec())));
+        notes.set((!lane_notes.is_empty()).then(|| (session.with_untracked(Session::revision), at, lane_notes)));
     });
 
     view! {
