@@ -287,7 +287,7 @@ pub fn Playground() -> impl IntoView {
     // An order of steps put in the model by hand, stood at its `at`-th step: where a finding was
     // made, or the end of an order that reaches an outcome.
     // Its lanes' notes (a finding's two invocations) show while the run stands at that step.
-    let show_order = Callback::new(move |(order, at, lane_notes): (Vec<u32>, usize, Vec<(usize, String)>)| {
+    let show_order = Callback::new(move |(order, at, lane_notes): OrderToShow| {
         schedule.set(Schedule::Manual);
         session.update(|s| {
             let ticks: Vec<Vec<usize>> = order.iter().map(|&i| vec![i as usize]).collect();
@@ -458,10 +458,14 @@ fn NagaVerdict(reading: RwSignal<Reading>) -> impl IntoView {
     }
 }
 
+/// An order of steps to put in the model by hand, the step to stand at, and the notes its lanes
+/// carry there (a finding's two invocations, each with its words).
+type OrderToShow = (Vec<u32>, usize, Vec<(usize, String)>);
+
 /// What one run to the end found: the counts as `data-races` and `data-divergence` (for tests
 /// and embedding pages), and each finding with its lines, which select them in the editor.
 #[component]
-fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>, show_order: Callback<(Vec<u32>, usize, Vec<(usize, String)>)>) -> impl IntoView {
+fn Verdicts(reading: RwSignal<Reading>, editor: NodeRef<leptos::html::Textarea>, show_order: Callback<OrderToShow>) -> impl IntoView {
     let select_line = move |line: usize| {
         let Some(area) = editor.get() else { return };
         let text = area.value();
@@ -546,7 +550,7 @@ fn lane_notes(f: &super::Found) -> Vec<(usize, String)> {
 /// Every final memory the model can end with (or those a sample of orders reached), each with
 /// the order that ends there: a click steps it in the model, and its link keeps it.
 #[component]
-fn ModelOutcomes(reached: RwSignal<Option<Reachable>>, session: RwSignal<Session>, show_order: Callback<(Vec<u32>, usize, Vec<(usize, String)>)>) -> impl IntoView {
+fn ModelOutcomes(reached: RwSignal<Option<Reachable>>, session: RwSignal<Session>, show_order: Callback<OrderToShow>) -> impl IntoView {
     let names = move || {
         session.with_untracked(|s| {
             let program = s.start().program().clone();
