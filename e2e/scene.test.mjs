@@ -87,7 +87,15 @@ test('the timeline has a column per step taken, and a click jumps there', async 
   assert.equal(await timeline.locator('.tl-step.current').getAttribute('data-step'), '5');
   await timeline.locator('[data-step="2"]').click();
   assert.equal(await page.text('step-index'), 'step 2 / 6');
-  assert.equal(await timeline.locator('[data-step]').count(), 2);
+  // The later columns stay drawn, hidden, for the steps forward again.
+  const shown = timeline.locator('[data-step]:not([display=none])');
+  assert.equal(await shown.count(), 2);
+  assert.equal(await timeline.locator('.tl-step.current').getAttribute('data-step'), '2');
+  await page.step(2);
+  assert.deepEqual(await shown.evaluateAll((columns) => columns.map((c) => c.dataset.step)), ['1', '2', '3', '4']);
+  assert.equal(await timeline.locator('.tl-step.current').getAttribute('data-step'), '4');
+  await page.step(2);
+  assert.equal(await shown.count(), 6, 'a step past the columns drawn adds its own');
   page.assertNoConsoleErrors();
 });
 

@@ -43,7 +43,7 @@ async function modelPanel(page) {
       checked: [...document.querySelectorAll('.variant-toggle [role=radio][aria-checked=true]')].map((b) => b.dataset.testid),
       scene: scene?.getAttribute('aria-label'),
       drawn,
-      timeline: timeline ? [...timeline.querySelectorAll('.tl-step')].map((g) => g.innerHTML).join('') : '',
+      timeline: timeline ? [...timeline.querySelectorAll('.tl-step:not([display=none])')].map((g) => g.innerHTML).join('') : '',
       marks: [...document.querySelectorAll('.code-panel .code-line')].map((l) => l.className + (l.querySelector('.marks, .thread-marks')?.textContent ?? '')).join('|'),
     };
   });

@@ -988,7 +988,10 @@ impl LaneHandle {
                 set_attribute(&group, "data-testid", now.mark.as_ref().map(|m| m.test_id(self.t)).as_deref());
             }
         }
-        if whole || (was.can_pick, was.ready()) != (now.can_pick, now.ready()) {
+        // A lane that is no button stays none as its thread moves on: only picking by hand,
+        // or a pickable thread's readiness, changes these.
+        let button = |s: &LaneState| (s.can_pick, s.can_pick && s.ready());
+        if whole || button(was) != button(now) {
             if let Some(button) = self.button.get_untracked() {
                 for (name, value) in button_attributes(self.t, now) {
                     set_attribute(&button, name, value.as_deref());

@@ -120,6 +120,11 @@ fn marks(accesses: &[&Access], row_h: f64, cursor: usize) -> String {
     out
 }
 
+/// Shows or hides a drawn column (`display`, so a hidden one takes no clicks).
+fn set_display(column: &web_sys::Element, on: bool) {
+    let _ = if on { column.remove_attribute("display") } else { column.set_attribute("display", "none") };
+}
+
 fn ring_visibility(at: usize, cursor: usize) -> &'static str {
     if cursor >= at {
         "visible"
@@ -182,40 +187,46 @@ pub fn Timeline(
         out.push_str(&marks(&t.at(tick).filter(|a| a.thread < rows).collect::<Vec<_>>(), h, now));
         out.push_str("</g>");
     };
-    // One effect keeps a column per step taken: stepping forward adds the new columns as markup,
-    // stepping back removes the last ones, another run (or thread count) draws them all again.
-    // (A keyed list of Leptos views cost a sixty-four-lane step a tenth of its time in building
-    // each column's attributes and listener; one listener on the columns' group serves them all.)
+    // One effect keeps a column per step reached: stepping forward shows the columns already
+    // drawn and adds any new ones as markup, stepping back hides the later ones (they stay, so
+    // scrubbing over a stretch again draws nothing), another run (or thread count) draws them
+    // all again. (A keyed list of Leptos views cost a sixty-four-lane step a tenth of its time in
+    // building each column's attributes and listener; one listener on the columns' group serves
+    // them all. Removing the columns on a step back and parsing them again on the step forward
+    // cost it a fifth.)
     let svg = NodeRef::<leptos::svg::Svg>::new();
     let steps = NodeRef::<leptos::svg::G>::new();
-    let drawn = StoredValue::new((0u64, 0usize, 0usize));
+    // (revision, rows, columns drawn, columns shown)
+    let drawn = StoredValue::new((0u64, 0usize, 0usize, 0usize));
     let highlighted = StoredValue::new(None::<usize>);
     let highlight = RenderEffect::new(move |_| {
         let (r, rows, now) = (revision.get(), threads.get(), cursor.get());
         let (Some(svg), Some(group)) = (svg.get(), steps.get()) else { return };
-        let (was_r, was_rows, shown) = drawn.get_value();
-        let mut shown = shown;
+        let (was_r, was_rows, mut made, mut shown) = drawn.get_value();
         if (was_r, was_rows) != (r, rows) {
             group.set_inner_html("");
-            shown = 0;
+            (made, shown) = (0, 0);
             highlighted.set_value(None);
         }
-        while shown > now {
-            if let Some(last) = group.last_element_child() {
-                last.remove();
+        let columns = group.children();
+        let show = |tick: usize, on: bool| {
+            if let Some(column) = columns.item(tick as u32 - 1) {
+                set_display(&column, on);
             }
-            shown -= 1;
-        }
-        if shown < now {
+        };
+        (now + 1..=shown.min(made)).for_each(|tick| show(tick, false));
+        (shown + 1..=now.min(made)).for_each(|tick| show(tick, true));
+        if made < now {
             let mut markup = String::new();
-            trace.with(|t| (shown + 1..=now).for_each(|tick| column(t, tick, now, &mut markup)));
+            trace.with(|t| (made + 1..=now).for_each(|tick| column(t, tick, now, &mut markup)));
             let _ = group.insert_adjacent_html("beforeend", &markup);
-            shown = now;
+            made = now;
         }
-        drawn.set_value((r, rows, shown));
+        shown = now;
+        drawn.set_value((r, rows, made, shown));
         // The highlight moves from the step it was on to the cursor's.
         let mark = |tick: usize, on: bool| {
-            if let Ok(Some(column)) = group.query_selector(&format!("g.tl-step[data-step=\"{tick}\"]")) {
+            if let Some(column) = tick.checked_sub(1).and_then(|i| columns.item(i as u32)) {
                 let _ = column.class_list().toggle_with_force("current", on);
             }
         };
