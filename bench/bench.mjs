@@ -27,6 +27,8 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 /** Issue-level budgets: printed with where each figure stands, never asserted. */
 const BUDGETS = {
   transferGzipKb: 200, // every page: everything it fetches until the network is idle
+  // but the playground, which alone carries naga's front end and validator (its issue: ≤ 500)
+  playgroundTransferGzipKb: 500,
   interactiveMs: 300,
   stepMs: 2, // one 64-lane step, main-thread work (the stepper's issue asks ≤ 2 ms on a quiet machine; the animated-scene issue asked ≤ 4)
   frameMs: 1000 / 60,
@@ -474,8 +476,10 @@ try {
   console.log('(median of 3); then what its GPU half adds, fetched as the reader scrolls to the GPU panel (gzip):');
   console.log(`  ${'page'.padEnd(18)} ${'gzip'.padStart(9)} ${'raw'.padStart(10)} ${'files'.padStart(5)} ${'drawn'.padStart(8)} ${'GPU half'.padStart(10)}`);
   for (const r of pages.rows) console.log(`  ${r.id.padEnd(18)} ${kb(r.gzip).padStart(9)} ${kb(r.raw).padStart(10)} ${String(r.files).padStart(5)} ${(r.ms.toFixed(0) + ' ms').padStart(8)} ${(r.gpuHalf ? '+' + kb(r.gpuHalf) : '—').padStart(10)}`);
-  const heaviest = pages.rows.reduce((a, b) => (b.gzip > a.gzip ? b : a));
+  const heaviest = pages.rows.filter((r) => r.id !== 'playground').reduce((a, b) => (b.gzip > a.gzip ? b : a));
+  const playground = pages.rows.find((r) => r.id === 'playground');
   console.log(`  heaviest: ${heaviest.id}, ${kb(heaviest.gzip)} gzip against ${BUDGETS.transferGzipKb} KB — ${verdict(heaviest.gzip / 1024, BUDGETS.transferGzipKb)}`);
+  if (playground) console.log(`  playground: ${kb(playground.gzip)} gzip against its own ${BUDGETS.playgroundTransferGzipKb} KB — ${verdict(playground.gzip / 1024, BUDGETS.playgroundTransferGzipKb)}`);
   console.log('\nGoing on through the course in one tab, what each next lesson fetches:');
   for (const r of pages.onward) console.log(`  → ${r.id.padEnd(16)} ${kb(r.gzip).padStart(9)} gzip ${kb(r.raw).padStart(10)} raw, ${r.files} files; ${r.cached} from the cache`);
 
@@ -538,7 +542,8 @@ try {
 
   const worstStep = Math.max(...Object.values(steps).map((x) => median(x.inPage)));
   console.log('\nBudgets:');
-  console.log(`  initial transfer of every page ≤ ${BUDGETS.transferGzipKb} KB gzip: heaviest ${(heaviest.gzip / 1024).toFixed(0)} KB (${heaviest.id}) — ${verdict(heaviest.gzip / 1024, BUDGETS.transferGzipKb)}`);
+  console.log(`  initial transfer of every other page ≤ ${BUDGETS.transferGzipKb} KB gzip: heaviest ${(heaviest.gzip / 1024).toFixed(0)} KB (${heaviest.id}) — ${verdict(heaviest.gzip / 1024, BUDGETS.transferGzipKb)}`);
+  if (playground) console.log(`  the playground ≤ ${BUDGETS.playgroundTransferGzipKb} KB gzip: ${(playground.gzip / 1024).toFixed(0)} KB — ${verdict(playground.gzip / 1024, BUDGETS.playgroundTransferGzipKb)}`);
   console.log(`  lesson interactive ≤ ${BUDGETS.interactiveMs} ms: ${median(tti).toFixed(0)} ms — ${verdict(median(tti), BUDGETS.interactiveMs)}`);
   console.log(`  model step (64 lanes) ≤ ${BUDGETS.stepMs} ms: ${worstStep.toFixed(2)} ms — ${verdict(worstStep, BUDGETS.stepMs)}`);
   console.log(`  litmus instances/s, many per dispatch ≥ 1000 × smallest test per dispatch: ${litmus.ratio.toFixed(0)}× — ${litmus.ratio >= 1000 ? "met" : "NOT met"}`);
