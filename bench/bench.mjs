@@ -74,8 +74,13 @@ async function modelStepCost(browser, url, schedule, showAll = false) {
   // By default the scene draws eight of the 64 lanes; "Show all" draws every one, compact.
   if (showAll) await page.getByTestId('scene-show-all').click();
   const ticks = await page.evaluate(() => Number(document.querySelector('[data-testid=step-index]').textContent.match(/\/ (\d+)/)[1]));
-  const inPage = await page.evaluate(async (ticks) => {
+  const { inPage, parts, byStep } = await page.evaluate(async (ticks) => {
     const times = [];
+    // Where each step's time went: the update itself (the key's handler and the effects it
+    // woke), the style and layout it left to do, and the painting it asked of the next frame;
+    // and each step of the run apart (a run's first step also shows the timeline's columns).
+    const parts = { update: [], layout: [], painting: [] };
+    const byStep = Array.from({ length: ticks }, () => []);
     const index = () => document.querySelector('[data-testid=step-index]').textContent;
     // At least 90 steps: a lockstep run of 64 lanes is only three ticks long.
     const rounds = Math.max(3, Math.ceil(90 / ticks));
@@ -91,15 +96,20 @@ async function modelStepCost(browser, url, schedule, showAll = false) {
         const t0 = performance.now();
         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
         await new Promise((r) => queueMicrotask(r));
+        const updated = performance.now();
         void document.body.offsetHeight; // style and layout of the new state
         const dt = performance.now() - t0;
         if (index() === before) throw new Error('the step did not reach the page');
         const painting = await new Promise((r) => requestAnimationFrame(() => r(performance.now() - frameStart)));
         times.push(dt + painting);
+        parts.update.push(updated - t0);
+        parts.layout.push(dt - (updated - t0));
+        parts.painting.push(painting);
+        byStep[i].push(dt + painting);
         await new Promise((r) => setTimeout(r, 0));
       }
     }
-    return times;
+    return { inPage: times, parts, byStep };
   }, ticks);
   await page.keyboard.press('Home');
   const cdp = await page.context().newCDPSession(page);
@@ -118,7 +128,14 @@ async function modelStepCost(browser, url, schedule, showAll = false) {
   }
   const perPress = busy * 1000 / (presses * rounds);
   await page.context().close();
-  return { inPage, perPress, ticks, steps: inPage.length };
+  return { inPage, perPress, ticks, steps: inPage.length, parts, byStep };
+}
+
+/** A step's median parts and, for a run of a few steps, the median of each, as one line. */
+function stepParts({ parts, byStep }) {
+  const ms = (xs) => median(xs).toFixed(2);
+  const each = byStep.length <= 8 ? `; by step of the run: ${byStep.map(ms).join(', ')} ms` : '';
+  return `update ${ms(parts.update)}, style and layout ${ms(parts.layout)}, painting ${ms(parts.painting)} ms${each}`;
 }
 
 /** The lab's engine and graph: both verdicts on every outcome of the largest test the lab
@@ -431,8 +448,10 @@ if (only) {
   try {
     if (only.includes('steps')) {
       for (const [schedule, all] of [['lockstep', false], ['round-robin', false], ['lockstep', true]]) {
-        const { inPage, perPress, ticks, steps } = await modelStepCost(browser, server.url, schedule, all);
+        const cost = await modelStepCost(browser, server.url, schedule, all);
+        const { inPage, perPress, ticks, steps } = cost;
         console.log(`One model step, 64 lanes (${all ? 'all drawn' : 'eight drawn'}), ${schedule} (${ticks} ticks, ${steps} steps): median ${median(inPage).toFixed(2)} ms, max ${Math.max(...inPage).toFixed(2)} ms; per key press ${perPress.toFixed(2)} ms`);
+        console.log(`  ${stepParts(cost)}`);
       }
     }
     if (only.includes('lab')) printLab(await labGraph(browser, server.url));
@@ -489,6 +508,7 @@ try {
     const { inPage, perPress, ticks } = steps[schedule];
     console.log(`\nOne model step, 64 lanes (eight drawn, as the page opens), ${schedule} (${ticks} ticks, ${steps[schedule].steps} steps):`);
     console.log(`  in the page (update + style + layout + the next frame's painting): median ${median(inPage).toFixed(2)} ms, max ${Math.max(...inPage).toFixed(2)} ms`);
+    console.log(`  of which ${stepParts(steps[schedule])}`);
     console.log(`  all main-thread tasks per key press (CDP TaskDuration): ${perPress.toFixed(2)} ms`);
   }
   const all = await modelStepCost(browser, server.url, 'lockstep', true);
