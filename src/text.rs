@@ -13,6 +13,19 @@ pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// Thousands set apart with commas, as the pages' words write them: `100,000`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `x` rounded to `places` decimals (at most 6), trailing zeros and a bare point dropped:
 /// `12.5`, `3`, `-0.25`.
 pub struct Fixed {
@@ -56,7 +69,14 @@ impl fmt::Display for Fixed {
 
 #[cfg(test)]
 mod tests {
-    use super::fixed;
+    use super::{fixed, grouped};
+
+    #[test]
+    fn sets_thousands_apart() {
+        for (n, text) in [(0, "0"), (999, "999"), (1_000, "1,000"), (100_000, "100,000"), (1_234_567, "1,234,567"), (u64::MAX, "18,446,744,073,709,551,615")] {
+            assert_eq!(grouped(n), text);
+        }
+    }
 
     #[test]
     fn writes_as_few_digits_as_the_value_needs() {

@@ -161,7 +161,11 @@ pub fn finding_text(program: &Program, finding: &Finding) -> String {
             format!("An index out of bounds at line {}: thread {invocation} asked for element {index} of {len}; the model used the last.", line(pc))
         }
         Finding::Spin { invocation, pc, instructions } => {
-            format!("Thread {invocation} ran {instructions} instructions at line {} without a step: stopped there.", line(pc))
+            format!(
+                "Thread {invocation} ran {} instructions at line {} without a step: stopped there.",
+                crate::text::grouped(u64::from(instructions)),
+                line(pc)
+            )
         }
     }
 }

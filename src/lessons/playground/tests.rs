@@ -172,7 +172,7 @@ fn many_invocations_that_spin_are_stopped_after_their_share_of_the_budget() {
     let (a, model, _) = read(&opened).unwrap();
     // One finding for the line, however many invocations spin on it.
     assert_eq!(a.count(Kind::Spin), 1, "{:?}", a.found);
-    let share = (PRIVATE_WORK / 256).to_string();
+    let share = crate::text::grouped(u64::from(PRIVATE_WORK / 256));
     assert!(a.found[0].text.contains(&format!("ran {share} instructions")), "{}", a.found[0].text);
     assert_eq!(model.threads.len(), 256);
     assert_eq!(a.steps, 0, "every invocation was stopped before its first step");

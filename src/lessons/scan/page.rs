@@ -9,6 +9,7 @@ use crate::lessons::scan::gpu::{input_values, run_append_beside, run_large, run_
 use crate::lessons::scan::measured::{parse_scan_report, ScanColumns, H100_SCAN, H200_SCAN};
 use crate::lessons::scan::single_pass::{run_all, single_pass_problem, LookBack, SinglePass, SinglePassRun, PAGE_VALUES, TILE};
 use crate::lessons::scan::{look_back, cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, scan_into, shown_slots, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
+use crate::text::grouped;
 use crate::model::Machine;
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
@@ -356,19 +357,6 @@ fn FirstWrongTile(tile: (u32, Vec<(u32, u32)>), width: u32) -> impl IntoView {
 #[component]
 fn MeasuredElsewhere() -> impl IntoView {
     view! { <MeasuredH200 /> <MeasuredH100 /> }
-}
-
-/// Thousands set apart with commas, as the page's words write them.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The H200's figures: the single pass against the copy, the reduce-then-scan and CUB at each
