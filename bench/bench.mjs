@@ -82,7 +82,7 @@ async function modelStepCost(browser, url, schedule, showAll = false) {
     const parts = { update: [], layout: [], painting: [] };
     const byStep = Array.from({ length: ticks }, () => []);
     const index = () => document.querySelector('[data-testid=step-index]').textContent;
-    // At least 90 steps: a lockstep run of 64 lanes is only three ticks long.
+    // At least 90 steps: a lockstep run of 64 lanes is only two or three ticks long.
     const rounds = Math.max(3, Math.ceil(90 / ticks));
     for (let round = 0; round < rounds; round++) {
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home' }));
