@@ -9,8 +9,8 @@ use crate::lessons::scan::gpu::{input_values, run_append_beside, run_large, run_
 use crate::lessons::scan::measured::{parse_scan_report, ScanColumns, H100_SCAN, H200_SCAN};
 use crate::lessons::scan::single_pass::{run_all, single_pass_problem, LookBack, SinglePass, SinglePassRun, PAGE_VALUES, TILE};
 use crate::lessons::scan::{look_back, cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, scan_into, shown_slots, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
-use crate::text::grouped;
 use crate::model::Machine;
+use crate::text::grouped;
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
