@@ -44,14 +44,17 @@ pub fn CodeView(
         let now = marked();
         let Some(code) = code.get() else { return };
         let was = shown.get_value();
+        // The code holds one element per line, in order: the line's is found by its place, not by
+        // a search through every line's attributes.
+        let lines = code.children();
         let show = |line: usize, threads: Option<&str>| {
-            let Ok(Some(element)) = code.query_selector(&format!("[data-line=\"{line}\"]")) else { return };
+            let Some(element) = line.checked_sub(1).and_then(|i| lines.item(i as u32)) else { return };
             let _ = element.class_list().toggle_with_force("current", threads.is_some());
             let _ = match threads {
                 Some(_) => element.set_attribute("aria-current", "step"),
                 None => element.remove_attribute("aria-current"),
             };
-            if let Ok(Some(gutter)) = element.query_selector(".threads") {
+            if let Some(gutter) = element.children().item(1) {
                 crate::ui::set_text(&gutter, threads.unwrap_or_default());
             }
         };
