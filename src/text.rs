@@ -4,7 +4,7 @@
 //! Rust's float formatting (`{}` and `{:.1}` on an `f64`, and every `f64` handed to a view as
 //! an attribute, which Leptos writes with `to_string`) brings about 11 KB of code into a page's
 //! wasm, 5 KB after gzip. A scene needs none of its precision: a tenth of a pixel is finer than
-//! any screen draws.
+//! any screen draws; and a figure on a page shows a few decimals at most, which [`Float`] writes.
 
 use std::fmt;
 
@@ -31,11 +31,41 @@ pub fn grouped(n: u64) -> String {
 pub struct Fixed {
     value: f64,
     places: u32,
+    /// Every decimal written, zeros too (`2.50`), as `{:.2}` writes them.
+    zeros: bool,
 }
 
 /// `value` with at most `places` decimals, for `format!` (path data, sizes in CSS).
 pub fn fixed(value: f64, places: u32) -> Fixed {
-    Fixed { value, places: places.min(6) }
+    Fixed { value, places: places.min(6), zeros: false }
+}
+
+/// An `f64` for `format!` and `write!`, written by [`Fixed`] rather than by Rust's float
+/// formatting: with a precision (`{:.1}`, `{x:.3}`) its decimals, zeros kept, as Rust writes
+/// them but for exact ties, which round away from zero, and for a negative that rounds to
+/// zero, written without its sign; without, at most six decimals, zeros dropped. A width
+/// right-aligns it. Not a number and the infinities are written as Rust writes them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Float(pub f64);
+
+impl fmt::Display for Float {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Float(value) = *self;
+        let text = if value.is_nan() {
+            "NaN".to_owned()
+        } else if value.is_infinite() {
+            (if value < 0.0 { "-inf" } else { "inf" }).to_owned()
+        } else {
+            match f.precision() {
+                Some(places) => Fixed { value, places: places.min(6) as u32, zeros: true }.to_string(),
+                None => fixed(value, 6).to_string(),
+            }
+        };
+        match f.width() {
+            Some(_) => f.pad_integral(true, "", &text),
+            None => f.write_str(&text),
+        }
+    }
 }
 
 impl fmt::Display for Fixed {
@@ -44,21 +74,33 @@ impl fmt::Display for Fixed {
             // Nothing drawn has an infinite coordinate; a zero keeps the markup valid.
             return f.write_str("0");
         }
-        let scale = 10u64.pow(self.places);
+        // Decimals that would not fit a u64 once scaled are given up, from the last: no figure
+        // on a page comes near 10^13.
+        let mut places = self.places;
+        while places > 0 && self.value.abs() * 10f64.powi(places as i32) >= 1e18 {
+            places -= 1;
+        }
+        let scale = 10u64.pow(places);
         let scaled = (self.value.abs() * scale as f64).round() as u64;
-        if scaled == 0 {
+        if scaled == 0 && !self.zeros {
             return f.write_str("0");
         }
-        if self.value < 0.0 {
+        if self.value < 0.0 && scaled != 0 {
             f.write_str("-")?;
         }
         write!(f, "{}", scaled / scale)?;
         let mut fraction = scaled % scale;
+        if self.zeros {
+            return match places {
+                0 => Ok(()),
+                width => write!(f, ".{fraction:0width$}", width = width as usize),
+            };
+        }
         if fraction == 0 {
             return Ok(());
         }
         // Leading zeros kept, trailing zeros dropped: 0.05 is "05", 0.50 is "5".
-        let mut width = self.places as usize;
+        let mut width = places as usize;
         while fraction % 10 == 0 {
             fraction /= 10;
             width -= 1;
@@ -69,7 +111,38 @@ impl fmt::Display for Fixed {
 
 #[cfg(test)]
 mod tests {
-    use super::{fixed, grouped};
+    use super::{fixed, grouped, Float};
+
+    #[test]
+    fn a_float_keeps_the_decimals_asked_for() {
+        for (value, text) in [(2.5, "2.50"), (3.0, "3.00"), (-0.25, "-0.25"), (0.004, "0.00"), (-0.004, "0.00"), (1234.5678, "1234.57")] {
+            assert_eq!(format!("{:.2}", Float(value)), text);
+        }
+        assert_eq!(format!("{:.0}", Float(99.6)), "100");
+        assert_eq!(format!("{x:.1} ms", x = Float(7.25)), "7.3 ms");
+        assert_eq!(format!("[{:>7.1}]", Float(-3.14159)), "[   -3.1]");
+        assert_eq!(format!("{}", Float(0.1 + 0.2)), "0.3");
+        assert_eq!(format!("{}", Float(24.0)), "24");
+        assert_eq!([Float(f64::NAN), Float(f64::INFINITY), Float(f64::NEG_INFINITY)].map(|x| format!("{x:.1}")), ["NaN", "inf", "-inf"]);
+        // Past what a u64 holds once scaled, decimals are given up rather than the digits.
+        assert_eq!(format!("{:.3}", Float(1.5e16)), "15000000000000000.0");
+    }
+
+    #[test]
+    fn a_float_agrees_with_rusts_formatting_but_at_exact_ties() {
+        // Figures as pages show them: rates, milliseconds, shares, over a wide span, both signs.
+        for i in -3000..3000 {
+            for value in [f64::from(i) / 7.0, f64::from(i) * 1.37e4 / 9.0, f64::from(i) / 3.3e5] {
+                for places in 0..=4usize {
+                    let ours = format!("{:.*}", places, Float(value));
+                    let rusts = format!("{value:.places$}");
+                    let rusts = if rusts.starts_with('-') && rusts.trim_start_matches(['-', '0', '.']).is_empty() { rusts[1..].to_owned() } else { rusts };
+                    let scaled = value.abs() * 10f64.powi(places as i32);
+                    assert!(ours == rusts || (scaled.fract() - 0.5).abs() < 1e-6, "{value} to {places}: {ours} against {rusts}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn sets_thousands_apart() {

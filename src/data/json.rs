@@ -73,12 +73,8 @@ impl Json {
         match self {
             Json::Null => out.push_str("null"),
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Json::Number(x) if x.is_finite() => {
-                let text = format!("{x:.4}");
-                let text = text.trim_end_matches('0').trim_end_matches('.');
-                out.push_str(if text == "-0" { "0" } else { text });
-            }
-            Json::Exact(x) if x.is_finite() => out.push_str(&if *x == 0.0 { "0".to_owned() } else { x.to_string() }),
+            Json::Number(x) if x.is_finite() => out.push_str(&crate::text::fixed(*x, 4).to_string()),
+            Json::Exact(x) if x.is_finite() => out.push_str(&shortest(*x)),
             Json::Number(_) | Json::Exact(_) => out.push_str("null"),
             Json::Integer(n) => out.push_str(&n.to_string()),
             Json::String(s) => write_string(out, s),
@@ -100,6 +96,19 @@ impl Json {
             }
         }
     }
+}
+
+/// The shortest decimal that reads back as `x`. A page asks the browser for it (JavaScript
+/// writes a number so too, with an exponent past 10^21 and under 10^-6), so that it carries no
+/// float formatting of its own (see [`crate::text`]).
+fn shortest(x: f64) -> String {
+    if x == 0.0 {
+        return "0".to_owned();
+    }
+    #[cfg(target_arch = "wasm32")]
+    return js_sys::Number::from(x).to_string_with_radix(10).map_or_else(|_| "null".to_owned(), String::from);
+    #[cfg(not(target_arch = "wasm32"))]
+    return x.to_string();
 }
 
 fn write_block<'a>(out: &mut String, depth: usize, open: char, close: char, entries: impl ExactSizeIterator<Item = (Option<&'a str>, &'a Json)>) {

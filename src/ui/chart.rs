@@ -3,6 +3,8 @@
 //! unit. Series differ by dash pattern and marker shape as well as colour, and a table of
 //! the same numbers goes with every chart for screen readers and copying.
 
+use crate::text::Float;
+use crate::ui::number::Num;
 use leptos::prelude::*;
 
 pub struct Series {
@@ -27,19 +29,19 @@ fn body(x_labels: &[String], x_title: &str, y_unit: &str, series: &[Series]) -> 
     let x = |i: usize| LEFT + plot_w * (i as f64 + 0.5) / x_labels.len().max(1) as f64;
     let y = |v: f64| TOP + plot_h * (1.0 - v / top);
     let mut out = String::new();
-    out += &format!("<line class=\"axis\" x1=\"{LEFT}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\"/>", TOP + plot_h, WIDTH - RIGHT);
-    out += &format!("<line class=\"axis\" x1=\"{LEFT}\" y1=\"{TOP}\" x2=\"{LEFT}\" y2=\"{}\"/>", TOP + plot_h);
+    out += &format!("<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{1}\"/>", Num(LEFT), Num(TOP + plot_h), Num(WIDTH - RIGHT));
+    out += &format!("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", Num(LEFT), Num(TOP), Num(TOP + plot_h));
     for k in 0..=4 {
         let v = top * f64::from(k) / 4.0;
-        out += &format!("<text class=\"tick\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LEFT - 4.0, y(v) + 4.0, short(v));
+        out += &format!("<text class=\"tick\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", Num(LEFT - 4.0), Float(y(v) + 4.0), short(v));
     }
     for (i, label) in x_labels.iter().enumerate() {
-        out += &format!("<text class=\"tick\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{label}</text>", x(i), TOP + plot_h + 14.0);
+        out += &format!("<text class=\"tick\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{label}</text>", Float(x(i)), Num(TOP + plot_h + 14.0));
     }
-    out += &format!("<text class=\"axis-label\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{x_title}</text>", LEFT + plot_w / 2.0, HEIGHT - 6.0);
+    out += &format!("<text class=\"axis-label\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{x_title}</text>", Float(LEFT + plot_w / 2.0), Num(HEIGHT - 6.0));
     out += &format!("<text class=\"axis-label\" x=\"4\" y=\"4\" dominant-baseline=\"hanging\">{y_unit}</text>");
     for (k, s) in series.iter().enumerate() {
-        let points: Vec<String> = s.values.iter().enumerate().filter_map(|(i, v)| v.map(|v| format!("{:.1},{:.1}", x(i), y(v)))).collect();
+        let points: Vec<String> = s.values.iter().enumerate().filter_map(|(i, v)| v.map(|v| format!("{:.1},{:.1}", Float(x(i)), Float(y(v))))).collect();
         out += &format!("<polyline class=\"series s{k}\" fill=\"none\" stroke-dasharray=\"{}\" points=\"{}\"/>", DASHES[k % DASHES.len()], points.join(" "));
         for p in &points {
             let (px, py) = p.split_once(',').unwrap_or(("0", "0"));
@@ -58,11 +60,11 @@ fn short(v: f64) -> String {
     if v == 0.0 {
         "0".into()
     } else if v >= 100.0 {
-        format!("{v:.0}")
+        format!("{v:.0}", v = Float(v))
     } else if v >= 1.0 {
-        format!("{v:.1}")
+        format!("{v:.1}", v = Float(v))
     } else {
-        format!("{v:.3}")
+        format!("{v:.3}", v = Float(v))
     }
 }
 
@@ -85,7 +87,7 @@ fn figure(title: String, svg: String, series: &[Series], legend_class: &str, tes
     view! {
         <figure class="chart" data-testid=test_id>
             <figcaption>{title.clone()}</figcaption>
-            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=title inner_html=svg></svg>
+            <svg viewBox=format!("0 0 {} {}", Num(WIDTH), Num(HEIGHT)) role="img" aria-label=title inner_html=svg></svg>
             <ul class="legend">{legend}</ul>
         </figure>
     }
@@ -105,12 +107,12 @@ fn log_bars_body(groups: &[&str], series: &[Series]) -> String {
     let bar_w = (group_w * 0.8 / series.len().max(1) as f64).min(40.0);
     let base = TOP + plot_h;
     let mut out = String::new();
-    out += &format!("<line class=\"axis\" x1=\"{LEFT}\" y1=\"{base}\" x2=\"{}\" y2=\"{base}\"/>", WIDTH - RIGHT);
-    out += &format!("<line class=\"axis\" x1=\"{LEFT}\" y1=\"{TOP}\" x2=\"{LEFT}\" y2=\"{base}\"/>");
+    out += &format!("<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{1}\"/>", Num(LEFT), Num(base), Num(WIDTH - RIGHT));
+    out += &format!("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", Num(LEFT), Num(TOP), Num(base));
     for k in 0..=decades as i32 {
         let v = 10f64.powi(k);
-        out += &format!("<line class=\"grid\" x1=\"{LEFT}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\"/>", y(v), WIDTH - RIGHT);
-        out += &format!("<text class=\"tick\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", LEFT - 4.0, y(v) + 4.0, power_of_ten(k));
+        out += &format!("<line class=\"grid\" x1=\"{2}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\"/>", Float(y(v)), Num(WIDTH - RIGHT), Num(LEFT));
+        out += &format!("<text class=\"tick\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", Num(LEFT - 4.0), Float(y(v) + 4.0), power_of_ten(k));
     }
     for (g, name) in groups.iter().enumerate() {
         let left = LEFT + group_w * g as f64 + (group_w - bar_w * series.len() as f64) / 2.0;
@@ -119,14 +121,31 @@ fn log_bars_body(groups: &[&str], series: &[Series]) -> String {
             let cx = x + bar_w / 2.0;
             match s.values.get(g).copied().flatten() {
                 Some(v) if v > 0.0 => {
-                    out += &format!("<rect class=\"bar s{k}\" x=\"{x:.1}\" y=\"{0:.1}\" width=\"{1:.1}\" height=\"{2:.1}\"/>", y(v), bar_w - 2.0, base - y(v));
-                    out += &format!("<text class=\"count\" x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", y(v) - 3.0, compact(v));
+                    out += &format!(
+                        "<rect class=\"bar s{k}\" x=\"{x:.1}\" y=\"{0:.1}\" width=\"{1:.1}\" height=\"{2:.1}\"/>",
+                        Float(y(v)),
+                        Float(bar_w - 2.0),
+                        Float(base - y(v)),
+                        x = Float(x)
+                    );
+                    out += &format!(
+                        "<text class=\"count\" x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+                        Float(y(v) - 3.0),
+                        compact(v),
+                        cx = Float(cx)
+                    );
                 }
-                Some(_) => out += &format!("<text class=\"count zero\" x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">0</text>", base - 3.0),
+                Some(_) => {
+                    out += &format!("<text class=\"count zero\" x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">0</text>", Float(base - 3.0), cx = Float(cx))
+                }
                 None => {}
             }
         }
-        out += &format!("<text class=\"tick\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{name}</text>", LEFT + group_w * (g as f64 + 0.5), base + 14.0);
+        out += &format!(
+            "<text class=\"tick\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{name}</text>",
+            Float(LEFT + group_w * (g as f64 + 0.5)),
+            Num(base + 14.0)
+        );
     }
     out += "<text class=\"axis-label\" x=\"4\" y=\"4\" dominant-baseline=\"hanging\">instances (log scale)</text>";
     out
@@ -151,15 +170,15 @@ fn power_of_ten(k: i32) -> String {
 /// A count in a few characters, so neighbouring bars' labels stay apart: 7, 1.2k, 66k, 4.2M, 52M.
 fn compact(v: f64) -> String {
     if v >= 1e7 {
-        format!("{:.0}M", v / 1e6)
+        format!("{:.0}M", Float(v / 1e6))
     } else if v >= 1e6 {
-        format!("{:.1}M", v / 1e6)
+        format!("{:.1}M", Float(v / 1e6))
     } else if v >= 1e4 {
-        format!("{:.0}k", v / 1e3)
+        format!("{:.0}k", Float(v / 1e3))
     } else if v >= 1e3 {
-        format!("{:.1}k", v / 1e3)
+        format!("{:.1}k", Float(v / 1e3))
     } else {
-        format!("{v:.0}")
+        format!("{v:.0}", v = Float(v))
     }
 }
 

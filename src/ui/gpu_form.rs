@@ -3,6 +3,7 @@
 use crate::gpu::params::{check_params, ComputeLimits, GpuParams};
 use crate::gpu::GpuContext;
 use crate::site::param::in_range;
+use crate::text::Float;
 use leptos::prelude::*;
 
 /// The two fields as typed, and the sizes the page opened with (the fallback while a field
@@ -248,8 +249,8 @@ pub fn RunForm<T: Send + Sync + 'static>(
         <div class="gpu-form">
             {sizes.map(|sizes| view! { <SizeInputs sizes=sizes /> })}
             <button on:click=move |_| on_run.run(()) disabled=busy data-testid=format!("{name}-run")
-                data-round-trip-ms=move || job.round_trip_ms.get().map(|ms| format!("{ms:.3}"))
-                data-first-result-ms=move || job.first_result_ms.get().map(|ms| format!("{ms:.3}"))>
+                data-round-trip-ms=move || job.round_trip_ms.get().map(|ms| format!("{ms:.3}", ms = Float(ms)))
+                data-first-result-ms=move || job.first_result_ms.get().map(|ms| format!("{ms:.3}", ms = Float(ms)))>
                 {label.unwrap_or("Run on my GPU")}
             </button>
             {on_run_100.map(|run| view! {

@@ -1,5 +1,6 @@
 //! A small SVG bar chart with labelled axes: how often each value came up.
 
+use crate::ui::number::Num;
 use leptos::prelude::*;
 
 const WIDTH: f64 = 560.0;
@@ -40,7 +41,7 @@ pub fn Histogram(
                 let ok = allowed.contains(&value);
                 let label = (i % label_every == 0).then(|| {
                     view! {
-                        <text x=x + bar_w / 2.0 y=HEIGHT - BOTTOM + 16.0 text-anchor="middle" class="tick">
+                        <text x=Num(x + bar_w / 2.0) y=Num(HEIGHT - BOTTOM + 16.0) text-anchor="middle" class="tick">
                             {value.to_string()}
                         </text>
                     }
@@ -48,11 +49,11 @@ pub fn Histogram(
                 // With few bars each carries its count, so small ones can be read too.
                 let count_label = (bins.len() <= 24).then(|| {
                     view! {
-                        <text x=x + bar_w / 2.0 y=y - 3.0 text-anchor="middle" class="tick">{count.to_string()}</text>
+                        <text x=Num(x + bar_w / 2.0) y=Num(y - 3.0) text-anchor="middle" class="tick">{count.to_string()}</text>
                     }
                 });
                 view! {
-                    <rect x=x y=y width=bar_w height=h class=if ok { "bar" } else { "bar outside" }>
+                    <rect x=Num(x) y=Num(y) width=Num(bar_w) height=Num(h) class=if ok { "bar" } else { "bar outside" }>
                         <title>{format!("{value}: {count} {y_label}")}</title>
                     </rect>
                     {count_label}
@@ -61,21 +62,21 @@ pub fn Histogram(
             })
             .collect_view();
         view! {
-            <line x1=LEFT y1=TOP + plot_h x2=WIDTH - RIGHT y2=TOP + plot_h class="axis" />
-            <line x1=LEFT y1=TOP x2=LEFT y2=TOP + plot_h class="axis" />
-            <text x=LEFT - 6.0 y=TOP + 4.0 text-anchor="end" class="tick">{max.to_string()}</text>
-            <text x=LEFT - 6.0 y=TOP + plot_h text-anchor="end" class="tick">"0"</text>
+            <line x1=Num(LEFT) y1=Num(TOP + plot_h) x2=Num(WIDTH - RIGHT) y2=Num(TOP + plot_h) class="axis" />
+            <line x1=Num(LEFT) y1=Num(TOP) x2=Num(LEFT) y2=Num(TOP + plot_h) class="axis" />
+            <text x=Num(LEFT - 6.0) y=Num(TOP + 4.0) text-anchor="end" class="tick">{max.to_string()}</text>
+            <text x=Num(LEFT - 6.0) y=Num(TOP + plot_h) text-anchor="end" class="tick">"0"</text>
             {bars}
         }
     };
     let summary = move || bins.get().iter().map(|(v, c)| format!("{v}: {c}")).collect::<Vec<_>>().join(", ");
     view! {
         <figure class="histogram-chart" data-testid="histogram">
-            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="img" aria-label=move || format!("{y_label} by {x_label}: {}", summary())>
+            <svg viewBox=format!("0 0 {} {}", Num(WIDTH), Num(HEIGHT)) role="img" aria-label=move || format!("{y_label} by {x_label}: {}", summary())>
                 {chart}
-                <text x=LEFT + (WIDTH - LEFT - RIGHT) / 2.0 y=HEIGHT - 4.0 text-anchor="middle" class="axis-label">{x_label}</text>
-                <text x=12.0 y=TOP + (HEIGHT - TOP - BOTTOM) / 2.0 text-anchor="middle" class="axis-label"
-                    transform=format!("rotate(-90 12 {})", TOP + (HEIGHT - TOP - BOTTOM) / 2.0)>{y_label}</text>
+                <text x=Num(LEFT + (WIDTH - LEFT - RIGHT) / 2.0) y=Num(HEIGHT - 4.0) text-anchor="middle" class="axis-label">{x_label}</text>
+                <text x=Num(12.0) y=Num(TOP + (HEIGHT - TOP - BOTTOM) / 2.0) text-anchor="middle" class="axis-label"
+                    transform=format!("rotate(-90 12 {})", Num(TOP + (HEIGHT - TOP - BOTTOM) / 2.0))>{y_label}</text>
             </svg>
         </figure>
     }

@@ -1,6 +1,7 @@
 //! The append lesson page: a few model threads filtering and claiming output slots beside the
 //! real kernel doing it for thousands, run after run, with the slots that moved marked.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::append::gpu::{run_append, AppendRun};
@@ -131,7 +132,7 @@ fn AppendReport(result: AppendResult) -> impl IntoView {
                 figure(format!("Inputs below {LIMIT} (expected count)"), c.expected.to_string()).id("gpu-expected"),
                 figure("Observed count", run.count.to_string()).id("gpu-observed"),
                 figure("Slots in input order", format!("{} of {}", c.in_input_order, run.count)).id("gpu-input-order"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=if c.is_permutation { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.is_permutation.to_string()>{verdict}</p>
             <p data-testid="gpu-order-change" data-changed=changed.map(|k| k.to_string())>{order_text}</p>

@@ -2,6 +2,7 @@
 //! neighbour's cell, beside the three real kernels, with what the reader's GPU counted:
 //! give-ups, stale reads, the longest wait and every arrival ticket.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::arrive_wait::gpu::run_arrive_wait;
@@ -135,7 +136,7 @@ fn ArriveReport(result: ArriveResult) -> impl IntoView {
                 figure("Longest wait", format!("{} tries", run.longest_wait)).id("gpu-longest"),
                 figure("Phases opened", run.opened.to_string()).id("gpu-opened"),
                 figure("Arrival tickets", tickets).id("gpu-tickets"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=c.consistent.to_string() data-clean=c.clean.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>

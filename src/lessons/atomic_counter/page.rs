@@ -1,6 +1,7 @@
 //! The ticket lesson page: a few model threads taking tickets beside the real kernel handing
 //! out thousands, with the order the reader's GPU served them drawn as a grid.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::atomic_counter::gpu::{run_tickets, TicketRun};
@@ -101,7 +102,7 @@ fn TicketReport(result: TicketResult) -> impl IntoView {
             (format!("syncscope-tickets-{}.json", params.invocations), json.to_pretty())
         }
     };
-    let gpu_time = run.gpu_ns.map(|ns| format!(", {:.3} ms on the GPU", ns / 1e6)).unwrap_or_default();
+    let gpu_time = run.gpu_ns.map(|ns| format!(", {:.3} ms on the GPU", Float(ns / 1e6))).unwrap_or_default();
     view! {
         <div class="run-report" data-testid="gpu-report">
             <Figures items=vec![
@@ -110,7 +111,7 @@ fn TicketReport(result: TicketResult) -> impl IntoView {
                 figure("Observed final next", run.next.to_string()).id("gpu-observed"),
                 figure("Workgroups served whole", format!("{} of {}", c.whole_workgroups, c.workgroups)).id("gpu-whole-workgroups"),
                 figure("Neighbours in lane order", format!("{} of {}", c.in_lane_order, params.invocations.saturating_sub(c.workgroups))).id("gpu-lane-order"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock{gpu_time}")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock{gpu_time}", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=if c.is_permutation { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=c.is_permutation.to_string()>{verdict}</p>
             <p class="muted">
@@ -140,7 +141,7 @@ fn MeasuredElsewhere() -> impl IntoView {
                     format!("{} of {}", r.exact_permutations, r.runs),
                     format!("{} of {}", range(r.whole_workgroups), r.workgroups),
                     format!("{} of {}", range(r.lane_order), r.neighbour_pairs),
-                    r.gpu_ms_median.map_or("—".into(), |ms| format!("{ms:.4}")),
+                    r.gpu_ms_median.map_or("—".into(), |ms| format!("{ms:.4}", ms = Float(ms))),
                 ]
             })
             .collect();

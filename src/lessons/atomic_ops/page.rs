@@ -1,6 +1,7 @@
 //! The atomic family page: the reader picks an op, a type, the cell's starting value and each
 //! invocation's operand; the model and the real kernel both apply it from every invocation.
 
+use crate::text::Float;
 use crate::gpu::AdapterSummary;
 use crate::lessons::atomic_ops::gpu::run_atomic_ops;
 use crate::lessons::atomic_ops::{explain, parse_operands, parse_value, show, tally, AtomicOp, AtomicRun, AtomicSetup, Placement, CELL};
@@ -220,8 +221,8 @@ fn OpsReport(result: OpsResult) -> impl IntoView {
                 figure("Final values seen", finals).id("gpu-finals"),
                 figure("Different sets of returned values", t.distinct_returns.to_string()).id("gpu-patterns"),
                 figure("Spurious compare-exchange failures", t.spurious.to_string()).id("gpu-spurious"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission")).timed_on(&adapter),
-                figure("Runs per second", format!("{:.0}", runs.len() as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second").timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission", wall_ms = Float(wall_ms))).timed_on(&adapter),
+                figure("Runs per second", format!("{:.0}", Float(runs.len() as f64 / (wall_ms / 1000.0).max(1e-6)))).id("gpu-runs-per-second").timed_on(&adapter),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             <TextTable headers=headers rows=rows caption=caption.to_owned() />

@@ -1,6 +1,7 @@
 //! The barrier page: model threads writing, waiting and reading their neighbour beside the real
 //! kernels, with the stale reads and the arrival/departure tickets the reader's GPU gave back.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::barrier::across::run_across;
@@ -173,7 +174,7 @@ fn BarrierReport(result: BarrierResult) -> impl IntoView {
                 figure("…within a group of 4 lanes", c.stale_within_four.to_string()).id("gpu-stale-within"),
                 figure("Workgroups: all arrived before any left", format!("{} of {}", c.ordered_workgroups, c.workgroups)).id("gpu-ordered"),
                 figure("Workgroups with each ticket once", format!("{} of {}", c.whole_ticket_workgroups, c.workgroups)).id("gpu-whole-tickets"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             {c.tickets_whole().then(|| view! {
@@ -393,13 +394,13 @@ fn GpuCost() -> impl IntoView {
             let rows: Vec<Vec<String>> = costs
                 .iter()
                 .map(|c| {
-                    let ms = |ns: Option<f64>| ns.map_or("no timestamps".to_owned(), |ns| format!("{:.3} ms", ns / 1e6));
+                    let ms = |ns: Option<f64>| ns.map_or("no timestamps".to_owned(), |ns| format!("{:.3} ms", Float(ns / 1e6)));
                     vec![
                         c.workgroups.to_string(),
                         ms(c.with_ns),
                         ms(c.without_ns),
                         match c.ns_per_barrier() {
-                            Some(ns) if ns > 0.0 => format!("{ns:.1} ns"),
+                            Some(ns) if ns > 0.0 => format!("{ns:.1} ns", ns = Float(ns)),
                             Some(_) => "none measurable".to_owned(),
                             None => "—".to_owned(),
                         },
@@ -430,10 +431,10 @@ fn MeasuredCost() -> impl IntoView {
     use crate::lessons::barrier::measured::{parse_cost_report, H100_BARRIER_COST};
     use crate::ui::measured::MeasuredTable;
     parse_cost_report(H100_BARRIER_COST).map(|(adapter, rows)| {
-        let ms = |ns: Option<f64>| ns.map_or(String::new(), |ns| format!("{:.3} ms", ns / 1e6));
+        let ms = |ns: Option<f64>| ns.map_or(String::new(), |ns| format!("{:.3} ms", Float(ns / 1e6)));
         let rows = rows
             .into_iter()
-            .map(|r| vec![r.workgroups.to_string(), format!("{} of {}", r.runs_exact, r.runs), ms(r.with_ns_median), ms(r.without_ns_median), r.ns_per_barrier.map_or(String::new(), |ns| format!("{ns:.1} ns"))])
+            .map(|r| vec![r.workgroups.to_string(), format!("{} of {}", r.runs_exact, r.runs), ms(r.with_ns_median), ms(r.without_ns_median), r.ns_per_barrier.map_or(String::new(), |ns| format!("{ns:.1} ns", ns = Float(ns)))])
             .collect();
         view! {
             <MeasuredTable adapter=adapter rows=rows

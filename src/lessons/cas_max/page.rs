@@ -1,6 +1,7 @@
 //! The compare-exchange maximum page: a few model threads racing to swap in the largest
 //! value beside the real f32 kernel, with every invocation's retries counted.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::cas_max::gpu::{run_cas_max, CasRun};
@@ -155,10 +156,10 @@ fn CasReport(result: CasResult, run: CasRun) -> impl IntoView {
                 figure("Retries in all", c.total_retries.to_string()).id("gpu-retries"),
                 figure("Most by one invocation", c.most_retries.to_string()).id("gpu-most-retries"),
                 figure("Gave up", run.gave_up.to_string()).id("gpu-gave-up"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
-            <p class="muted">{format!("{mean:.3} retries per invocation on average. Adapter: {}.", adapter.name)}</p>
+            <p class="muted">{format!("{mean:.3} retries per invocation on average. Adapter: {}.", adapter.name, mean = Float(mean))}</p>
             <Histogram bins=c.histogram.clone() x_label="failed swaps (retries)" y_label="invocations" allowed=allowed />
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
             <pre class="raw" hidden data-testid="gpu-retry-list">{run.retries.iter().map(u32::to_string).collect::<Vec<_>>().join(",")}</pre>
@@ -197,10 +198,10 @@ fn SumReport(adapter: AdapterSummary, params: GpuParams, run: SumRun, wall_ms: f
                 figure("Every one first (CPU)", float(c.ones_first)).id("gpu-sum-ones-first"),
                 figure("Without rounding", (c.exact as u64).to_string()).id("gpu-sum-exact"),
                 figure("Retries in all", c.total_retries.to_string()).id("gpu-retries"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=if ok { "verdict ok" } else { "verdict bad" } data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
-            <p class="muted">{format!("{mean:.3} retries per invocation on average. Adapter: {}.", adapter.name)}</p>
+            <p class="muted">{format!("{mean:.3} retries per invocation on average. Adapter: {}.", adapter.name, mean = Float(mean))}</p>
         </div>
     }
 }

@@ -2,6 +2,7 @@
 //! spinning at an arrival count, beside the kernel; the reader's GPU swept over grid sizes with
 //! the first give-up marked, and two dispatches beside it.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::grid_barrier::gpu::sweep;
@@ -159,7 +160,7 @@ fn SweepReport(result: SweepResult) -> impl IntoView {
             <SweepTable runs=runs.clone() workgroup_size=params.workgroup_size />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=consistent.to_string() data-promise-held=held.to_string()
                 data-first-give-up=first.map_or(String::new(), |w| w.to_string())>{verdict}</p>
-            <p class="muted">{format!("Adapter: {}. The sweep took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
+            <p class="muted">{format!("Adapter: {}. The sweep took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter), wall_ms = Float(wall_ms))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }

@@ -2,6 +2,7 @@
 //! on the GPU all three counted and timed at the reader's sizes, and swept over how many bins
 //! the data hits, with the same sweep measured on an H100.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::histogram::gpu::{run_size_sweep, run_sweep, HistogramRun, Input, SweepPoint};
@@ -158,7 +159,7 @@ fn label(v: HistogramVariant) -> &'static str {
 }
 
 fn ms(ns: Option<f64>) -> String {
-    ns.map_or("— (no timestamp queries)".to_owned(), |ns| format!("{:.4}", ns / 1e6))
+    ns.map_or("— (no timestamp queries)".to_owned(), |ns| format!("{:.4}", Float(ns / 1e6)))
 }
 
 #[component]
@@ -181,7 +182,7 @@ fn CountReport(
     let time = |v: HistogramVariant| checks.iter().find(|c| c.0 == v).and_then(|c| c.2);
     let ratio = match (time(HistogramVariant::Atomic), time(HistogramVariant::Private)) {
         (Some(a), Some(p)) if p > 0.0 => {
-            format!(" Private bins took {:.2}× the time of atomicAdd on the storage bins ({}).", p / a, if p < a { "faster" } else { "not faster" })
+            format!(" Private bins took {:.2}× the time of atomicAdd on the storage bins ({}).", Float(p / a), if p < a { "faster" } else { "not faster" })
         }
         _ => String::new(),
     };
@@ -245,7 +246,7 @@ fn SweepReport(adapter: AdapterSummary, params: GpuParams, points: Vec<SweepPoin
         .collect();
     let rows = times
         .iter()
-        .map(|(x, runs)| std::iter::once(x.to_string()).chain(runs.iter().map(|r| r.1.map_or("—".into(), |ms| format!("{ms:.4}")))).collect())
+        .map(|(x, runs)| std::iter::once(x.to_string()).chain(runs.iter().map(|r| r.1.map_or("—".into(), |ms| format!("{ms:.4}", ms = Float(ms))))).collect())
         .collect();
     let (name, title, x_title, first) = if by_size {
         let distinct = points.first().map_or(0, |p| p.distinct);
@@ -326,6 +327,8 @@ fn MeasuredElsewhere() -> impl IntoView {
                 <p class="muted">{format!(
                     "Medians of five timed passes of 20 dispatches, the same kernels run natively on that GPU; the atomic ways equalled the CPU's histogram {}. There, private bins were {lo:.1}× to {hi:.0}× faster than atomicAdd on the storage bins, depending on how many bins the data hits. That compares whole kernels, not one workgroup-memory atomic with one global atomic as the common estimate of 10× does.",
                     if exact { "every time" } else { "NOT every time" },
+                    lo = Float(lo),
+                    hi = Float(hi),
                 )}</p>
             </MeasuredDetails>
         }

@@ -14,7 +14,7 @@ use crate::model::litmus::sc::Move;
 use crate::model::litmus::wgsl::{Execution, Relation};
 use crate::model::litmus::{LitmusTest, Op, Order, Rmw, Scope, LOCATIONS};
 use crate::model::Space;
-use crate::text::escape;
+use crate::text::{escape, Float};
 use std::fmt::Write;
 
 // Columns far enough apart for the arrows between threads and their labels to be read: two
@@ -251,7 +251,9 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
     let _ = write!(
         svg,
         "<svg class=\"exec-graph\" role=\"img\" aria-label=\"{}\" viewBox=\"0 0 {width:.0} {height:.0}\" width=\"{width:.0}\" height=\"{height:.0}\">",
-        escape(label)
+        escape(label),
+        width = Float(width),
+        height = Float(height),
     );
     svg.push_str("<defs>");
     for r in [Relation::Po, Relation::Rf, Relation::Co, Relation::Fr, Relation::Barrier, Relation::Sync] {
@@ -265,7 +267,7 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
     for t in 0..threads {
         // Where the test places its threads itself, each column names its workgroup.
         let group = if test.labelled { format!(" @wg{}", test.groups.get(t).copied().unwrap_or(0)) } else { String::new() };
-        let _ = write!(svg, "<text class=\"g-thread\" x=\"{:.1}\" y=\"16\" text-anchor=\"middle\">T{t}{group}</text>", PAD + t as f64 * COL_W + NODE_W / 2.0);
+        let _ = write!(svg, "<text class=\"g-thread\" x=\"{:.1}\" y=\"16\" text-anchor=\"middle\">T{t}{group}</text>", Float(PAD + t as f64 * COL_W + NODE_W / 2.0));
     }
     // Edges under the events.
     for e in &edges {
@@ -281,10 +283,11 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
                 let _ = write!(
                     svg,
                     "<g class=\"g-barrier-mark\"><title>{text}()</title><line class=\"g-barrier-rule\" x1=\"{x:.1}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\"/><text class=\"g-barrier-name\" x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"middle\">barrier</text></g>",
-                    y + node_h / 2.0,
-                    x + NODE_W,
-                    x + NODE_W * 0.25,
-                    y + node_h / 2.0 - 5.0
+                    Float(y + node_h / 2.0),
+                    Float(x + NODE_W),
+                    Float(x + NODE_W * 0.25),
+                    Float(y + node_h / 2.0 - 5.0),
+                    x = Float(x),
                 );
                 continue;
             }
@@ -292,16 +295,20 @@ pub fn draw(test: &LitmusTest, execution: Option<&Execution>, lit: &[(Move, Move
             let tag = if tagged { mode_tag(test, op) } else { None };
             let _ = write!(
                 svg,
-                "<g class=\"{class}\" data-event=\"T{t}.{i}\"><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{NODE_W}\" height=\"{node_h}\" rx=\"5\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{text}</text>",
-                x + NODE_W / 2.0,
-                if tagged { y + 16.0 } else { y + NODE_H / 2.0 + 4.0 }
+                "<g class=\"{class}\" data-event=\"T{t}.{i}\"><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{node_w}\" height=\"{node_h}\" rx=\"5\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{text}</text>",
+                Float(x + NODE_W / 2.0),
+                Float(if tagged { y + 16.0 } else { y + NODE_H / 2.0 + 4.0 }),
+                x = Float(x),
+                y = Float(y),
+                node_w = Float(NODE_W),
+                node_h = Float(node_h),
             );
             if let Some((short, full)) = tag {
                 let _ = write!(
                     svg,
                     "<text class=\"g-mode\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" data-mode=\"{}\"><title>{}</title>{}</text>",
-                    x + NODE_W / 2.0,
-                    y + 32.0,
+                    Float(x + NODE_W / 2.0),
+                    Float(y + 32.0),
                     escape(&short),
                     escape(&full),
                     escape(&short)
@@ -330,16 +337,16 @@ fn edge_path(e: &Edge, any_lit: bool, node_h: f64) -> String {
     let (d, lx, ly) = if e.from.0 == e.to.0 && e.relation == Relation::Po && e.to.1 > e.from.1 {
         let (y1, y2) = (ay + node_h / 2.0, by - node_h / 2.0);
         // Its label a third of the way down, clear of a barrier's rule in the middle.
-        (format!("M{ax:.1} {y1:.1}L{bx:.1} {y2:.1}"), ax + 10.0, y1 + (y2 - y1) / 3.0 + 4.0)
+        (format!("M{ax:.1} {y1:.1}L{bx:.1} {y2:.1}", ax = Float(ax), y1 = Float(y1), bx = Float(bx), y2 = Float(y2)), ax + 10.0, y1 + (y2 - y1) / 3.0 + 4.0)
     } else if e.from.0 == e.to.0 {
         let x = ax + half;
         let reach = 22.0 + (ay - by).abs() / ROW_H * 4.0;
-        (format!("M{x:.1} {ay:.1}C{:.1} {ay:.1} {:.1} {by:.1} {x:.1} {by:.1}", x + reach, x + reach), x + reach * 0.75 + 4.0, (ay + by) / 2.0 + 4.0)
+        (format!("M{x:.1} {ay:.1}C{:.1} {ay:.1} {:.1} {by:.1} {x:.1} {by:.1}", Float(x + reach), Float(x + reach), x = Float(x), ay = Float(ay), by = Float(by)), x + reach * 0.75 + 4.0, (ay + by) / 2.0 + 4.0)
     } else {
         let (x1, x2) = if bx > ax { (ax + half, bx - half) } else { (ax - half, bx + half) };
         let mid = (x1 + x2) / 2.0;
         let (c1, c2) = (ay + bend, by + bend);
-        (format!("M{x1:.1} {ay:.1}C{mid:.1} {c1:.1} {mid:.1} {c2:.1} {x2:.1} {by:.1}"), mid, (ay + by) / 2.0 + bend * 0.75 - 3.0)
+        (format!("M{x1:.1} {ay:.1}C{mid:.1} {c1:.1} {mid:.1} {c2:.1} {x2:.1} {by:.1}", x1 = Float(x1), ay = Float(ay), mid = Float(mid), c1 = Float(c1), c2 = Float(c2), x2 = Float(x2), by = Float(by)), mid, (ay + by) / 2.0 + bend * 0.75 - 3.0)
     };
     let name = e.relation.name();
     let state = match (any_lit, e.lit) {
@@ -349,7 +356,9 @@ fn edge_path(e: &Edge, any_lit: bool, node_h: f64) -> String {
     };
     format!(
         "<g class=\"g-edge g-{name}{state}\" data-edge=\"{name} T{}.{} T{}.{}\"><path d=\"{d}\" marker-end=\"url(#g-head-{name})\"/><text x=\"{lx:.1}\" y=\"{ly:.1}\" text-anchor=\"middle\">{name}</text></g>",
-        e.from.0, e.from.1, e.to.0, e.to.1
+        e.from.0, e.from.1, e.to.0, e.to.1,
+        lx = Float(lx),
+        ly = Float(ly),
     )
 }
 

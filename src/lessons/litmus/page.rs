@@ -1,6 +1,7 @@
 //! The litmus lab's page: the editor and its modifiers, every outcome with both verdicts and
 //! the reason, the generated kernels as they are compiled, and the GPU's counts beside them.
 
+use crate::text::Float;
 use super::generate::{kernels, Kernels};
 use super::gpu::{compile, run, Compiled, LitmusCounts, INSTANCES, WORKGROUP_SIZE};
 use super::{Scoped, 
@@ -546,7 +547,7 @@ fn OutcomeTable(
         });
         Some(view! {
             <div class="returned-wrap">
-                <table class="returned litmus-outcomes" data-testid="litmus-outcomes" data-verdict-ms=format!("{:.2}", a.verdict_ms) data-scoped-ms=format!("{:.2}", a.scoped_ms)>
+                <table class="returned litmus-outcomes" data-testid="litmus-outcomes" data-verdict-ms=format!("{:.2}", Float(a.verdict_ms)) data-scoped-ms=format!("{:.2}", Float(a.scoped_ms))>
                     <caption>{caption}</caption>
                     <thead><tr>
                         <th scope="col">"outcome"</th>
@@ -618,7 +619,7 @@ fn ExecutionGraph(analysis: Memo<Result<Arc<Analysis>, LabError>>, drawn: RwSign
             .collect_view();
         let kind = if !row.allowed() { "forbidden" } else if row.sc.is_some() { "sc" } else { "weak" };
         Some(view! {
-            <figure class=format!("exec-graph-figure {kind}") data-testid="litmus-graph" data-outcome=name.clone() data-draw-ms=format!("{draw_ms:.2}")>
+            <figure class=format!("exec-graph-figure {kind}") data-testid="litmus-graph" data-outcome=name.clone() data-draw-ms=format!("{draw_ms:.2}", draw_ms = Float(draw_ms))>
                 <style>{graph::STYLE}</style>
                 <figcaption><strong>{name.clone()}</strong>{format!(": {verdict}")}</figcaption>
                 <div class="exec-graph-wrap" inner_html=svg></div>
@@ -778,7 +779,7 @@ fn outcome_row(
                 <button class="small" data-testid=format!("litmus-why-{name}") aria-pressed=move || showing().to_string() on:click=draw>"graph"</button>
             </td>
             <td class="observed">{count.map(|c| view! {
-                <span class="bar-track" aria-hidden="true"><span class=format!("bar {kind}") style=format!("width: {:.1}%", width.unwrap_or(0.0))></span></span>
+                <span class="bar-track" aria-hidden="true"><span class=format!("bar {kind}") style=format!("width: {:.1}%", Float(width.unwrap_or(0.0)))></span></span>
                 <span class="count">{c.to_string()}</span>
             })}</td>
             {h100.map(|c| view! { <td class="observed h100" data-testid="litmus-h100-count">{c.to_string()}</td> })}
@@ -789,11 +790,11 @@ fn outcome_row(
 
 fn per_second(x: f64) -> String {
     if x >= 1e6 {
-        format!("{:.2} M", x / 1e6)
+        format!("{:.2} M", Float(x / 1e6))
     } else if x >= 1e3 {
-        format!("{:.1} k", x / 1e3)
+        format!("{:.1} k", Float(x / 1e3))
     } else {
-        format!("{x:.0}")
+        format!("{x:.0}", x = Float(x))
     }
 }
 
@@ -870,7 +871,7 @@ fn GpuLab(
                 per_second(r.counts.per_second())
             );
             view! {
-                <div class="run-report" data-testid="gpu-report" data-partial=partial.to_string() data-rate=format!("{:.0}", r.counts.per_second()) data-weak=weak.to_string()>
+                <div class="run-report" data-testid="gpu-report" data-partial=partial.to_string() data-rate=format!("{:.0}", Float(r.counts.per_second())) data-weak=weak.to_string()>
                     <p data-testid="litmus-summary">{summary}</p>
                     {partial.then(|| view! {
                         <p class="notice" data-testid="gpu-first-look">"A first look: one dispatch, read back while the whole batch runs."</p>

@@ -3,6 +3,7 @@
 //! their outcomes counted by the kernel and drawn on a log scale, and the throughput of that
 //! against the smallest test per dispatch.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::{AdapterSummary, GpuError};
 use crate::lessons::message_passing::gpu::{compare_throughput, run_litmus, LitmusRun, Throughput};
@@ -207,11 +208,11 @@ fn GpuLitmus(sizes: SizeFields, variant: RwSignal<MessagePassingVariant>) -> imp
 
 fn per_second(x: f64) -> String {
     if x >= 1e6 {
-        format!("{:.1} M", x / 1e6)
+        format!("{:.1} M", Float(x / 1e6))
     } else if x >= 1e3 {
-        format!("{:.1} k", x / 1e3)
+        format!("{:.1} k", Float(x / 1e3))
     } else {
-        format!("{x:.0}")
+        format!("{x:.0}", x = Float(x))
     }
 }
 
@@ -309,7 +310,7 @@ fn ThroughputReport(adapter: AdapterSummary, variant: MessagePassingVariant, par
             r.layout.instances().to_string(),
             r.dispatches.to_string(),
             r.counts.iter().sum::<u64>().to_string(),
-            format!("{:.1}", r.wall_ms),
+            format!("{:.1}", Float(r.wall_ms)),
             per_second(r.per_second()),
         ]
     };
@@ -326,13 +327,14 @@ fn ThroughputReport(adapter: AdapterSummary, variant: MessagePassingVariant, par
         }
     };
     view! {
-        <div class="run-report" data-testid="throughput-report" data-ratio=format!("{ratio:.1}")>
+        <div class="run-report" data-testid="throughput-report" data-ratio=format!("{ratio:.1}", ratio = Float(ratio))>
             <TextTable headers=vec!["way".into(), "instances per dispatch".into(), "dispatches".into(), "instances counted".into(), "wall ms".into(), "instances/s".into()]
                 rows=vec![row("many per dispatch", &result.many), row("smallest test per dispatch", &result.smallest)]
                 caption=format!("{} on {}", variant_label(variant), crate::ui::figures::timed_adapter(&adapter)) test_id="throughput-table" />
             <p class="verdict" data-testid="throughput-verdict">{format!(
                 "{ratio:.0}× more instances per second with many per dispatch; the goal is at least 1000×, {} on this GPU.",
-                if met { "met" } else { "not met" }
+                if met { "met" } else { "not met" },
+                ratio = Float(ratio),
             )}</p>
             <DownloadJson make=Box::new(export) test_id="throughput-download" />
         </div>
@@ -428,7 +430,7 @@ fn MeasuredElsewhere() -> impl IntoView {
                 <p class="muted" data-testid="measured-weak">{format!("Weak outcomes there: {}.{seed}{unseen}", totals.join("; "))}</p>
                 <p class="muted">{format!(
                     "The same kernels, run natively on that GPU. Throughput there: {} instances/s with {} per dispatch against {} with the smallest test per dispatch: {:.0}×.",
-                    per_second(report.many_per_second), report.many_instances, per_second(report.smallest_per_second), report.many_per_second / report.smallest_per_second.max(1e-9)
+                    per_second(report.many_per_second), report.many_instances, per_second(report.smallest_per_second), Float(report.many_per_second / report.smallest_per_second.max(1e-9))
                 )}</p>
             </MeasuredDetails>
         }

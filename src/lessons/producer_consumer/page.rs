@@ -3,6 +3,7 @@
 //! give-ups, the longest wait); then CUDA's ways of writing the handoff, each stepped in the
 //! visibility model, where the reader plays the memory and can make the stale read happen.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::litmus::play::PlayTheMemory;
@@ -145,7 +146,7 @@ fn HandoffReport(result: HandoffResult) -> impl IntoView {
                 figure("Stale reads", run.stale.to_string()).id("gpu-stale"),
                 figure("Gave up waiting", run.gave_up.to_string()).id("gpu-gave-up"),
                 figure("Longest wait", format!("{} loads", run.longest_wait)).id("gpu-longest-wait"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=c.consistent.to_string() data-promise-held=c.promise_held.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>

@@ -1,5 +1,6 @@
 //! The race-condition lesson page: the model of a few threads beside the real kernel.
 
+use crate::text::Float;
 use crate::gpu::{AdapterSummary, GpuError};
 use crate::lessons::race::gpu::{run_race, run_replay, RaceBatch, ReplayRun};
 use crate::lessons::race::{GpuParams, Variant};
@@ -139,7 +140,7 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
             "warn",
         ),
     };
-    let gpu_time = batch.gpu_ns.map(|ns| format!("{:.3} ms on the GPU (timestamp queries)", ns / 1e6));
+    let gpu_time = batch.gpu_ns.map(|ns| format!("{:.3} ms on the GPU (timestamp queries)", Float(ns / 1e6)));
     view! {
         <div class="run-report" data-testid="gpu-report" data-variant=variant.name()>
             <Show when=move || current.get() != variant>
@@ -152,8 +153,8 @@ fn RunReport(result: RunResult, current: RwSignal<Variant>) -> impl IntoView {
                 figure(if runs > 1 { "Observed (last run)" } else { "Observed" }, last.to_string()).id("gpu-observed"),
                 figure("Lost updates", (expected - last.min(expected)).to_string()).id("gpu-lost"),
                 figure("Runs", runs.to_string()).id("gpu-runs"),
-                figure("Runs per second", format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock{}", gpu_time.map(|t| format!(", {t}")).unwrap_or_default())).timed_on(&adapter).id("gpu-wall-ms").raw(format!("{wall_ms:.3}")),
+                figure("Runs per second", format!("{:.0}", Float(runs as f64 / (wall_ms / 1000.0).max(1e-6)))).id("gpu-runs-per-second"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock{}", gpu_time.map(|t| format!(", {t}")).unwrap_or_default(), wall_ms = Float(wall_ms))).timed_on(&adapter).id("gpu-wall-ms").raw(format!("{wall_ms:.3}", wall_ms = Float(wall_ms))),
             ] />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=all_allowed.to_string()>{verdict}</p>
             <Show when=move || { runs > 1 }>

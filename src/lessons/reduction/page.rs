@@ -1,6 +1,7 @@
 //! The reduction page: the eight-value tree stepped in the model, the same tree traced on the GPU
 //! step by step, and a large sum by a tree of workgroups against atomicAdd, timed.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::reduction::gpu::{run_comparison, run_trace, Comparison, Ways};
@@ -149,10 +150,10 @@ fn ComparisonReport(
     let atomic_ok = u64::from(run.atomic_total) == repeated;
     let tree_atomic_ok = run.tree_atomic_total.is_none_or(|t| u64::from(t) == repeated);
     let ok = tree_ok && atomic_ok && tree_atomic_ok;
-    let ms = |ns: Option<f64>| ns.map_or("— (no timestamp queries)".to_owned(), |ns| format!("{:.3} ms", ns / 1e6));
+    let ms = |ns: Option<f64>| ns.map_or("— (no timestamp queries)".to_owned(), |ns| format!("{:.3} ms", Float(ns / 1e6)));
     let ratio = match (run.tree_ns, run.atomic_ns) {
-        (Some(t), Some(a)) if t > 0.0 && a >= t => format!("{:.1}× slower", a / t),
-        (Some(t), Some(a)) if a > 0.0 => format!("{:.1}× faster", t / a),
+        (Some(t), Some(a)) if t > 0.0 && a >= t => format!("{:.1}× slower", Float(a / t)),
+        (Some(t), Some(a)) if a > 0.0 => format!("{:.1}× faster", Float(t / a)),
         _ => "—".to_owned(),
     };
     let export = {
@@ -198,9 +199,9 @@ fn ComparisonReport(
                     .id("gpu-tree-atomic-ms")
                     .timed_on(&adapter),
                 figure("Round trip", if run.tree_sum.is_some() {
-                    format!("{wall_ms:.1} ms wall clock, {} repeats each", run.repeats)
+                    format!("{wall_ms:.1} ms wall clock, {} repeats each", run.repeats, wall_ms = Float(wall_ms))
                 } else {
-                    format!("{wall_ms:.1} ms wall clock, atomicAdd once")
+                    format!("{wall_ms:.1} ms wall clock, atomicAdd once", wall_ms = Float(wall_ms))
                 }).timed_on(&adapter),
             ] />
             <p class=if partial { "notice" } else if ok { "verdict ok" } else { "verdict bad" } data-testid=if partial { "gpu-first-look" } else { "gpu-verdict" } data-ok=ok.to_string()>{verdict}</p>
@@ -216,12 +217,12 @@ fn MeasuredElsewhere() -> impl IntoView {
     use crate::lessons::reduction::measured::{parse_reduction_report, H100_REDUCTION};
     use crate::ui::measured::MeasuredTable;
     parse_reduction_report(H100_REDUCTION).map(|(adapter, rows)| {
-        let ms = |x: Option<f64>| x.map_or("—".to_owned(), |ms| format!("{ms:.4}"));
+        let ms = |x: Option<f64>| x.map_or("—".to_owned(), |ms| format!("{ms:.4}", ms = Float(ms)));
         let rows = rows
             .into_iter()
             .map(|r| {
                 let ratio = match (r.tree_ms, r.atomic_ms) {
-                    (Some(t), Some(a)) if t > 0.0 => format!("{:.2}", a / t),
+                    (Some(t), Some(a)) if t > 0.0 => format!("{:.2}", Float(a / t)),
                     _ => "—".to_owned(),
                 };
                 vec![

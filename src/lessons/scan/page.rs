@@ -10,7 +10,7 @@ use crate::lessons::scan::measured::{parse_scan_report, ScanColumns, H100_SCAN, 
 use crate::lessons::scan::single_pass::{run_all, single_pass_problem, LookBack, SinglePass, SinglePassRun, PAGE_VALUES, TILE};
 use crate::lessons::scan::{look_back, cells_base, check, inclusive_scan, kernels, model_values, scan_bytes, scan_into, shown_slots, AppendBeside, ScanRun, ScanWay, TileRun, TILE_SUMS_WIDTH};
 use crate::model::Machine;
-use crate::text::grouped;
+use crate::text::{grouped, Float};
 use crate::ui::download::DownloadJson;
 use crate::ui::figures::{figure, Figures};
 use crate::ui::gpu::now_ms;
@@ -253,9 +253,9 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
                 figure("Values × tile", format!("{n} in {tiles} tile(s) of {}", params.workgroup_size)),
                 figure("Wrong running totals", run.large_wrong.to_string()).id("gpu-large-wrong"),
                 figure("Last running total", run.total.to_string()).id("gpu-total"),
-                figure("GPU, per scan", gpu_ms.map_or("no timestamps on this adapter".to_owned(), |ms| format!("{ms:.3} ms"))).timed_on(&adapter),
+                figure("GPU, per scan", gpu_ms.map_or("no timestamps on this adapter".to_owned(), |ms| format!("{ms:.3} ms", ms = Float(ms)))).timed_on(&adapter),
                 figure("As bandwidth", gpu_ms.map_or("—".to_owned(), |ms| bandwidth(scan_bytes(n) / (ms * 1e6)))).timed_on(&adapter),
-                figure("This browser's CPU, per scan", format!("{cpu_ms:.3} ms")).id("cpu-ms"),
+                figure("This browser's CPU, per scan", format!("{cpu_ms:.3} ms", cpu_ms = Float(cpu_ms))).id("cpu-ms"),
             ] />
             <SinglePassReport single=single three=(n, three_gb) adapter=adapter.clone() />
             <h4>"Ordered compaction, beside atomicAdd"</h4>
@@ -268,7 +268,7 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, whole: Whole, wall_ms
             <p class="muted" data-testid="gpu-kept-apart">{apart}</p>
             <TextTable headers=["way", "kept values"].map(str::to_owned).to_vec() rows=compaction test_id="gpu-kept-first" />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=held.to_string() data-promise-held=held.to_string()>{verdict}</p>
-            <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
+            <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter), wall_ms = Float(wall_ms))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }
@@ -286,7 +286,7 @@ fn SinglePassReport(single: Result<SinglePass, String>, three: (u32, Option<f64>
     let gb = |ns: Option<f64>| ns.map(|ns| scan_bytes(n) / ns);
     let copy_gb = gb(single.copy_ns);
     let speed = |g: Option<f64>| match (g, copy_gb) {
-        (Some(g), Some(c)) => format!("{}, {:.0} % of the copy", bandwidth(g), 100.0 * g / c),
+        (Some(g), Some(c)) => format!("{}, {:.0} % of the copy", bandwidth(g), Float(100.0 * g / c)),
         (Some(g), None) => bandwidth(g),
         _ => "no timestamps on this adapter".to_owned(),
     };
@@ -325,9 +325,9 @@ fn SinglePassReport(single: Result<SinglePass, String>, three: (u32, Option<f64>
 /// GB/s, or MB/s where that would read 0.0 (a software adapter, a small array).
 fn bandwidth(gb_per_s: f64) -> String {
     if gb_per_s >= 0.1 {
-        format!("{gb_per_s:.1} GB/s")
+        format!("{gb_per_s:.1} GB/s", gb_per_s = Float(gb_per_s))
     } else {
-        format!("{:.1} MB/s", gb_per_s * 1e3)
+        format!("{:.1} MB/s", Float(gb_per_s * 1e3))
     }
 }
 
@@ -370,7 +370,7 @@ fn MeasuredH200() -> impl IntoView {
         sizes.sort_unstable();
         let (small, large) = (sizes.first().copied().unwrap_or(0), sizes.last().copied().unwrap_or(0));
         let whole = |g: f64| grouped(g.round() as u64);
-        let share = |way: &str, n: u32| format!("{:.0}", 100.0 * gb(way, n) / gb("copy", n));
+        let share = |way: &str, n: u32| format!("{:.0}", Float(100.0 * gb(way, n) / gb("copy", n)));
         let fills = [
             ("{values_24}", grouped(u64::from(small))),
             ("{values_27}", grouped(u64::from(large))),
@@ -385,12 +385,12 @@ fn MeasuredH200() -> impl IntoView {
             ("{rts_share_27}", share("reduce-then-scan", large)),
             ("{cub_24}", whole(gb("cub", small))),
             ("{cub_27}", whole(gb("cub", large))),
-            ("{cub_ratio_24}", format!("{:.2}", gb("single-pass", small) / gb("cub", small))),
-            ("{cub_ratio_27}", format!("{:.2}", gb("single-pass", large) / gb("cub", large))),
+            ("{cub_ratio_24}", format!("{:.2}", Float(gb("single-pass", small) / gb("cub", small)))),
+            ("{cub_ratio_27}", format!("{:.2}", Float(gb("single-pass", large) / gb("cub", large)))),
         ];
         let words = fills.iter().fold(words::H200.to_owned(), |text, (key, value)| text.replace(key, value));
         let cell = |way: &str, n: u32| match (find(way, n).and_then(|r| r.gb_per_s), find("copy", n).and_then(|r| r.gb_per_s)) {
-            (Some(g), Some(c)) => format!("{} GB/s, {:.0} %", whole(g), 100.0 * g / c),
+            (Some(g), Some(c)) => format!("{} GB/s, {:.0} %", whole(g), Float(100.0 * g / c)),
             _ => String::new(),
         };
         let exact = |r: Option<&ScanColumns>| r.map_or(String::new(), |r| format!("{} of {}", r.runs_exact, r.runs));
@@ -425,7 +425,7 @@ fn MeasuredH200() -> impl IntoView {
 fn MeasuredH100() -> impl IntoView {
     parse_scan_report(H100_SCAN).map(|(adapter, rows)| {
         let find = |way: &str, n: u32, w: u32| rows.iter().find(|x| x.way == way && x.invocations == n && x.workgroup_size == w).cloned();
-        let gb = |g: Option<f64>| g.map_or(String::new(), |g| format!("{g:.0} GB/s"));
+        let gb = |g: Option<f64>| g.map_or(String::new(), |g| format!("{g:.0} GB/s", g = Float(g)));
         let table = rows
             .iter()
             .filter(|r| r.way == "three-dispatches")
@@ -434,14 +434,14 @@ fn MeasuredH100() -> impl IntoView {
                 vec![
                     format!("{} / {}", r.invocations, r.workgroup_size),
                     one,
-                    r.gpu_ms_median.map_or(String::new(), |ms| format!("{ms:.3} ms")),
+                    r.gpu_ms_median.map_or(String::new(), |ms| format!("{ms:.3} ms", ms = Float(ms))),
                     gb(r.gb_per_s),
-                    r.cpu_ms_median.map_or(String::new(), |ms| format!("{ms:.2} ms")),
+                    r.cpu_ms_median.map_or(String::new(), |ms| format!("{ms:.2} ms", ms = Float(ms))),
                 ]
             })
             .collect();
         let share = |g: Option<f64>, copy: Option<f64>| match (g, copy) {
-            (Some(g), Some(c)) => format!("{g:.0} GB/s, {:.0} %", 100.0 * g / c),
+            (Some(g), Some(c)) => format!("{g:.0} GB/s, {:.0} %", Float(100.0 * g / c), g = Float(g)),
             _ => String::new(),
         };
         let single = rows

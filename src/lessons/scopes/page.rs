@@ -3,6 +3,7 @@
 //! same workgroup and in the next; then the scope tree, drawn, with message passing at
 //! workgroup and device scope stepped in the visibility model.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::litmus::method::Method;
@@ -130,7 +131,7 @@ fn ReachReport(result: ReachResult) -> impl IntoView {
                 figure("Neighbour", if reach.across_workgroups() { "in the next workgroup" } else { "in the same workgroup" }.to_owned()),
                 figure("Fresh reads", run.fresh.to_string()).id("gpu-fresh"),
                 figure("Stale reads", run.stale.to_string()).id("gpu-stale"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=c.consistent.to_string() data-promise-held=c.promise_held.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>

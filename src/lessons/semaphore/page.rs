@@ -1,6 +1,7 @@
 //! The semaphore page: model threads taking and giving back slots of a count, beside the two
 //! real kernels, with what the reader's GPU counted: entries, give-ups, the most ever inside.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::semaphore::gpu::run_semaphore;
@@ -138,7 +139,7 @@ fn SemaphoreReport(result: SemaphoreResult) -> impl IntoView {
                 figure("Most inside at once", run.peak.to_string()).id("gpu-peak"),
                 figure("Entries over the limit", run.over.to_string()).id("gpu-over"),
                 figure("Count at the end", run.count.to_string()).id("gpu-count"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=c.consistent.to_string() data-limit-held=c.limit_held.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>

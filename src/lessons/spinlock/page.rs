@@ -1,6 +1,7 @@
 //! The spinlock page: model threads taking a bounded lock around `counter++`, beside the three
 //! real kernels, with what the reader's GPU counted: entries, give-ups, overlaps, lost updates.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::spinlock::gpu::run_spinlock;
@@ -153,7 +154,7 @@ fn LockReport(result: LockResult) -> impl IntoView {
                 figure("Counter", run.counter.to_string()).id("gpu-counter"),
                 figure("Increments lost", c.lost.to_string()).id("gpu-lost"),
                 figure("Entered while another was inside", run.overlaps.to_string()).id("gpu-overlaps"),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock")).timed_on(&adapter),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock", wall_ms = Float(wall_ms))).timed_on(&adapter),
             ] />
             <p class=format!("verdict {tone}") data-testid="gpu-verdict" data-ok=c.consistent.to_string()>{verdict}</p>
             <p class="muted">{format!("Adapter: {}.", crate::ui::figures::timed_adapter(&adapter))}</p>

@@ -4,6 +4,7 @@
 //! subgroup size and layout, the stale reads lockstep folklore rules out, three reductions and
 //! two compactions timed.
 
+use crate::text::Float;
 use crate::gpu::params::GpuParams;
 use crate::gpu::AdapterSummary;
 use crate::lessons::subgroups::gpu::{run_records, run_rest, subgroups_problem, RecordsRun};
@@ -316,7 +317,7 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, run: SubgroupsRun, wa
     let n = params.invocations;
     let held = check(&run, params);
     let ok = held.promise_held && held.consistent;
-    let per = |ns: Option<f64>| ns.map_or("no timestamps".to_owned(), |ns| format!("{:.1} µs", ns / 1e3 / f64::from(run.repeats)));
+    let per = |ns: Option<f64>| ns.map_or("no timestamps".to_owned(), |ns| format!("{:.1} µs", Float(ns / 1e3 / f64::from(run.repeats))));
     let [same, next] = run.neighbours;
     let neighbour_rows = vec![
         vec!["next lane, same subgroup".to_owned(), same.fresh.to_string(), same.stale.to_string()],
@@ -374,7 +375,7 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, run: SubgroupsRun, wa
             <h4>"Compaction: a ballot against one atomicAdd per value"</h4>
             <TextTable headers=["way", "kept", "atomic adds", "GPU, per dispatch", "the CPU's values"].map(str::to_owned).to_vec() rows=compact_rows test_id="gpu-compactions" />
             <p class=format!("verdict {}", if ok { "ok" } else { "bad" }) data-testid="gpu-verdict" data-ok=ok.to_string() data-promise-held=held.promise_held.to_string()>{verdict}</p>
-            <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter))}</p>
+            <p class="muted">{format!("Adapter: {}. The run took {wall_ms:.0} ms.", crate::ui::figures::timed_adapter(&adapter), wall_ms = Float(wall_ms))}</p>
             <DownloadJson make=Box::new(export) test_id="gpu-download" />
         </div>
     }
@@ -385,7 +386,7 @@ fn WholeReport(adapter: AdapterSummary, params: GpuParams, run: SubgroupsRun, wa
 fn MeasuredElsewhere() -> impl IntoView {
     parse_subgroups_report(H100_SUBGROUPS).map(|(adapter, rows)| {
         let at = |r: &SubgroupColumns| format!("{} / {}", r.invocations, r.workgroup_size);
-        let ms = |r: &SubgroupColumns| r.gpu_ms_median.map_or(String::new(), |ms| format!("{:.1} µs", ms * 1e3));
+        let ms = |r: &SubgroupColumns| r.gpu_ms_median.map_or(String::new(), |ms| format!("{:.1} µs", Float(ms * 1e3)));
         let pick = |way: &'static str| rows.iter().filter(move |r| r.way == way);
         let size = rows.first().map_or(0, |r| r.subgroup_size);
         let folklore: Vec<Vec<String>> = pick("neighbour-same-subgroup")

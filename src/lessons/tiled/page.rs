@@ -1,6 +1,7 @@
 //! The tiled-multiply page: sixteen model threads loading, waiting, multiplying and waiting
 //! beside the three kernels, and the product the reader's GPU wrote with its wrong cells marked.
 
+use crate::text::Float;
 use crate::gpu::AdapterSummary;
 use crate::lessons::tiled::gpu::run_tiled;
 use crate::lessons::tiled::{model_tile_expected, product, wrong_cells, c_cell, TiledSize, TiledVariant, TILE};
@@ -179,8 +180,8 @@ fn TiledReport(result: TiledResult) -> impl IntoView {
                 figure("Runs with wrong cells", format!("{runs_wrong} of {runs}")).id("gpu-runs-wrong"),
                 figure("Wrong cells, last run", format!("{} of {cells}", last_wrong.len())).id("gpu-wrong").raw(last_wrong.len().to_string()),
                 figure("Most wrong in one run", most.to_string()),
-                figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission")).timed_on(&adapter),
-                figure("Runs per second", format!("{:.0}", runs as f64 / (wall_ms / 1000.0).max(1e-6))).id("gpu-runs-per-second"),
+                figure("Round trip", format!("{wall_ms:.1} ms wall clock, all runs in one submission", wall_ms = Float(wall_ms))).timed_on(&adapter),
+                figure("Runs per second", format!("{:.0}", Float(runs as f64 / (wall_ms / 1000.0).max(1e-6)))).id("gpu-runs-per-second"),
             ] />
             <p class=tone data-testid="gpu-verdict" data-ok=ok.to_string()>{verdict}</p>
             {detail}
