@@ -31,39 +31,44 @@ pub fn grouped(n: u64) -> String {
 pub struct Fixed {
     value: f64,
     places: u32,
-    /// Every decimal written, zeros too (`2.50`), as `{:.2}` writes them.
-    zeros: bool,
 }
 
 /// `value` with at most `places` decimals, for `format!` (path data, sizes in CSS).
 pub fn fixed(value: f64, places: u32) -> Fixed {
-    Fixed { value, places: places.min(6), zeros: false }
+    Fixed { value, places: places.min(6) }
 }
 
-/// An `f64` for `format!` and `write!`, written by [`Fixed`] rather than by Rust's float
+/// An `f64` for `format!` and `write!`, written by its own digits rather than by Rust's float
 /// formatting: with a precision (`{:.1}`, `{x:.3}`) its decimals, zeros kept, as Rust writes
 /// them but for exact ties, which round away from zero, and for a negative that rounds to
-/// zero, written without its sign; without, at most six decimals, zeros dropped. A width
-/// right-aligns it. Not a number and the infinities are written as Rust writes them.
+/// zero, written without its sign; without, at most six decimals, zeros dropped. No width or
+/// alignment (no page pads a figure). Not a number and the infinities as Rust writes them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Float(pub f64);
 
 impl fmt::Display for Float {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Float(value) = *self;
-        let text = if value.is_nan() {
-            "NaN".to_owned()
-        } else if value.is_infinite() {
-            (if value < 0.0 { "-inf" } else { "inf" }).to_owned()
-        } else {
-            match f.precision() {
-                Some(places) => Fixed { value, places: places.min(6) as u32, zeros: true }.to_string(),
-                None => fixed(value, 6).to_string(),
-            }
-        };
-        match f.width() {
-            Some(_) => f.pad_integral(true, "", &text),
-            None => f.write_str(&text),
+        if value.is_nan() {
+            return f.write_str("NaN");
+        }
+        if value.is_infinite() {
+            return f.write_str(if value < 0.0 { "-inf" } else { "inf" });
+        }
+        // Apart from `Fixed`, which every scene draws with: this stays in the code that shows
+        // figures, most of it fetched with a page's GPU half.
+        let Some(places) = f.precision() else { return fixed(value, 6).fmt(f) };
+        // Decimals that would not fit a u64 once scaled are given up, from the last: no figure
+        // on a page comes near 10^13.
+        let (mut places, mut scale) = (places.min(6), 10u64.pow(places.min(6) as u32));
+        while places > 0 && value.abs() * scale as f64 >= 1e18 {
+            (places, scale) = (places - 1, scale / 10);
+        }
+        let scaled = (value.abs() * scale as f64).round() as u64;
+        let sign = if value < 0.0 && scaled != 0 { "-" } else { "" };
+        match places {
+            0 => write!(f, "{sign}{scaled}"),
+            _ => write!(f, "{sign}{}.{:0places$}", scaled / scale, scaled % scale),
         }
     }
 }
@@ -74,33 +79,21 @@ impl fmt::Display for Fixed {
             // Nothing drawn has an infinite coordinate; a zero keeps the markup valid.
             return f.write_str("0");
         }
-        // Decimals that would not fit a u64 once scaled are given up, from the last: no figure
-        // on a page comes near 10^13.
-        let mut places = self.places;
-        while places > 0 && self.value.abs() * 10f64.powi(places as i32) >= 1e18 {
-            places -= 1;
-        }
-        let scale = 10u64.pow(places);
+        let scale = 10u64.pow(self.places);
         let scaled = (self.value.abs() * scale as f64).round() as u64;
-        if scaled == 0 && !self.zeros {
+        if scaled == 0 {
             return f.write_str("0");
         }
-        if self.value < 0.0 && scaled != 0 {
+        if self.value < 0.0 {
             f.write_str("-")?;
         }
         write!(f, "{}", scaled / scale)?;
         let mut fraction = scaled % scale;
-        if self.zeros {
-            return match places {
-                0 => Ok(()),
-                width => write!(f, ".{fraction:0width$}", width = width as usize),
-            };
-        }
         if fraction == 0 {
             return Ok(());
         }
         // Leading zeros kept, trailing zeros dropped: 0.05 is "05", 0.50 is "5".
-        let mut width = places as usize;
+        let mut width = self.places as usize;
         while fraction % 10 == 0 {
             fraction /= 10;
             width -= 1;
@@ -120,7 +113,6 @@ mod tests {
         }
         assert_eq!(format!("{:.0}", Float(99.6)), "100");
         assert_eq!(format!("{x:.1} ms", x = Float(7.25)), "7.3 ms");
-        assert_eq!(format!("[{:>7.1}]", Float(-3.14159)), "[   -3.1]");
         assert_eq!(format!("{}", Float(0.1 + 0.2)), "0.3");
         assert_eq!(format!("{}", Float(24.0)), "24");
         assert_eq!([Float(f64::NAN), Float(f64::INFINITY), Float(f64::NEG_INFINITY)].map(|x| format!("{x:.1}")), ["NaN", "inf", "-inf"]);
