@@ -110,7 +110,7 @@ impl FollowLine {
     /// Follows line `line` of `code` from now on.
     fn watch(self, code: &web_sys::HtmlElement, line: usize) {
         let Some(pre) = code.parent_element() else { return };
-        let Ok(Some(element)) = code.query_selector(&format!("[data-line=\"{line}\"]")) else { return };
+        let Some(element) = line.checked_sub(1).and_then(|i| code.children().item(i as u32)) else { return };
         self.observer.update_value(|held| {
             if held.is_none() {
                 *held = LineObserver::new(pre);
