@@ -131,6 +131,35 @@ async function modelStepCost(browser, url, schedule, showAll = false) {
   return { inPage, perPress, ticks, steps: inPage.length, parts, byStep };
 }
 
+/**
+ * What this browser on this machine takes for the least a step can ask of it: on an empty page,
+ * one text changed, or one box's width, then style and layout forced (mean over 2,000 of each).
+ * A step's figure reads against these: they are what "a quiet machine" changes, not the page.
+ */
+async function layoutFloor(browser) {
+  const page = await (await browser.newContext()).newPage();
+  await page.setContent('<p id="text">step 0 / 9</p><div id="box" style="width: 10px; height: 10px"></div>');
+  const floor = await page.evaluate(() => {
+    const [text, box] = [document.getElementById('text'), document.getElementById('box')];
+    const each = (change) => {
+      const n = 2000;
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) {
+        change(i);
+        void document.body.offsetHeight;
+      }
+      return ((performance.now() - t0) / n) * 1000;
+    };
+    return { text: each((i) => { text.textContent = `step ${i} / 9`; }), width: each((i) => { box.style.width = `${10 + (i % 5)}px`; }) };
+  });
+  await page.context().close();
+  return floor;
+}
+
+function printFloor({ text, width }) {
+  console.log(`  this browser's floor here, on an empty page: a text changed then laid out ${text.toFixed(0)} µs, a box's width ${width.toFixed(0)} µs`);
+}
+
 /** A step's median parts and, for a run of a few steps, the median of each, as one line. */
 function stepParts({ parts, byStep }) {
   const ms = (xs) => median(xs).toFixed(2);
@@ -447,6 +476,7 @@ const only = process.env.SYNCSCOPE_BENCH_ONLY?.split(',');
 if (only) {
   try {
     if (only.includes('steps')) {
+      printFloor(await layoutFloor(browser));
       for (const [schedule, all] of [['lockstep', false], ['round-robin', false], ['lockstep', true]]) {
         const cost = await modelStepCost(browser, server.url, schedule, all);
         const { inPage, perPress, ticks, steps } = cost;
@@ -513,6 +543,7 @@ try {
   }
   const all = await modelStepCost(browser, server.url, 'lockstep', true);
   console.log(`  with "Show all" (every lane drawn, compact), lockstep: median ${median(all.inPage).toFixed(2)} ms, max ${Math.max(...all.inPage).toFixed(2)} ms; per key press ${all.perPress.toFixed(2)} ms`);
+  printFloor(await layoutFloor(browser));
   const labParts = await labGraph(browser, server.url);
   printLab(labParts);
   printScanWays(await scanWays(browser, server.url));
