@@ -488,7 +488,7 @@ if (only) {
     if (only.includes('scan')) printScanWays(await scanWays(browser, server.url));
     if (only.includes('pages')) {
       const pages = await everyPage(browser, server.url);
-      for (const r of pages.rows) console.log(`  ${r.id.padEnd(18)} ${kb(r.gzip).padStart(9)} initial transfer (gzip)`);
+      for (const r of pages.rows) console.log(`  ${r.id.padEnd(18)} ${kb(r.gzip).padStart(9)} initial transfer (gzip, ${r.gzip} bytes)`);
     }
     // clicks=<id>+<id>: the Run-button table for those lessons only.
     const clicks = only.find((o) => o.startsWith('clicks='));
