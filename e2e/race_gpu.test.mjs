@@ -36,6 +36,11 @@ test('the racy kernel loses updates, always within what the model allows', async
   // Guaranteed: the range. Observed here, not promised: lanes in lockstep lose updates.
   assert.ok(finals.some((c) => c < 1024), 'no run lost an update');
   assert.equal(await lesson.testId('gpu-verdict').getAttribute('data-ok'), 'true');
+  // The verdict's words follow the counts read back: one count every time, or a spread.
+  const [lowest, highest] = [Math.min(...finals), Math.max(...finals)];
+  const words = await lesson.text('gpu-verdict');
+  if (lowest === highest) assert.match(words, new RegExp(`^All 100 runs ended at ${lowest} of 1024: ${1024 - lowest} increments lost in each`));
+  else assert.match(words, new RegExp(`ended between ${lowest} and ${highest} of 1024`));
   assert.ok(Number(await lesson.text('gpu-runs-per-second')) > 0);
   await lesson.page.screenshot({ path: screenshotPath('race-racy-gpu'), fullPage: true });
   console.log(`racy x100 on ${await lesson.text('adapter-name')}: ${[...new Set(finals)].sort((a, b) => a - b)}`);
