@@ -240,33 +240,28 @@ pub fn Timeline(
         // them the first time). The trace says which steps overwrite a read, so a step asks the
         // page only for their rings, not for every ring (sixty-four lanes make dozens, and each
         // one asked about is two crossings between wasm and the page).
-        let set_rings = |selector: &str, known: Option<usize>, crossed: &dyn Fn(usize) -> bool| {
+        let set_rings = |selector: &str, crossed: &dyn Fn(usize) -> bool| {
             let Ok(rings) = svg.query_selector_all(selector) else { return };
             for i in 0..rings.length() {
                 let Some(ring) = rings.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
-                let at = known.or_else(|| ring.get_attribute("data-at").and_then(|a| a.parse().ok())).unwrap_or(0);
+                let at = ring.get_attribute("data-at").and_then(|a| a.parse().ok()).unwrap_or(0);
                 if crossed(at) {
                     let _ = ring.set_attribute("visibility", ring_visibility(at, now));
                 }
             }
         };
         match was {
-            None => set_rings("path.tl-stale", None, &|_| true),
-            Some(was) if was != now => {
-                let passed = was.min(now) + 1..=was.max(now);
-                // A jump across many steps asks once for every ring.
-                if passed.clone().count() > 4 {
-                    set_rings("path.tl-stale", None, &|at| passed.contains(&at));
-                } else {
-                    for at in passed {
-                        let overwrites = trace.with_untracked(|t| t.accesses.iter().any(|a| matches!(a.mark, Some(Mark::StaleRead { at: x, .. }) if x == at)));
-                        if overwrites {
-                            set_rings(&format!("path.tl-stale[data-at=\"{at}\"]"), Some(at), &|_| true);
-                        }
+            None => set_rings("path.tl-stale", &|_| true),
+            // A jump across many steps asks once for every ring.
+            Some(was) if was.abs_diff(now) > 4 => set_rings("path.tl-stale", &|at| (was.min(now) + 1..=was.max(now)).contains(&at)),
+            Some(was) => {
+                for at in was.min(now) + 1..=was.max(now) {
+                    let overwrites = trace.with_untracked(|t| t.accesses.iter().any(|a| matches!(a.mark, Some(Mark::StaleRead { at: x, .. }) if x == at)));
+                    if overwrites {
+                        set_rings(&format!("path.tl-stale[data-at=\"{at}\"]"), &|_| true);
                     }
                 }
             }
-            Some(_) => {}
         }
     });
     // A click on a column goes to its step.
