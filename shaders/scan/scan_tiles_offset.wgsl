@@ -47,12 +47,9 @@ fn store(i: u32, v: vec4<u32>) {
     }
 }
 
-fn scan_row(v: vec4<u32>, running: ptr<function, u32>, size: u32) -> vec4<u32> {
-    let within = vec4(v.x, v.x + v.y, v.x + v.y + v.z, v.x + v.y + v.z + v.w);
-    let through = subgroupInclusiveAdd(within.w);
-    let scanned = within + vec4(*running + through - within.w);
-    *running += subgroupShuffle(through, size - 1u);
-    return scanned;
+// A vec4 scanned in the lane: its four values added up left to right.
+fn within(v: vec4<u32>) -> vec4<u32> {
+    return vec4(v.x, v.x + v.y, v.x + v.y + v.z, v.x + v.y + v.z + v.w);
 }
 
 @compute @workgroup_size(workgroup_size)
@@ -73,15 +70,36 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(subgroup_size) size: u
     var v5 = load_tile(index(tile, slot, size, 5u, lane), full);
     var v6 = load_tile(index(tile, slot, size, 6u, lane), full);
     var v7 = load_tile(index(tile, slot, size, 7u, lane), full);
-    var running = 0u;
-    v0 = scan_row(v0, &running, size);
-    v1 = scan_row(v1, &running, size);
-    v2 = scan_row(v2, &running, size);
-    v3 = scan_row(v3, &running, size);
-    v4 = scan_row(v4, &running, size);
-    v5 = scan_row(v5, &running, size);
-    v6 = scan_row(v6, &running, size);
-    v7 = scan_row(v7, &running, size);
+    // The tile scanned as the single pass scans it: each vec4 in its lane, then four rows' lane
+    // totals at a time across the subgroup.
+    let w0 = within(v0);
+    let w1 = within(v1);
+    let w2 = within(v2);
+    let w3 = within(v3);
+    let w4 = within(v4);
+    let w5 = within(v5);
+    let w6 = within(v6);
+    let w7 = within(v7);
+    let through_low = subgroupInclusiveAdd(vec4(w0.w, w1.w, w2.w, w3.w));
+    let through_high = subgroupInclusiveAdd(vec4(w4.w, w5.w, w6.w, w7.w));
+    let rows_low = subgroupShuffle(through_low, size - 1u);
+    let rows_high = subgroupShuffle(through_high, size - 1u);
+    let before1 = rows_low.x;
+    let before2 = before1 + rows_low.y;
+    let before3 = before2 + rows_low.z;
+    let before4 = before3 + rows_low.w;
+    let before5 = before4 + rows_high.x;
+    let before6 = before5 + rows_high.y;
+    let before7 = before6 + rows_high.z;
+    let running = before7 + rows_high.w;
+    v0 = w0 + vec4(through_low.x - w0.w);
+    v1 = w1 + vec4(before1 + through_low.y - w1.w);
+    v2 = w2 + vec4(before2 + through_low.z - w2.w);
+    v3 = w3 + vec4(before3 + through_low.w - w3.w);
+    v4 = w4 + vec4(before4 + through_high.x - w4.w);
+    v5 = w5 + vec4(before5 + through_high.y - w5.w);
+    v6 = w6 + vec4(before6 + through_high.z - w6.w);
+    v7 = w7 + vec4(before7 + through_high.w - w7.w);
     if lane == 0u {
         subgroup_sums[slot] = running;
     }
