@@ -290,6 +290,9 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
         subgroup_sums[slot] = running;
     }
     workgroupBarrier();
+    // The tile's sum again, though `tile_sum` holds it: reading that instead, and looping only
+    // over the earlier subgroups, was no quicker on an H200 (89.3 % of a copy at 2^24 against
+    // 89.6-89.9), and the other subgroups run this loop while slot 0 looks back.
     var earlier = 0u;
     var aggregate = 0u;
     for (var s = 0u; s < workgroup_size / size; s++) {
