@@ -2,7 +2,8 @@
 //! buffers: how the figures log's variant lines were made. Each `.wgsl` file in the folder is a
 //! changed `shaders/scan/scan_single_pass.wgsl` with the same bindings; a first line
 //! `// probe: tile=16384 workgroup=256` gives its tile (values) and workgroup size, else 8,192
-//! and 256.
+//! and 256. `loops=unbounded` compiles that file without the counter wgpu adds to every loop
+//! (`ShaderRuntimeChecks::force_loop_bounding`), every other check kept: what the counter costs.
 //!
 //! ```sh
 //! cargo run --release --example scan_variants -- <folder> [log2 sizes, default 24 25 26 27]
@@ -59,7 +60,12 @@ fn main() {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let (tile, width) = (setting("tile", TILE), setting("workgroup", 256));
             let file: &'static str = Box::leak(name.clone().into_boxed_str());
-            let pipeline = pollster::block_on(ctx.compile(file, &source, width)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let unbounded = source.lines().next().is_some_and(|l| l.starts_with("// probe:") && l.contains("loops=unbounded"));
+            let pipeline = if unbounded {
+                without_loop_bounds(&ctx, file, &source, width)
+            } else {
+                pollster::block_on(ctx.compile(file, &source, width)).unwrap_or_else(|e| panic!("{name}: {e}"))
+            };
             Variant { name, tile, pipeline }
         })
         .collect();
@@ -113,4 +119,25 @@ fn main() {
             );
         }
     }
+}
+
+/// The kernel compiled as `GpuContext::compile` does, but without wgpu's loop counters.
+fn without_loop_bounds(ctx: &GpuContext, file: &'static str, source: &str, width: u32) -> wgpu::ComputePipeline {
+    let mut checks = wgpu::ShaderRuntimeChecks::checked();
+    checks.force_loop_bounding = false;
+    let source = syncscope::gpu::native_wgsl(source);
+    // SAFETY: every loop in the kernels timed here ends by its own count (`max_polls`, the tile's
+    // length); only the counter wgpu adds is left out, every bounds check stays.
+    let module = unsafe {
+        ctx.device.create_shader_module_trusted(wgpu::ShaderModuleDescriptor { label: Some(file), source: wgpu::ShaderSource::Wgsl(source) }, checks)
+    };
+    let constants = [("workgroup_size", f64::from(width))];
+    ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(file),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+        cache: None,
+    })
 }
