@@ -684,25 +684,23 @@ pub fn Scene(
                     move || state.with(|s| s.value.clone())
                 };
                 // Under the cell, one note at a time: a lost update, else what this step did to it.
-                let lost_mark = move || {
-                    state.with(|s| match (s.lost, &s.change) {
-                        (Some(erased), _) => Some(
-                            view! {
-                                <text class="mark lost" x=Num(x + w / 2.0) y=Num(y + h + 13.0) text-anchor="middle">
-                                    <title>{format!("t{erased}'s update was lost: this store wrote over it")}</title>
-                                    {format!("✕ t{erased} lost")}
-                                </text>
-                            }
-                            .into_any(),
-                        ),
-                        (None, Some(change)) => Some(
-                            view! {
-                                <text class="change" x=Num(x + w / 2.0) y=Num(y + h + 13.0) text-anchor="middle">{change.clone()}</text>
-                            }
-                            .into_any(),
-                        ),
-                        (None, None) => None,
-                    })
+                // One element kept for good and patched: a step builds nothing (a note built and
+                // dropped at each step cost a lockstep step a tenth of its update).
+                let note = {
+                    let state = state.clone();
+                    move |part: fn(Option<usize>, Option<&str>) -> String| state.with(|s| part(s.lost, s.change.as_deref()))
+                };
+                let (note_class, title, text, shown) = (note.clone(), note.clone(), note, state.clone());
+                let lost_mark = view! {
+                    <text class=move || note_class(|lost, _| if lost.is_some() { "mark lost".into() } else { "change".into() })
+                        display=move || shown.with(|s| (s.lost.is_none() && s.change.is_none()).then_some("none"))
+                        x=Num(x + w / 2.0) y=Num(y + h + 13.0) text-anchor="middle">
+                        <title>{move || title(|lost, _| lost.map(|t| format!("t{t}'s update was lost: this store wrote over it")).unwrap_or_default())}</title>
+                        {move || text(|lost, change| match lost {
+                            Some(t) => format!("✕ t{t} lost"),
+                            None => change.unwrap_or_default().to_owned(),
+                        })}
+                    </text>
                 };
                 view! {
                     <g class=class(a, false) data-testid=format!("scene-cell-{a}")>
