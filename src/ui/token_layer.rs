@@ -52,29 +52,43 @@ struct Flying {
     started: Option<f64>,
     /// The scene's width in its own units (its viewBox), to scale to the drawn size.
     scene_width: f64,
-    /// Set by a new step or new values: the next frame measures the scene and reads the theme first.
+    /// The scene's drawn size in CSS pixels, as its resize observer last saw it.
+    scene_size: Option<(f64, f64)>,
+    /// The device pixels a CSS pixel took when the canvas was last sized.
+    ratio: f64,
+    /// Set where the canvas's size, scale or colours may be out of date: the next frame
+    /// prepares it first. A step alone leaves it as it is: measuring the scene and reading the
+    /// theme at every step cost a lockstep step a tenth of a millisecond on a slow machine.
     unprepared: bool,
     /// Tokens are dots without numbers when the lanes are compact.
     compact: bool,
     pending_frame: Option<i32>,
     canvas: Option<HtmlCanvasElement>,
     context: Option<CanvasRenderingContext2d>,
-    /// Token colours, read from the page's theme when a flight sets off.
+    /// Token colours, read from the page's theme by the first frame that draws, and again after
+    /// the system's colour scheme changes.
     colours: [String; 4],
+    colours_read: bool,
     /// The frame callback, to ask for the next frame from within the current one.
     next: Option<web_sys::js_sys::Function>,
 }
 
 impl Flying {
-    /// Sizes the canvas to the scene drawn under it, and reads the theme's colours. Called from
-    /// a frame, where the page's layout is measured anyway, never from the step itself.
+    /// Sizes the canvas to the scene drawn under it, and reads the theme's colours where they
+    /// may have changed. Called from a frame, never from the step itself.
     fn prepare(&mut self) -> Option<()> {
         let canvas = self.canvas.as_ref()?;
-        let svg = canvas.previous_element_sibling()?;
-        let rect = svg.get_bounding_client_rect();
         let window = web_sys::window()?;
         let ratio = window.device_pixel_ratio();
-        let (w, h) = (rect.width(), rect.height());
+        self.ratio = ratio;
+        // Until the observer reports, measured here: in a frame, where the layout is due anyway.
+        let (w, h) = match self.scene_size {
+            Some(size) => size,
+            None => {
+                let rect = scene_of(canvas)?.get_bounding_client_rect();
+                (rect.width(), rect.height())
+            }
+        };
         let (pixels_w, pixels_h) = ((w * ratio).round() as u32, (h * ratio).round() as u32);
         // Resizing clears the canvas and its settings: only when the scene's size changed.
         if (canvas.width(), canvas.height()) != (pixels_w, pixels_h) {
@@ -91,12 +105,23 @@ impl Flying {
         let scale = ratio * w / self.scene_width.max(1.0);
         let _ = context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
         context.set_text_align("center");
-        if let Ok(Some(computed)) = window.get_computed_style(canvas) {
-            for (slot, name) in self.colours.iter_mut().zip(["--moved", "--fg", "--accent-soft", "--accent"]) {
-                *slot = computed.get_property_value(name).unwrap_or_default().trim().to_owned();
+        if !self.colours_read {
+            if let Ok(Some(computed)) = window.get_computed_style(canvas) {
+                for (slot, name) in self.colours.iter_mut().zip(["--moved", "--fg", "--accent-soft", "--accent"]) {
+                    *slot = computed.get_property_value(name).unwrap_or_default().trim().to_owned();
+                }
+                self.colours_read = true;
             }
         }
         Some(())
+    }
+
+    /// Asks for a frame, unless one is asked for already.
+    fn want_frame(&mut self) {
+        if self.pending_frame.is_none() {
+            let next = self.next.clone();
+            self.pending_frame = next.and_then(|n| web_sys::window()?.request_animation_frame(&n).ok());
+        }
     }
 
     fn clear(&self) {
@@ -169,6 +194,73 @@ impl Flying {
 /// A canvas over the `<svg>` just before it, flying each step's flights for `ms` milliseconds
 /// over the `painted` values. `flights` pairs them with their step, so two steps sending the
 /// same tokens both fly; an empty list stops them at once.
+/// The scene's `<svg>` under the canvas: the nearest one before it (while the canvas's chunk
+/// loads, its placeholder stands between them).
+fn scene_of(canvas: &HtmlCanvasElement) -> Option<web_sys::Element> {
+    let mut at = canvas.previous_element_sibling();
+    while let Some(element) = at {
+        if element.tag_name().eq_ignore_ascii_case("svg") {
+            return Some(element);
+        }
+        at = element.previous_element_sibling();
+    }
+    None
+}
+
+fn flying_of(state: StoredValue<Rc<RefCell<Flying>>, LocalStorage>) -> Rc<RefCell<Flying>> {
+    state.with_value(Rc::clone)
+}
+
+/// What tells the canvas its scene changed size or the theme its colours: an observer of the
+/// scene's size, which the browser runs after its layout (so nothing is measured out of turn),
+/// and the system's colour scheme. Each marks the canvas to be prepared again and asks for a
+/// frame to paint what stands.
+struct Watching {
+    resize: Option<(web_sys::ResizeObserver, Closure<dyn FnMut()>)>,
+    scheme: Option<(web_sys::MediaQueryList, Closure<dyn FnMut()>)>,
+}
+
+impl Watching {
+    fn start(canvas: &HtmlCanvasElement, flying: &Rc<RefCell<Flying>>) -> Option<Watching> {
+        let svg = scene_of(canvas)?;
+        let resized = {
+            let (flying, svg) = (Rc::clone(flying), svg.clone());
+            Closure::<dyn FnMut()>::new(move || {
+                let rect = svg.get_bounding_client_rect();
+                let mut f = flying.borrow_mut();
+                (f.scene_size, f.unprepared) = (Some((rect.width(), rect.height())), true);
+                if !(f.flights.is_empty() && f.painted.is_empty()) {
+                    f.want_frame();
+                }
+            })
+        };
+        let resize = web_sys::ResizeObserver::new(resized.as_ref().unchecked_ref()).ok().map(|observer| {
+            observer.observe(&svg);
+            (observer, resized)
+        });
+        let scheme = web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).map(|query| {
+            let flying = Rc::clone(flying);
+            let changed = Closure::<dyn FnMut()>::new(move || {
+                let mut f = flying.borrow_mut();
+                (f.colours_read, f.unprepared) = (false, true);
+                f.want_frame();
+            });
+            let _ = query.add_event_listener_with_callback("change", changed.as_ref().unchecked_ref());
+            (query, changed)
+        });
+        Some(Watching { resize, scheme })
+    }
+
+    fn stop(self) {
+        if let Some((observer, _)) = &self.resize {
+            observer.disconnect();
+        }
+        if let Some((query, changed)) = &self.scheme {
+            let _ = query.remove_event_listener_with_callback("change", changed.as_ref().unchecked_ref());
+        }
+    }
+}
+
 #[component]
 pub fn TokenLayer(
     flights: Memo<(usize, Vec<Flight>)>,
@@ -190,7 +282,9 @@ pub fn TokenLayer(
                 f.clear();
                 return;
             }
-            if std::mem::take(&mut f.unprepared) && f.prepare().is_none() {
+            // A zoom changes the device pixels a CSS pixel takes, and no size the observer sees.
+            let zoomed = web_sys::window().is_some_and(|w| w.device_pixel_ratio() != f.ratio);
+            if (std::mem::take(&mut f.unprepared) || zoomed) && f.prepare().is_none() {
                 return;
             }
             let progress = if f.flights.is_empty() {
@@ -203,29 +297,33 @@ pub fn TokenLayer(
             if progress >= 1.0 {
                 return;
             }
-            let next = f.next.clone();
-            f.pending_frame = next.and_then(|n| web_sys::window()?.request_animation_frame(&n).ok());
+            f.want_frame();
         })
     };
     flying.borrow_mut().next = Some(frame.as_ref().unchecked_ref::<web_sys::js_sys::Function>().clone());
     let frame = StoredValue::new_local(Some(frame));
     let state = StoredValue::new_local(Rc::clone(&flying));
+    let watching = StoredValue::new_local(None::<Watching>);
 
     // The next frame takes over from a change: it clears what an earlier step left, or sets
     // new flights off over the new values.
     let next_frame = move |change: &mut dyn FnMut(&mut Flying)| {
         // Tracked: the effects run again once the canvas is in the page.
         let Some(element) = canvas.get() else { return };
+        if watching.with_value(Option::is_none) {
+            watching.set_value(Watching::start(&element, &flying_of(state)));
+        }
         state.with_value(|flying| {
             let mut f = flying.borrow_mut();
-            f.canvas = Some(element);
-            f.scene_width = scene_width.get_untracked();
-            f.unprepared = true;
-            change(&mut f);
-            if f.pending_frame.is_none() {
-                let next = f.next.clone();
-                f.pending_frame = next.and_then(|n| web_sys::window()?.request_animation_frame(&n).ok());
+            if f.canvas.is_none() {
+                (f.canvas, f.unprepared) = (Some(element), true);
             }
+            let width = scene_width.get_untracked();
+            if f.scene_width != width {
+                (f.scene_width, f.unprepared) = (width, true);
+            }
+            change(&mut f);
+            f.want_frame();
         });
     };
     let fly = RenderEffect::new(move |_| {
@@ -250,6 +348,9 @@ pub fn TokenLayer(
             }
         }
         frame.try_update_value(|f| f.take());
+        if let Some(Some(w)) = watching.try_update_value(Option::take) {
+            w.stop();
+        }
     });
 
     view! {
