@@ -191,9 +191,6 @@ impl Flying {
     }
 }
 
-/// A canvas over the `<svg>` just before it, flying each step's flights for `ms` milliseconds
-/// over the `painted` values. `flights` pairs them with their step, so two steps sending the
-/// same tokens both fly; an empty list stops them at once.
 /// The scene's `<svg>` under the canvas: the nearest one before it (while the canvas's chunk
 /// loads, its placeholder stands between them).
 fn scene_of(canvas: &HtmlCanvasElement) -> Option<web_sys::Element> {
@@ -261,6 +258,9 @@ impl Watching {
     }
 }
 
+/// A canvas over the scene's `<svg>` before it, flying each step's flights for `ms`
+/// milliseconds over the `painted` values. `flights` pairs them with their step, so two steps
+/// sending the same tokens both fly; an empty list stops them at once.
 #[component]
 pub fn TokenLayer(
     flights: Memo<(usize, Vec<Flight>)>,
