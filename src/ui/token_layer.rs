@@ -204,56 +204,48 @@ fn scene_of(canvas: &HtmlCanvasElement) -> Option<web_sys::Element> {
     None
 }
 
-fn flying_of(state: StoredValue<Rc<RefCell<Flying>>, LocalStorage>) -> Rc<RefCell<Flying>> {
-    state.with_value(Rc::clone)
-}
-
-/// What tells the canvas its scene changed size or the theme its colours: an observer of the
-/// scene's size, which the browser runs after its layout (so nothing is measured out of turn),
-/// and the system's colour scheme. Each marks the canvas to be prepared again and asks for a
-/// frame to paint what stands.
+/// What tells the canvas that its scene changed size or the theme its colours: an observer of
+/// the scene's size, which the browser runs after its layout (so nothing is measured out of
+/// turn), and the system's colour scheme. Either way the scene is measured, the colours are to
+/// be read again, and a frame paints what stands.
 struct Watching {
-    resize: Option<(web_sys::ResizeObserver, Closure<dyn FnMut()>)>,
-    scheme: Option<(web_sys::MediaQueryList, Closure<dyn FnMut()>)>,
+    observer: Option<web_sys::ResizeObserver>,
+    scheme: Option<web_sys::MediaQueryList>,
+    changed: Closure<dyn FnMut()>,
 }
 
 impl Watching {
-    fn start(canvas: &HtmlCanvasElement, flying: &Rc<RefCell<Flying>>) -> Option<Watching> {
+    fn start(canvas: &HtmlCanvasElement, flying: Rc<RefCell<Flying>>) -> Option<Watching> {
         let svg = scene_of(canvas)?;
-        let resized = {
-            let (flying, svg) = (Rc::clone(flying), svg.clone());
+        let changed = {
+            let svg = svg.clone();
             Closure::<dyn FnMut()>::new(move || {
                 let rect = svg.get_bounding_client_rect();
                 let mut f = flying.borrow_mut();
-                (f.scene_size, f.unprepared) = (Some((rect.width(), rect.height())), true);
+                (f.scene_size, f.colours_read, f.unprepared) = (Some((rect.width(), rect.height())), false, true);
                 if !(f.flights.is_empty() && f.painted.is_empty()) {
                     f.want_frame();
                 }
             })
         };
-        let resize = web_sys::ResizeObserver::new(resized.as_ref().unchecked_ref()).ok().map(|observer| {
+        let callback = changed.as_ref().unchecked_ref();
+        let observer = web_sys::ResizeObserver::new(callback).ok();
+        if let Some(observer) = &observer {
             observer.observe(&svg);
-            (observer, resized)
-        });
-        let scheme = web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).map(|query| {
-            let flying = Rc::clone(flying);
-            let changed = Closure::<dyn FnMut()>::new(move || {
-                let mut f = flying.borrow_mut();
-                (f.colours_read, f.unprepared) = (false, true);
-                f.want_frame();
-            });
-            let _ = query.add_event_listener_with_callback("change", changed.as_ref().unchecked_ref());
-            (query, changed)
-        });
-        Some(Watching { resize, scheme })
+        }
+        let scheme = web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+        if let Some(query) = &scheme {
+            let _ = query.add_event_listener_with_callback("change", callback);
+        }
+        Some(Watching { observer, scheme, changed })
     }
 
     fn stop(self) {
-        if let Some((observer, _)) = &self.resize {
+        if let Some(observer) = &self.observer {
             observer.disconnect();
         }
-        if let Some((query, changed)) = &self.scheme {
-            let _ = query.remove_event_listener_with_callback("change", changed.as_ref().unchecked_ref());
+        if let Some(query) = &self.scheme {
+            let _ = query.remove_event_listener_with_callback("change", self.changed.as_ref().unchecked_ref());
         }
     }
 }
@@ -311,7 +303,7 @@ pub fn TokenLayer(
         // Tracked: the effects run again once the canvas is in the page.
         let Some(element) = canvas.get() else { return };
         if watching.with_value(Option::is_none) {
-            watching.set_value(Watching::start(&element, &flying_of(state)));
+            watching.set_value(Watching::start(&element, state.with_value(Rc::clone)));
         }
         state.with_value(|flying| {
             let mut f = flying.borrow_mut();
