@@ -77,14 +77,6 @@ fn load(i: u32) -> vec4<u32> {
     return select(vec4(0u), input[min(i, params.vecs - 1u)], i < params.vecs);
 }
 
-// The same where the whole tile lies inside the input: plain loads, no bounds to check.
-fn load_tile(i: u32, full: bool) -> vec4<u32> {
-    if full {
-        return input[i];
-    }
-    return load(i);
-}
-
 fn store(i: u32, v: vec4<u32>) {
     if i < params.vecs {
         output[i] = v;
@@ -224,16 +216,37 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
     let slot = subgroupBroadcastFirst(taken);
 
     // 1. The tile in registers, every load issued first (named values: one driver kept an
-    // array in memory, at a third of the speed).
+    // array in memory, at a third of the speed). A tile inside the input loads plainly; only
+    // the last can need its bounds checked. One branch for all eight loads: chosen load by
+    // load, one driver worked out every address twice and spilled registers for it.
     let full = (tile + 1u) * workgroup_size * VECS_PER_INVOCATION <= params.vecs;
-    var v0 = load_tile(index(tile, slot, size, 0u, lane), full); // step: load
-    var v1 = load_tile(index(tile, slot, size, 1u, lane), full);
-    var v2 = load_tile(index(tile, slot, size, 2u, lane), full);
-    var v3 = load_tile(index(tile, slot, size, 3u, lane), full);
-    var v4 = load_tile(index(tile, slot, size, 4u, lane), full);
-    var v5 = load_tile(index(tile, slot, size, 5u, lane), full);
-    var v6 = load_tile(index(tile, slot, size, 6u, lane), full);
-    var v7 = load_tile(index(tile, slot, size, 7u, lane), full);
+    var v0: vec4<u32>;
+    var v1: vec4<u32>;
+    var v2: vec4<u32>;
+    var v3: vec4<u32>;
+    var v4: vec4<u32>;
+    var v5: vec4<u32>;
+    var v6: vec4<u32>;
+    var v7: vec4<u32>;
+    if full {
+        v0 = input[index(tile, slot, size, 0u, lane)]; // step: load
+        v1 = input[index(tile, slot, size, 1u, lane)];
+        v2 = input[index(tile, slot, size, 2u, lane)];
+        v3 = input[index(tile, slot, size, 3u, lane)];
+        v4 = input[index(tile, slot, size, 4u, lane)];
+        v5 = input[index(tile, slot, size, 5u, lane)];
+        v6 = input[index(tile, slot, size, 6u, lane)];
+        v7 = input[index(tile, slot, size, 7u, lane)];
+    } else {
+        v0 = load(index(tile, slot, size, 0u, lane));
+        v1 = load(index(tile, slot, size, 1u, lane));
+        v2 = load(index(tile, slot, size, 2u, lane));
+        v3 = load(index(tile, slot, size, 3u, lane));
+        v4 = load(index(tile, slot, size, 4u, lane));
+        v5 = load(index(tile, slot, size, 5u, lane));
+        v6 = load(index(tile, slot, size, 6u, lane));
+        v7 = load(index(tile, slot, size, 7u, lane));
+    }
 
     // 2. The tile's sum, posted before the scan so later tiles find it sooner (on an H200: 87 %
     // of a copy's speed at 2^24 values, not 82). Each subgroup adds its part into one workgroup
@@ -313,16 +326,28 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
         }
     }
 
-    // 4. Every value with what came before it.
+    // 4. Every value with what came before it: a tile inside the input stores plainly too,
+    // under the same branch as its loads.
     let before = vec4(workgroupUniformLoad(&prefix) + earlier);
-    store(index(tile, slot, size, 0u, lane), v0 + before); // step: write
-    store(index(tile, slot, size, 1u, lane), v1 + before);
-    store(index(tile, slot, size, 2u, lane), v2 + before);
-    store(index(tile, slot, size, 3u, lane), v3 + before);
-    store(index(tile, slot, size, 4u, lane), v4 + before);
-    store(index(tile, slot, size, 5u, lane), v5 + before);
-    store(index(tile, slot, size, 6u, lane), v6 + before);
-    store(index(tile, slot, size, 7u, lane), v7 + before);
+    if full {
+        output[index(tile, slot, size, 0u, lane)] = v0 + before; // step: write
+        output[index(tile, slot, size, 1u, lane)] = v1 + before;
+        output[index(tile, slot, size, 2u, lane)] = v2 + before;
+        output[index(tile, slot, size, 3u, lane)] = v3 + before;
+        output[index(tile, slot, size, 4u, lane)] = v4 + before;
+        output[index(tile, slot, size, 5u, lane)] = v5 + before;
+        output[index(tile, slot, size, 6u, lane)] = v6 + before;
+        output[index(tile, slot, size, 7u, lane)] = v7 + before;
+    } else {
+        store(index(tile, slot, size, 0u, lane), v0 + before);
+        store(index(tile, slot, size, 1u, lane), v1 + before);
+        store(index(tile, slot, size, 2u, lane), v2 + before);
+        store(index(tile, slot, size, 3u, lane), v3 + before);
+        store(index(tile, slot, size, 4u, lane), v4 + before);
+        store(index(tile, slot, size, 5u, lane), v5 + before);
+        store(index(tile, slot, size, 6u, lane), v6 + before);
+        store(index(tile, slot, size, 7u, lane), v7 + before);
+    }
 }
 
 // playground: workgroups=2 workgroup_size=32 elements=512 params=512,2,1,4 input=index

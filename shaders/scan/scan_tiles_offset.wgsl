@@ -34,13 +34,6 @@ fn load(i: u32) -> vec4<u32> {
     return select(vec4(0u), input[min(i, params.vecs - 1u)], i < params.vecs);
 }
 
-fn load_tile(i: u32, full: bool) -> vec4<u32> {
-    if full {
-        return input[i];
-    }
-    return load(i);
-}
-
 fn store(i: u32, v: vec4<u32>) {
     if i < params.vecs {
         output[i] = v;
@@ -62,14 +55,34 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(subgroup_size) size: u
     }
     let slot = subgroupBroadcastFirst(taken);
     let full = (tile + 1u) * workgroup_size * VECS_PER_INVOCATION <= params.vecs;
-    var v0 = load_tile(index(tile, slot, size, 0u, lane), full);
-    var v1 = load_tile(index(tile, slot, size, 1u, lane), full);
-    var v2 = load_tile(index(tile, slot, size, 2u, lane), full);
-    var v3 = load_tile(index(tile, slot, size, 3u, lane), full);
-    var v4 = load_tile(index(tile, slot, size, 4u, lane), full);
-    var v5 = load_tile(index(tile, slot, size, 5u, lane), full);
-    var v6 = load_tile(index(tile, slot, size, 6u, lane), full);
-    var v7 = load_tile(index(tile, slot, size, 7u, lane), full);
+    // Loaded (and stored) as the single pass does: one branch for all eight.
+    var v0: vec4<u32>;
+    var v1: vec4<u32>;
+    var v2: vec4<u32>;
+    var v3: vec4<u32>;
+    var v4: vec4<u32>;
+    var v5: vec4<u32>;
+    var v6: vec4<u32>;
+    var v7: vec4<u32>;
+    if full {
+        v0 = input[index(tile, slot, size, 0u, lane)];
+        v1 = input[index(tile, slot, size, 1u, lane)];
+        v2 = input[index(tile, slot, size, 2u, lane)];
+        v3 = input[index(tile, slot, size, 3u, lane)];
+        v4 = input[index(tile, slot, size, 4u, lane)];
+        v5 = input[index(tile, slot, size, 5u, lane)];
+        v6 = input[index(tile, slot, size, 6u, lane)];
+        v7 = input[index(tile, slot, size, 7u, lane)];
+    } else {
+        v0 = load(index(tile, slot, size, 0u, lane));
+        v1 = load(index(tile, slot, size, 1u, lane));
+        v2 = load(index(tile, slot, size, 2u, lane));
+        v3 = load(index(tile, slot, size, 3u, lane));
+        v4 = load(index(tile, slot, size, 4u, lane));
+        v5 = load(index(tile, slot, size, 5u, lane));
+        v6 = load(index(tile, slot, size, 6u, lane));
+        v7 = load(index(tile, slot, size, 7u, lane));
+    }
     // The tile scanned as the single pass scans it: each vec4 in its lane, then four rows' lane
     // totals at a time across the subgroup.
     let w0 = within(v0);
@@ -109,14 +122,25 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(subgroup_size) size: u
         earlier += select(0u, subgroup_sums[s], s < slot);
     }
     let before = vec4(earlier);
-    store(index(tile, slot, size, 0u, lane), v0 + before);
-    store(index(tile, slot, size, 1u, lane), v1 + before);
-    store(index(tile, slot, size, 2u, lane), v2 + before);
-    store(index(tile, slot, size, 3u, lane), v3 + before);
-    store(index(tile, slot, size, 4u, lane), v4 + before);
-    store(index(tile, slot, size, 5u, lane), v5 + before);
-    store(index(tile, slot, size, 6u, lane), v6 + before);
-    store(index(tile, slot, size, 7u, lane), v7 + before);
+    if full {
+        output[index(tile, slot, size, 0u, lane)] = v0 + before;
+        output[index(tile, slot, size, 1u, lane)] = v1 + before;
+        output[index(tile, slot, size, 2u, lane)] = v2 + before;
+        output[index(tile, slot, size, 3u, lane)] = v3 + before;
+        output[index(tile, slot, size, 4u, lane)] = v4 + before;
+        output[index(tile, slot, size, 5u, lane)] = v5 + before;
+        output[index(tile, slot, size, 6u, lane)] = v6 + before;
+        output[index(tile, slot, size, 7u, lane)] = v7 + before;
+    } else {
+        store(index(tile, slot, size, 0u, lane), v0 + before);
+        store(index(tile, slot, size, 1u, lane), v1 + before);
+        store(index(tile, slot, size, 2u, lane), v2 + before);
+        store(index(tile, slot, size, 3u, lane), v3 + before);
+        store(index(tile, slot, size, 4u, lane), v4 + before);
+        store(index(tile, slot, size, 5u, lane), v5 + before);
+        store(index(tile, slot, size, 6u, lane), v6 + before);
+        store(index(tile, slot, size, 7u, lane), v7 + before);
+    }
 }
 
 // playground: workgroups=2 workgroup_size=32 elements=512 params=512,2 input=index tile_sums=0,523776
