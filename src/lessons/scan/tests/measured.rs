@@ -24,7 +24,7 @@ fn the_h100_scan_report_kept_every_promise() {
 
 /// The H200's report: every scan exact in every checked run, the single pass with no look-back
 /// given up; and what the page says of it: at every size CUB was timed at, the single pass at
-/// least as fast as CUB and at least 85 % of the copy over the same buffers, the fair
+/// least as fast as CUB and at least 90 % of the copy over the same buffers, the fair
 /// reduce-then-scan at least half the copy's speed and slower than the single pass.
 #[test]
 fn the_h200_single_pass_is_ahead_of_cub_and_the_fair_three_passes() {
@@ -47,7 +47,7 @@ fn the_h200_single_pass_is_ahead_of_cub_and_the_fair_three_passes() {
     for n in cub_sizes {
         let (single, copy, cub, fair) = (gb("single-pass", n), gb("copy", n), gb("cub", n), gb("reduce-then-scan", n));
         assert!(single >= cub, "{n}: single pass {single} behind CUB {cub}");
-        assert!(single >= 0.85 * copy, "{n}: single pass {single} under 85 % of the copy {copy}");
+        assert!(single >= 0.9 * copy, "{n}: single pass {single} under 90 % of the copy {copy}");
         assert!(fair >= 0.5 * copy && fair < single, "{n}: reduce-then-scan {fair}, copy {copy}, single pass {single}");
     }
 }
