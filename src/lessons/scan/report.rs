@@ -33,11 +33,10 @@ const REPEATS: u32 = 20;
 /// on than the round before, so no way is always first or always after the same one.
 const ROUNDS: usize = 7;
 /// The card has a slower state that comes and goes, copy and scan alike at about 1,700 GB/s
-/// where they ran at over 4,000 a second before, and can begin between two rounds: with some
-/// rounds in each state, each way's median depends on the order of the rounds. A size is timed
-/// again, up to `ATTEMPTS` times in all, while any of its copy rounds ran under `SLOW_COPY` of
-/// its quickest, or (from 2^24 values, where the copy's speed is the memory's) its copy's median
-/// under `SLOW_COPY` of the quickest such median; each attempt set aside is kept in the report.
+/// where they ran at over 4,000 a second before, and it can begin between two rounds: with
+/// rounds in both states, each way's median depends on the order of the rounds. A size the
+/// state caught (`caught_slower`) is timed again, up to `ATTEMPTS` times in all; each attempt
+/// set aside is kept in the report.
 const SLOW_COPY: f64 = 0.8;
 const ATTEMPTS: usize = 3;
 
@@ -68,16 +67,8 @@ pub fn main() {
     let mut timed: Vec<_> = sizes.iter().map(|&n| time_single_pass(&ctx, n)).collect();
     let mut set_aside = Vec::new();
     for _ in 1..ATTEMPTS {
-        let memory_bound = |n: u32| n >= 1 << 24;
         let quickest = sizes.iter().zip(&timed).filter(|(&n, _)| memory_bound(n)).map(|(&n, t)| rates(n, t)[0]).fold(0.0, f64::max);
-        let slow: Vec<usize> = (0..sizes.len())
-            .filter(|&i| {
-                // The copy's rounds in ns: its slowest under SLOW_COPY of its quickest's speed.
-                let copies: Vec<f64> = timed[i][0].iter().filter_map(|t| t.gpu_ns).collect();
-                let uneven = copies.iter().copied().fold(0.0, f64::max) * SLOW_COPY > copies.iter().copied().fold(f64::INFINITY, f64::min);
-                uneven || (memory_bound(sizes[i]) && rates(sizes[i], &timed[i])[0] < SLOW_COPY * quickest)
-            })
-            .collect();
+        let slow: Vec<usize> = (0..sizes.len()).filter(|&i| caught_slower(sizes[i], &timed[i], quickest)).collect();
         if slow.is_empty() {
             break;
         }
@@ -173,6 +164,20 @@ fn time_single_pass(ctx: &crate::gpu::GpuContext, n: u32) -> Vec<Vec<SinglePassT
         }
     }
     timed
+}
+
+/// From 2^24 values the buffers outgrow the cache, and a copy's speed is the memory's.
+fn memory_bound(n: u32) -> bool {
+    n >= 1 << 24
+}
+
+/// Whether the card's slower state shows in the copy's rounds at `n` values: its slowest round
+/// under `SLOW_COPY` of its quickest's speed, or, where the copy is bound by memory, its median
+/// under `SLOW_COPY` of `quickest` (GB/s, the quickest such median of the report).
+fn caught_slower(n: u32, timed: &[Vec<SinglePassTiming>], quickest: f64) -> bool {
+    let copies: Vec<f64> = timed[0].iter().filter_map(|t| t.gpu_ns).collect();
+    let (fastest, slowest) = copies.iter().fold((f64::INFINITY, 0.0_f64), |(lo, hi), &ns| (lo.min(ns), hi.max(ns)));
+    slowest * SLOW_COPY > fastest || (memory_bound(n) && rates(n, timed)[0] < SLOW_COPY * quickest)
 }
 
 /// Each way's GB/s at `n` values from its median round, in `Timed::ALL`'s order (the copy
